@@ -1,0 +1,40 @@
+/**
+ * Algorithm: the update rule (PaddlePaddle PARL's `parl.Algorithm`).
+ *
+ * An Algorithm holds its model(s) (e.g. a policy and a target network), the optimizer and the
+ * loss. It speaks tensors: the Agent converts Float32Arrays to tensors and back.
+ *
+ * Memory contract: every method disposes every tensor it creates (tf.tidy), except
+ *   - the tensor `predict` / `sample` return, which the CALLER owns and must dispose, and
+ *   - the optimizer's own state (Adam moments), created on the first `learn` and kept.
+ * So after the first `learn`, `tf.memory().numTensors` is unchanged by any number of calls.
+ */
+import type * as tf from '@tensorflow/tfjs';
+import type { Model, ModelOutput } from './model';
+
+export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = Model<ModelOutput>> {
+  protected optimizer: tf.Optimizer | null = null;
+
+  constructor(readonly model: M) {}
+
+  /** One update from a batch of experience; returns the metrics as plain numbers. */
+  abstract learn(batch: Batch): Record<string, number>;
+
+  /** Greedy scores, [batch, numActions] (logits or Q-values); argmax gives the greedy action. Caller disposes. */
+  abstract predict(obs: tf.Tensor2D): tf.Tensor;
+
+  /** What sampling needs, [batch, numActions] action probabilities for discrete policies. Caller disposes. */
+  abstract sample(obs: tf.Tensor2D): tf.Tensor;
+
+  /** Every model this algorithm holds, the main one first (a DQN adds its target network). */
+  models(): Model<ModelOutput>[] {
+    return [this.model];
+  }
+
+  /** Free the optimizer state and every model the algorithm holds. */
+  dispose(): void {
+    this.optimizer?.dispose();
+    this.optimizer = null;
+    for (const m of this.models()) m.dispose();
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Backend choice for tfjs.
+ *
+ * Browser (page or Web Worker): webgpu -> webgl -> wasm -> cpu.
+ * Node (main thread or worker_threads): wasm -> cpu.
+ *
+ * A `preferred` backend is tried first and the usual order follows as the fallback chain. Every
+ * attempt is recorded, so the UI / CLI can say why the learner runs where it does.
+ *
+ * WebGPU: tfjs 4.22's webgpu backend throws when `requestAdapter()` resolves to null (no GPU, or a
+ * browser without the flags), so the adapter is probed here first, and the webgpu package is only
+ * imported (dynamically) when an adapter exists. `navigator.gpu` exists in dedicated workers too.
+ *
+ * WASM: in the browser the binaries must be served by the app (never a CDN); the caller passes
+ * their URL prefix (the app serves them at '/tfjs-wasm/'). In Node the package finds its own
+ * binaries next to its JS, so no path is needed.
+ */
+import * as tf from '@tensorflow/tfjs';
+
+export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+
+export interface BackendAttempt {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface BackendChoice {
+  /** The backend now active in tfjs (`tf.getBackend()`). */
+  name: string;
+  /** One line: why this backend, e.g. "wasm (preferred webgpu unavailable: ...)". */
+  reason: string;
+  attempts: BackendAttempt[];
+}
+
+export interface ChooseBackendOptions {
+  preferred?: 'auto' | BackendName;
+  /** URL prefix of the tfjs wasm binaries, browser only (e.g. '/tfjs-wasm/'). */
+  wasmPaths?: string;
+}
+
+/** True in Node (main thread or worker_threads), false in a browser page or Web Worker. */
+export function isNode(): boolean {
+  const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof p?.versions?.node === 'string';
+}
+
+/** Minimal view of the WebGPU entry point (avoids depending on @webgpu/types). */
+interface GpuLike {
+  requestAdapter(options?: { powerPreference?: string }): Promise<unknown>;
+}
+
+function navigatorGpu(): GpuLike | undefined {
+  const nav = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator;
+  return nav?.gpu;
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+let wasmPathsSet: string | undefined;
+
+async function tryWebgpu(): Promise<BackendAttempt> {
+  const gpu = navigatorGpu();
+  if (!gpu) return { name: 'webgpu', ok: false, detail: 'webgpu: navigator.gpu is undefined' };
+  let adapter: unknown;
+  try {
+    adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch (e) {
+    return { name: 'webgpu', ok: false, detail: `webgpu: navigator.gpu.requestAdapter() threw: ${errText(e)}` };
+  }
+  if (adapter == null) {
+    return { name: 'webgpu', ok: false, detail: 'webgpu: navigator.gpu.requestAdapter() returned null' };
+  }
+  try {
+    await import('@tensorflow/tfjs-backend-webgpu');
+  } catch (e) {
+    return { name: 'webgpu', ok: false, detail: `webgpu: could not load @tensorflow/tfjs-backend-webgpu: ${errText(e)}` };
+  }
+  return trySet('webgpu', 'adapter found');
+}
+
+async function tryWasm(wasmPaths: string | undefined): Promise<BackendAttempt> {
+  try {
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    if (!isNode() && wasmPaths !== undefined && wasmPaths !== wasmPathsSet) {
+      // setWasmPaths must run before the backend initialises; tfjs ignores later calls.
+      wasm.setWasmPaths(wasmPaths);
+      wasmPathsSet = wasmPaths;
+    }
+  } catch (e) {
+    return { name: 'wasm', ok: false, detail: `wasm: could not load @tensorflow/tfjs-backend-wasm: ${errText(e)}` };
+  }
+  return trySet('wasm', isNode() ? 'node binaries' : `binaries from ${wasmPathsSet ?? '(tfjs default path)'}`);
+}
+
+async function trySet(name: BackendName, okDetail: string): Promise<BackendAttempt> {
+  if (tf.findBackendFactory(name) == null) {
+    return { name, ok: false, detail: `${name}: backend not registered in this environment` };
+  }
+  try {
+    // setBackend resolves false (and logs) when the backend fails to initialise.
+    const ok = await tf.setBackend(name);
+    if (!ok) return { name, ok: false, detail: `${name}: tf.setBackend('${name}') returned false` };
+    await tf.ready();
+    return { name, ok: true, detail: `${name}: ${okDetail}` };
+  } catch (e) {
+    return { name, ok: false, detail: `${name}: initialisation threw: ${errText(e)}` };
+  }
+}
+
+async function attempt(name: BackendName, wasmPaths: string | undefined): Promise<BackendAttempt> {
+  switch (name) {
+    case 'webgpu':
+      if (isNode()) return { name, ok: false, detail: 'webgpu: not available in Node' };
+      return tryWebgpu();
+    case 'webgl':
+      if (isNode()) return { name, ok: false, detail: 'webgl: not available in Node' };
+      return trySet('webgl', 'context created');
+    case 'wasm':
+      return tryWasm(wasmPaths);
+    case 'cpu':
+      return trySet('cpu', 'plain JS (slowest, always available)');
+  }
+}
+
+/**
+ * Pick and activate the fastest working tfjs backend. Never throws for an unavailable backend:
+ * it falls through to the next one (cpu always works). Safe to call more than once.
+ */
+export async function chooseBackend(options: ChooseBackendOptions = {}): Promise<BackendChoice> {
+  const preferred = options.preferred ?? 'auto';
+  const defaultOrder: BackendName[] = isNode() ? ['wasm', 'cpu'] : ['webgpu', 'webgl', 'wasm', 'cpu'];
+  const order: BackendName[] =
+    preferred === 'auto' ? defaultOrder : [preferred, ...defaultOrder.filter((n) => n !== preferred)];
+  const attempts: BackendAttempt[] = [];
+  for (const name of order) {
+    const a = await attempt(name, options.wasmPaths);
+    attempts.push(a);
+    if (a.ok) {
+      const failed = attempts.filter((x) => !x.ok).map((x) => x.detail);
+      let reason: string;
+      if (preferred !== 'auto' && name === preferred) reason = `${name}: preferred`;
+      else if (preferred !== 'auto') reason = `${name}: preferred ${preferred} unavailable (${failed.join('; ')})`;
+      else if (failed.length === 0) reason = `${name}: first choice for ${isNode() ? 'Node' : 'the browser'}`;
+      else reason = `${name}: fallback (${failed.join('; ')})`;
+      return { name: tf.getBackend(), reason, attempts };
+    }
+  }
+  // Unreachable in practice: cpu is always registered by @tensorflow/tfjs.
+  throw new Error(`No tfjs backend could be initialised: ${attempts.map((a) => a.detail).join('; ')}`);
+}

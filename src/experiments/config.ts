@@ -1,0 +1,105 @@
+/**
+ * The experiment config: a preset plus any changed settings. One zod schema, built from the
+ * settings table, validates it everywhere (CLI flags, shared links, imported runs, the UI).
+ */
+import { z } from 'zod';
+import { SETTINGS, SETTING_KEYS, isSettingKey, defaultSettings, type ExperimentSettings, type Setting, type SettingKey } from './settings';
+import { getPreset, PRESET_NAMES } from './presets';
+
+export interface ExperimentConfig {
+  preset: string;
+  settings: ExperimentSettings;
+}
+
+/** A config problem that names the field at fault. The CLI prints it and exits with code 2. */
+export class ConfigError extends Error {
+  constructor(readonly field: string, detail: string) {
+    super(`${field}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function schemaFor(setting: Setting): z.ZodType {
+  switch (setting.kind) {
+    case 'int':
+      return z.number().int().min(setting.min).max(setting.max);
+    case 'number':
+      return z.number().finite().min(setting.min).max(setting.max);
+    case 'enum':
+      return z.enum(setting.options as [string, ...string[]]);
+    case 'bool':
+      return z.boolean();
+  }
+}
+
+const settingSchemas = Object.fromEntries(SETTING_KEYS.map((k) => [k, schemaFor(SETTINGS[k])])) as Record<SettingKey, z.ZodType>;
+
+/** Every setting, all required, nothing extra. */
+export const ExperimentSettingsSchema = z.object(settingSchemas).strict();
+
+export const ExperimentConfigSchema = z.object({
+  preset: z.enum(PRESET_NAMES as [string, ...string[]]),
+  settings: ExperimentSettingsSchema,
+});
+
+function describeIssue(setting: Setting, value: unknown): string {
+  const shown = JSON.stringify(value);
+  switch (setting.kind) {
+    case 'int':
+      return `must be an integer in [${setting.min}, ${setting.max}], got ${shown}`;
+    case 'number':
+      return `must be a number in [${setting.min}, ${setting.max}], got ${shown}`;
+    case 'enum':
+      return `must be one of ${setting.options.join(', ')}, got ${shown}`;
+    case 'bool':
+      return `must be true or false, got ${shown}`;
+  }
+}
+
+/** Check one value against its setting; returns the value or throws ConfigError naming the key. */
+export function checkSetting(key: string, value: unknown): ExperimentSettings[SettingKey] {
+  if (!isSettingKey(key)) {
+    throw new ConfigError(key, `unknown setting (known: ${SETTING_KEYS.join(', ')})`);
+  }
+  const parsed = settingSchemas[key].safeParse(value);
+  if (!parsed.success) throw new ConfigError(key, describeIssue(SETTINGS[key] as Setting, value));
+  return parsed.data as ExperimentSettings[SettingKey];
+}
+
+/** Parse a `key=value` string from the command line into a typed, validated value. */
+export function parseSettingText(key: string, text: string): ExperimentSettings[SettingKey] {
+  if (!isSettingKey(key)) return checkSetting(key, text);
+  const setting = SETTINGS[key] as Setting;
+  let value: unknown = text;
+  if (setting.kind === 'int' || setting.kind === 'number') {
+    value = text.trim() === '' ? NaN : Number(text);
+    if (!Number.isFinite(value as number)) throw new ConfigError(key, `expected a number, got ${JSON.stringify(text)}`);
+  } else if (setting.kind === 'bool') {
+    if (text !== 'true' && text !== 'false') throw new ConfigError(key, `expected true or false, got ${JSON.stringify(text)}`);
+    value = text === 'true';
+  }
+  return checkSetting(key, value);
+}
+
+/**
+ * Build a full config: defaults, then the preset's settings, then the overrides. Throws
+ * ConfigError (naming the field) on an unknown preset, an unknown key or an out-of-range value.
+ */
+export function resolveExperiment(presetName: string, overrides: Partial<Record<string, unknown>> = {}): ExperimentConfig {
+  const preset = getPreset(presetName);
+  if (!preset) throw new ConfigError('preset', `unknown preset ${JSON.stringify(presetName)} (known: ${PRESET_NAMES.join(', ')})`);
+  const settings: Record<string, unknown> = { ...defaultSettings(), ...preset.settings };
+  for (const [key, value] of Object.entries(overrides)) settings[key] = checkSetting(key, value);
+  const config = { preset: preset.name, settings: settings as ExperimentSettings };
+  // The preset's own values pass through the same schema, so a bad preset fails loudly in tests.
+  ExperimentConfigSchema.parse(config);
+  return config;
+}
+
+/** The settings where `config` differs from its preset: what a shared link has to carry. */
+export function changedSettings(config: ExperimentConfig): Partial<ExperimentSettings> {
+  const base = resolveExperiment(config.preset).settings;
+  const out: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) if (config.settings[key] !== base[key]) out[key] = config.settings[key];
+  return out as Partial<ExperimentSettings>;
+}

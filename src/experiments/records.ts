@@ -1,0 +1,73 @@
+/**
+ * The compact records a training run emits. The CLI writes them as JSON lines; the browser
+ * learner posts them to the page. Plain data only (no tensors, no classes).
+ */
+
+export interface UpdateRecord {
+  type: 'update';
+  update: number;
+  /** Environment steps so far, over all actors. */
+  envSteps: number;
+  /** Episodes finished so far. */
+  episodes: number;
+  wallSeconds: number;
+  /** Returns and lengths of the episodes that finished in this update. */
+  returns: number[];
+  lengths: number[];
+  /** Mean return of the last 20 episodes (null before the first episode ends). */
+  meanReturn20: number | null;
+  /** Environment steps per second over this update. */
+  stepsPerSecond: number;
+  /** The algorithm's metrics (loss, entropy, ...). */
+  metrics: Record<string, number>;
+  /** Per-actor throughput in this update (steps per second), by actor index. */
+  actorStepsPerSecond: number[];
+  /** Segments lost to dead or misbehaving actors in this update. */
+  lostSegments: number;
+}
+
+export interface SummaryRecord {
+  type: 'summary';
+  preset: string;
+  seed: number;
+  backend: string;
+  updates: number;
+  envSteps: number;
+  episodes: number;
+  wallSeconds: number;
+  finalMeanReturn20: number | null;
+  /** When the mean return over 20 episodes first reached the env's "solved" threshold. */
+  solved: { episodes: number; envSteps: number; wallSeconds: number; threshold: number } | null;
+  stopReason: 'budget' | 'target' | 'stopped' | 'error';
+  error?: string;
+  lostSegments: number;
+  actorRespawns: number;
+}
+
+export type ActorState = 'starting' | 'idle' | 'busy' | 'dead' | 'replaced';
+
+export interface ActorStatusRecord {
+  type: 'actors';
+  actors: {
+    index: number;
+    name: string;
+    state: ActorState;
+    respawns: number;
+    lastError: { message: string; remoteStack?: string } | null;
+  }[];
+}
+
+export interface NoticeRecord {
+  type: 'notice';
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export interface BackendRecord {
+  type: 'backend';
+  name: string;
+  reason: string;
+  attempts: { name: string; ok: boolean; detail: string }[];
+}
+
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord;

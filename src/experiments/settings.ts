@@ -1,0 +1,96 @@
+/**
+ * Every setting of an experiment, in one table: its key, range, default and a one-line
+ * explanation. The zod schema (config.ts), the CLI's `--set key=value`, the URL codec and the
+ * UI's config panel are all derived from this table, so a setting is declared exactly once.
+ *
+ * Keys are flat and dotted (`reinforce.lr`) so that they read the same on the command line, in
+ * a shared link and in the UI.
+ */
+
+interface SettingBase {
+  /** Short label for the UI. */
+  label: string;
+  /** One line on what it does. */
+  help: string;
+  /** Settings in the same group are shown together. */
+  group: 'run' | 'env' | 'parallel' | 'model' | 'reinforce';
+}
+
+export interface IntSetting extends SettingBase {
+  kind: 'int';
+  min: number;
+  max: number;
+  default: number;
+}
+
+export interface NumberSetting extends SettingBase {
+  kind: 'number';
+  min: number;
+  max: number;
+  default: number;
+  /** Draw the UI slider on a log scale. */
+  log?: boolean;
+}
+
+export interface EnumSetting<T extends string = string> extends SettingBase {
+  kind: 'enum';
+  options: readonly T[];
+  default: T;
+}
+
+export interface BoolSetting extends SettingBase {
+  kind: 'bool';
+  default: boolean;
+}
+
+export type Setting = IntSetting | NumberSetting | EnumSetting | BoolSetting;
+
+const int = (group: SettingBase['group'], label: string, min: number, max: number, def: number, help: string): IntSetting => ({
+  kind: 'int', group, label, min, max, default: def, help,
+});
+const num = (group: SettingBase['group'], label: string, min: number, max: number, def: number, help: string, log = false): NumberSetting => ({
+  kind: 'number', group, label, min, max, default: def, help, log,
+});
+const choice = <T extends string>(group: SettingBase['group'], label: string, options: readonly T[], def: T, help: string): EnumSetting<T> => ({
+  kind: 'enum', group, label, options, default: def, help,
+});
+
+export const ENV_IDS = ['CartPole-v1', 'Acrobot-v1', 'MountainCar-v0'] as const;
+export const ALGORITHMS = ['reinforce'] as const;
+export const BACKENDS = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'] as const;
+
+export const SETTINGS = {
+  seed: int('run', 'Seed', 0, 2_147_483_647, 1, 'Seeds every random draw: weight init, resets, action sampling.'),
+  'run.envSteps': int('run', 'Budget (env steps)', 1_000, 5_000_000, 200_000, 'The run stops after this many environment steps in total.'),
+  'run.stopAtReturn': num('run', 'Stop at mean return', -1_000, 1_000, 0, 'Stop early once the mean return of the last 20 episodes reaches this (0 = never).'),
+  backend: choice('run', 'Learner backend', BACKENDS, 'auto', 'tfjs backend for the learner; auto tries webgpu, webgl, wasm, then cpu.'),
+  'env.id': choice('env', 'Environment', ENV_IDS, 'CartPole-v1', 'The Gymnasium-style task the agent learns.'),
+  algorithm: choice('run', 'Algorithm', ALGORITHMS, 'reinforce', 'The update rule the learner applies.'),
+  actors: int('parallel', 'Actors (workers)', 1, 16, 2, 'How many remote actors (Web Workers / worker threads) collect experience.'),
+  envsPerActor: int('parallel', 'Envs per actor', 1, 64, 4, 'Environment copies each actor steps together with one batched forward pass.'),
+  'model.hidden': int('model', 'Hidden units', 4, 256, 64, 'Width of each hidden layer of the policy network.'),
+  'model.layers': int('model', 'Hidden layers', 1, 3, 1, 'Depth of the policy network.'),
+  'model.activation': choice('model', 'Activation', ['tanh', 'relu'] as const, 'tanh', 'Nonlinearity between layers.'),
+  'reinforce.lr': num('reinforce', 'Learning rate', 1e-5, 0.1, 0.01, 'Adam step size.', true),
+  'reinforce.gamma': num('reinforce', 'Discount γ', 0.8, 1, 0.99, 'How much future reward counts: G_t = Σ γ^k r_{t+k}.'),
+  'reinforce.entropyCoef': num('reinforce', 'Entropy bonus', 0, 0.1, 0, 'Weight of the entropy term that keeps the policy exploring.'),
+} as const satisfies Record<string, Setting>;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+type ValueOf<S> = S extends EnumSetting<infer T> ? T : S extends BoolSetting ? boolean : number;
+
+/** A complete experiment configuration: one value for every setting, plus the preset it came from. */
+export type ExperimentSettings = { -readonly [K in SettingKey]: ValueOf<(typeof SETTINGS)[K]> };
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.prototype.hasOwnProperty.call(SETTINGS, key);
+}
+
+export function defaultSettings(): ExperimentSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) out[key] = SETTINGS[key].default;
+  return out as ExperimentSettings;
+}

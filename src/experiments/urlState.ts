@@ -1,0 +1,140 @@
+/**
+ * The experiment as a shareable link, in one place and under one schema (after TensorFlow
+ * Playground's state.ts). The link carries the preset, the settings that differ from it, and the
+ * UI options that matter; it is versioned, compressed with lz-string and validated with zod.
+ *
+ * Decoding never throws: whatever cannot be used is listed in `ignored` with the reason, and the
+ * rest loads. Every accepted value has passed the settings' bounds, so a link cannot start
+ * unbounded work.
+ */
+import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+import { z } from 'zod';
+import { changedSettings, checkSetting, ConfigError, resolveExperiment, type ExperimentConfig } from './config';
+import { PRESET_NAMES } from './presets';
+import { isSettingKey } from './settings';
+
+export const LINK_VERSION = 1;
+export const LINK_PARAM = 'x';
+const DEFAULT_PRESET = 'quickstart';
+const MAX_TOKEN_LENGTH = 8_192;
+
+/** Parts of the UI a teaching link can hide. */
+export const HIDEABLE = ['config', 'presets', 'runs', 'actors', 'teaching', 'charts.losses', 'charts.throughput'] as const;
+export type Hideable = (typeof HIDEABLE)[number];
+
+export interface UiOptions {
+  /** Start training as soon as the link opens. */
+  autostart: boolean;
+  /** Panels and setting keys to hide, for a clean teaching view. */
+  hide: string[];
+}
+
+export interface IgnoredPart {
+  field: string;
+  reason: string;
+}
+
+export interface DecodedExperiment {
+  config: ExperimentConfig;
+  ui: UiOptions;
+  ignored: IgnoredPart[];
+}
+
+const LinkSchema = z.object({
+  v: z.number(),
+  p: z.string().max(64),
+  s: z.record(z.string().max(64), z.unknown()).optional(),
+  ui: z
+    .object({
+      a: z.boolean().optional(),
+      h: z.array(z.string().max(64)).max(64).optional(),
+    })
+    .optional(),
+});
+
+const DEFAULT_UI: UiOptions = { autostart: false, hide: [] };
+
+/** The compressed token for an experiment (what goes after `#x=`). */
+export function encodeExperiment(config: ExperimentConfig, ui: Partial<UiOptions> = {}): string {
+  const payload: z.infer<typeof LinkSchema> = { v: LINK_VERSION, p: config.preset };
+  const changed = changedSettings(config);
+  if (Object.keys(changed).length > 0) payload.s = changed;
+  const uiPart: { a?: boolean; h?: string[] } = {};
+  if (ui.autostart) uiPart.a = true;
+  if (ui.hide && ui.hide.length > 0) uiPart.h = [...ui.hide];
+  if (Object.keys(uiPart).length > 0) payload.ui = uiPart;
+  return compressToEncodedURIComponent(JSON.stringify(payload));
+}
+
+/** A full link: `base` with the experiment in its hash. */
+export function experimentUrl(base: string, config: ExperimentConfig, ui: Partial<UiOptions> = {}): string {
+  const clean = base.split('#')[0];
+  return `${clean}#${LINK_PARAM}=${encodeExperiment(config, ui)}`;
+}
+
+/** Pull the token out of a full URL, a hash, or take the string as the token itself. */
+export function extractToken(linkOrToken: string): string {
+  const hashAt = linkOrToken.indexOf('#');
+  const fragment = hashAt >= 0 ? linkOrToken.slice(hashAt + 1) : linkOrToken;
+  const params = new URLSearchParams(fragment);
+  return params.get(LINK_PARAM) ?? fragment;
+}
+
+function fallback(ignored: IgnoredPart[]): DecodedExperiment {
+  return { config: resolveExperiment(DEFAULT_PRESET), ui: { ...DEFAULT_UI }, ignored };
+}
+
+/** Decode a link (or its token). Never throws; see `ignored` for what was dropped and why. */
+export function decodeExperiment(linkOrToken: string): DecodedExperiment {
+  const token = extractToken(linkOrToken.trim());
+  if (token.length === 0) return fallback([]);
+  if (token.length > MAX_TOKEN_LENGTH) return fallback([{ field: 'link', reason: `longer than ${MAX_TOKEN_LENGTH} characters` }]);
+
+  let json: unknown;
+  try {
+    const text = decompressFromEncodedURIComponent(token);
+    if (!text) return fallback([{ field: 'link', reason: 'not a PARL Playground link (could not decompress)' }]);
+    json = JSON.parse(text);
+  } catch {
+    return fallback([{ field: 'link', reason: 'not a PARL Playground link (not valid JSON inside)' }]);
+  }
+
+  const parsed = LinkSchema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return fallback([{ field: `link.${first.path.join('.') || '(root)'}`, reason: first.message }]);
+  }
+  const link = parsed.data;
+  const ignored: IgnoredPart[] = [];
+  if (link.v !== LINK_VERSION) {
+    return fallback([{ field: 'link.v', reason: `link version ${link.v} is not supported (this app reads version ${LINK_VERSION})` }]);
+  }
+
+  let preset = link.p;
+  if (!PRESET_NAMES.includes(preset)) {
+    ignored.push({ field: 'preset', reason: `unknown preset ${JSON.stringify(preset)}; loaded ${DEFAULT_PRESET} instead` });
+    preset = DEFAULT_PRESET;
+  }
+
+  const accepted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(link.s ?? {})) {
+    try {
+      accepted[key] = checkSetting(key, value);
+    } catch (err) {
+      const reason = err instanceof ConfigError ? err.message.slice(key.length + 2) : String(err);
+      ignored.push({ field: key, reason });
+    }
+  }
+
+  const hide: string[] = [];
+  for (const item of link.ui?.h ?? []) {
+    if ((HIDEABLE as readonly string[]).includes(item) || isSettingKey(item)) hide.push(item);
+    else ignored.push({ field: `hide.${item}`, reason: 'not a panel or setting that can be hidden' });
+  }
+
+  return {
+    config: resolveExperiment(preset, accepted),
+    ui: { autostart: link.ui?.a === true, hide },
+    ignored,
+  };
+}

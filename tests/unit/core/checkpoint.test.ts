@@ -1,0 +1,142 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDB } from 'idb';
+import { chooseBackend } from '../../../src/core/backend';
+import {
+  decodeCheckpoint,
+  encodeCheckpoint,
+  listCheckpointsIdb,
+  loadCheckpointFile,
+  loadCheckpointIdb,
+  saveCheckpointFile,
+  saveCheckpointIdb,
+} from '../../../src/core/checkpoint';
+import { Agent } from '../../../src/core/agent';
+import { buildPolicyModel as buildModel, type MlpSpec } from '../../../src/core/mlp';
+import { Reinforce } from '../../../src/algorithms/reinforce';
+
+const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length));
+const spec: MlpSpec = { obsDim: 4, numActions: 3, hidden: [8], activation: 'relu' };
+
+let dir = '';
+beforeAll(async () => {
+  await chooseBackend();
+  dir = await mkdtemp(join(tmpdir(), 'parl-ckpt-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('encode / decode', () => {
+  const sample = {
+    weights: [new Float32Array([1, -0, 1e-45, Number.NaN, Infinity]), new Float32Array(0), new Float32Array([0.1, 0.2])],
+    meta: { step: 12, spec, note: 'ünïcode' },
+    shapes: [[5], [0], [1, 2]],
+  };
+
+  it('round-trips exactly (bit for bit, NaN and -0 included) with meta and shapes', () => {
+    const bytes = encodeCheckpoint(sample);
+    expect(new TextDecoder().decode(bytes.subarray(0, 8))).toBe('PARLCKPT');
+    const back = decodeCheckpoint(bytes);
+    expect(back.weights.map(bits)).toEqual(sample.weights.map(bits));
+    expect(back.meta).toEqual(sample.meta);
+    expect(back.shapes).toEqual(sample.shapes);
+    // decode works on an unaligned view too
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    expect(decodeCheckpoint(shifted.subarray(1)).weights.map(bits)).toEqual(sample.weights.map(bits));
+  });
+
+  it('rejects truncated, garbage and foreign bytes with clear messages', () => {
+    const bytes = encodeCheckpoint(sample);
+    expect(() => decodeCheckpoint(bytes.subarray(0, bytes.length - 1))).toThrow(/Not a valid PARL Playground checkpoint: weights need 28 bytes but only 27 are present \(truncated\)/);
+    expect(() => decodeCheckpoint(bytes.subarray(0, 20))).toThrow(/header needs \d+ bytes .*\(truncated\)/);
+    expect(() => decodeCheckpoint(bytes.subarray(0, 5))).toThrow(/only 5 bytes \(truncated or empty file\)/);
+    expect(() => decodeCheckpoint(new Uint8Array(0))).toThrow(/truncated or empty/);
+    expect(() => decodeCheckpoint(new TextEncoder().encode('{"hello": "this is json, not a checkpoint"}'))).toThrow(/wrong magic bytes/);
+    const padded = new Uint8Array(bytes.length + 4);
+    padded.set(bytes);
+    expect(() => decodeCheckpoint(padded)).toThrow(/4 unexpected bytes after the weights/);
+    const v2 = bytes.slice();
+    v2[8] = 2;
+    expect(() => decodeCheckpoint(v2)).toThrow(/unsupported format version 2/);
+    const badJson = bytes.slice();
+    badJson[16] = 0x41; // 'A' where '{' was
+    expect(() => decodeCheckpoint(badJson)).toThrow(/header is not valid JSON/);
+  });
+
+  it('refuses to encode shapes that do not match the weights', () => {
+    expect(() => encodeCheckpoint({ weights: [new Float32Array(3)], meta: {}, shapes: [[2, 2]] })).toThrow(/shape \[2, 2\] needs 4/);
+  });
+});
+
+describe('files and IndexedDB', () => {
+  it('file round trip (creates folders)', async () => {
+    const path = join(dir, 'a', 'b', 'x.ckpt');
+    await saveCheckpointFile(path, { weights: [new Float32Array([1, 2, 3])], meta: { k: 1 } });
+    const back = await loadCheckpointFile(path);
+    expect(Array.from(back.weights[0])).toEqual([1, 2, 3]);
+    expect(back.meta).toEqual({ k: 1 });
+  });
+
+  it('loading a foreign file names the file and the problem', async () => {
+    const path = join(dir, 'foreign.bin');
+    await writeFile(path, 'PK\u0003\u0004 this is a zip, not a checkpoint');
+    await expect(loadCheckpointFile(path)).rejects.toThrow(/foreign\.bin: Not a valid PARL Playground checkpoint: wrong magic bytes/);
+  });
+
+  it('IndexedDB round trip, and the store is added to an existing database of a newer version', async () => {
+    // someone else already created the database with another store, at version 3
+    const other = await openDB('parl-playground', 3, { upgrade: (db) => void db.createObjectStore('experiments') });
+    other.close();
+    await saveCheckpointIdb('run-1', { weights: [new Float32Array([0.5, -0.25])], meta: { step: 3 } });
+    const back = await loadCheckpointIdb('run-1');
+    expect(Array.from(back.weights[0])).toEqual([0.5, -0.25]);
+    expect(back.meta).toEqual({ step: 3 });
+    expect(await listCheckpointsIdb()).toEqual(['run-1']);
+    await expect(loadCheckpointIdb('missing')).rejects.toThrow(/No checkpoint "missing"/);
+    const db = await openDB('parl-playground');
+    expect([...db.objectStoreNames].sort()).toEqual(['checkpoints', 'experiments']);
+    db.close();
+  });
+});
+
+describe('Agent.save / restore', () => {
+  const make = (seed: number) => new Agent(new Reinforce(buildModel(spec, seed)));
+
+  it('restores exactly from a file', async () => {
+    const a = make(1);
+    const b = make(2);
+    const path = join(dir, 'agent.ckpt');
+    await a.save(path, { meta: { step: 100 } });
+    const meta = await b.restore(path);
+    expect(b.getWeights().map(bits)).toEqual(a.getWeights().map(bits));
+    expect(meta).toMatchObject({ step: 100, algorithm: 'Reinforce', model: 'PolicyMlp', numParams: 4 * 8 + 8 + 8 * 3 + 3 });
+    expect((await readFile(path)).subarray(0, 8).toString()).toBe('PARLCKPT');
+    a.dispose();
+    b.dispose();
+  });
+
+  it('restores exactly from IndexedDB', async () => {
+    const a = make(3);
+    const b = make(4);
+    await a.save('agent-key', { store: 'idb' });
+    await b.restore('agent-key', { store: 'idb' });
+    expect(b.getWeights().map(bits)).toEqual(a.getWeights().map(bits));
+    a.dispose();
+    b.dispose();
+  });
+
+  it('refuses a checkpoint of another architecture', async () => {
+    const a = make(1);
+    const other = new Agent(new Reinforce(buildModel({ ...spec, hidden: [9] }, 1)));
+    const path = join(dir, 'other.ckpt');
+    await other.save(path);
+    await expect(a.restore(path)).rejects.toThrow(/checkpoint shapes .* do not match the model's/);
+    a.dispose();
+    other.dispose();
+  });
+});

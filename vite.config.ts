@@ -1,0 +1,48 @@
+/// <reference types="vitest/config" />
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+// The tfjs wasm binaries are served by the app itself (never from a CDN): in dev from
+// node_modules, and copied into the build under the same path.
+const WASM_PREFIX = '/tfjs-wasm/';
+function tfjsWasmBinaries(): Plugin {
+  const require = createRequire(import.meta.url);
+  const distDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+  const files = readdirSync(distDir).filter((f) => f.endsWith('.wasm'));
+  return {
+    name: 'tfjs-wasm-binaries',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const url = req.url?.split('?')[0] ?? '';
+        if (!url.startsWith(WASM_PREFIX)) return next();
+        const name = url.slice(WASM_PREFIX.length);
+        if (!files.includes(name)) return next();
+        res.setHeader('Content-Type', 'application/wasm');
+        res.end(readFileSync(join(distDir, name)));
+      });
+    },
+    generateBundle() {
+      for (const name of files) {
+        this.emitFile({ type: 'asset', fileName: `tfjs-wasm/${name}`, source: readFileSync(join(distDir, name)) });
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), tfjsWasmBinaries()],
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  preview: { port: 4173, strictPort: true },
+  server: { port: 5173 },
+  test: {
+    include: ['tests/unit/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
