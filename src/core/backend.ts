@@ -143,8 +143,8 @@ export async function chooseBackend(options: ChooseBackendOptions = {}): Promise
       let reason: string;
       if (preferred !== 'auto' && name === preferred) reason = `${name}: preferred`;
       else if (preferred !== 'auto') reason = `${name}: preferred ${preferred} unavailable (${failed.join('; ')})`;
-      else if (failed.length === 0) reason = `${name}: first choice for ${isNode() ? 'Node' : 'the browser'}`;
-      else reason = `${name}: fallback (${failed.join('; ')})`;
+      else if (failed.length === 0) reason = `${a.detail} (first choice for ${isNode() ? 'Node' : 'the browser'})`;
+      else reason = `${a.detail}, as a fallback (${failed.join('; ')})`;
       return { name: tf.getBackend(), reason, attempts };
     }
   }

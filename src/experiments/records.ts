@@ -70,4 +70,10 @@ export interface BackendRecord {
   attempts: { name: string; ok: boolean; detail: string }[];
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord;
+/** The loop really is paused (it has finished the update in flight) or running again. */
+export interface StateRecord {
+  type: 'state';
+  state: 'paused' | 'running';
+}
+
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord;

@@ -51,6 +51,9 @@ const int = (group: SettingBase['group'], label: string, min: number, max: numbe
 const num = (group: SettingBase['group'], label: string, min: number, max: number, def: number, help: string, log = false): NumberSetting => ({
   kind: 'number', group, label, min, max, default: def, help, log,
 });
+const flag = (group: SettingBase['group'], label: string, def: boolean, help: string): BoolSetting => ({
+  kind: 'bool', group, label, default: def, help,
+});
 const choice = <T extends string>(group: SettingBase['group'], label: string, options: readonly T[], def: T, help: string): EnumSetting<T> => ({
   kind: 'enum', group, label, options, default: def, help,
 });
@@ -62,7 +65,8 @@ export const BACKENDS = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'] as const;
 export const SETTINGS = {
   seed: int('run', 'Seed', 0, 2_147_483_647, 1, 'Seeds every random draw: weight init, resets, action sampling.'),
   'run.envSteps': int('run', 'Budget (env steps)', 1_000, 5_000_000, 200_000, 'The run stops after this many environment steps in total.'),
-  'run.stopAtReturn': num('run', 'Stop at mean return', -1_000, 1_000, 0, 'Stop early once the mean return of the last 20 episodes reaches this (0 = never).'),
+  'run.targetReturn': num('run', 'Target mean return', -1_000, 1_000, 475, 'The run reports when the mean return of the last 20 episodes first reaches this.'),
+  'run.stopAtTarget': flag('run', 'Stop at target', false, 'End the run as soon as the target mean return is reached.'),
   backend: choice('run', 'Learner backend', BACKENDS, 'auto', 'tfjs backend for the learner; auto tries webgpu, webgl, wasm, then cpu.'),
   'env.id': choice('env', 'Environment', ENV_IDS, 'CartPole-v1', 'The Gymnasium-style task the agent learns.'),
   algorithm: choice('run', 'Algorithm', ALGORITHMS, 'reinforce', 'The update rule the learner applies.'),

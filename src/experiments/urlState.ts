@@ -7,7 +7,9 @@
  * rest loads. Every accepted value has passed the settings' bounds, so a link cannot start
  * unbounded work.
  */
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+import LZString from 'lz-string';
+
+const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZString;
 import { z } from 'zod';
 import { changedSettings, checkSetting, ConfigError, resolveExperiment, type ExperimentConfig } from './config';
 import { PRESET_NAMES } from './presets';

@@ -42,7 +42,7 @@ export default defineConfig({
     {
       name: 'no-webgpu',
       grep: /@no-webgpu/,
-      use: { launchOptions: { executablePath, args: [...quiet, '--disable-gpu'] } },
+      use: { launchOptions: { executablePath, args: [...quiet, '--disable-gpu', '--disable-software-rasterizer'] } },
     },
   ],
   webServer: {

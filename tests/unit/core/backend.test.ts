@@ -12,7 +12,7 @@ describe('chooseBackend (Node)', () => {
     expect(choice.name).toBe('wasm');
     expect(tf.getBackend()).toBe('wasm');
     expect(choice.attempts).toEqual([{ name: 'wasm', ok: true, detail: expect.stringContaining('wasm') }]);
-    expect(choice.reason).toContain('first choice for Node');
+    expect(choice.reason).toMatch(/^wasm: .*first choice for Node/);
   });
 
   it('preferred cpu is tried first', async () => {

@@ -1,4 +1,6 @@
-import { compressToEncodedURIComponent } from 'lz-string';
+import LZString from 'lz-string';
+
+const { compressToEncodedURIComponent } = LZString;
 import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/experiments/config';
 import { PRESETS } from '../../../src/experiments/presets';

@@ -1,0 +1,122 @@
+/**
+ * Experience replay (Lin 1992; Mnih et al. 2015) as a ring buffer on preallocated typed arrays.
+ *
+ * Storage: `capacity` slots; slot i holds obs[i·obsDim … (i+1)·obsDim), action[i], reward[i],
+ * nextObs[i·obsDim …], done[i]. `add` writes at `pos` and advances pos = (pos + 1) mod capacity,
+ * so once full the oldest transition is overwritten first (as SB3's / CleanRL's ReplayBuffer).
+ *
+ * `done` must be the TERMINATED flag only (a time-limit truncation is not a terminal state: store
+ * done = 0 with the real final observation as nextObs, as SB3's handle_timeout_termination).
+ *
+ * Sampling is uniform WITH replacement over the filled slots (SB3: np.random.randint), drawn from
+ * the buffer's own seeded Rng, so the same seed and the same adds give the same batches.
+ */
+import { Rng } from '../core/rng';
+
+/** A batch of transitions, flat and row-major (what DQN learns from). */
+export interface TransitionBatch {
+  /** [B · obsDim] s. */
+  obs: Float32Array;
+  /** [B] a. */
+  actions: Int32Array;
+  /** [B] r. */
+  rewards: Float32Array;
+  /** [B · obsDim] s'. */
+  nextObs: Float32Array;
+  /** [B] 1 if s' is terminal (terminated, not truncated). */
+  dones: Uint8Array;
+  /** B. */
+  batchSize: number;
+}
+
+export class ReplayBuffer {
+  readonly obs: Float32Array;
+  readonly nextObs: Float32Array;
+  readonly actions: Int32Array;
+  readonly rewards: Float32Array;
+  readonly dones: Uint8Array;
+  private pos = 0;
+  private filled = 0;
+  private readonly rng: Rng;
+
+  constructor(
+    readonly capacity: number,
+    readonly obsDim: number,
+    seed: number,
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`ReplayBuffer: capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(obsDim) || obsDim < 1) throw new Error(`ReplayBuffer: obsDim must be a positive integer, got ${obsDim}`);
+    this.obs = new Float32Array(capacity * obsDim);
+    this.nextObs = new Float32Array(capacity * obsDim);
+    this.actions = new Int32Array(capacity);
+    this.rewards = new Float32Array(capacity);
+    this.dones = new Uint8Array(capacity);
+    this.rng = new Rng(seed).fork(0x4eb);
+  }
+
+  /** Number of transitions stored (≤ capacity). */
+  get size(): number {
+    return this.filled;
+  }
+
+  /** The slot the next `add` writes to. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /** Store one transition (s, a, r, s', done). */
+  add(obs: ArrayLike<number>, action: number, reward: number, nextObs: ArrayLike<number>, done: boolean | number): void {
+    if (obs.length !== this.obsDim || nextObs.length !== this.obsDim) {
+      throw new Error(`ReplayBuffer.add: obs / nextObs must have obsDim = ${this.obsDim} values, got ${obs.length} / ${nextObs.length}`);
+    }
+    const i = this.pos;
+    this.obs.set(obs, i * this.obsDim);
+    this.nextObs.set(nextObs, i * this.obsDim);
+    this.actions[i] = action;
+    this.rewards[i] = reward;
+    this.dones[i] = done ? 1 : 0;
+    this.pos = (this.pos + 1) % this.capacity;
+    this.filled = Math.min(this.filled + 1, this.capacity);
+  }
+
+  /** Store every row of a batch (e.g. one actor's message), in order. */
+  addBatch(batch: TransitionBatch): void {
+    const d = this.obsDim;
+    if (batch.obs.length !== batch.batchSize * d || batch.nextObs.length !== batch.batchSize * d) {
+      throw new Error(`ReplayBuffer.addBatch: obs / nextObs must hold batchSize·obsDim = ${batch.batchSize * d} values`);
+    }
+    for (let b = 0; b < batch.batchSize; b++) {
+      this.add(batch.obs.subarray(b * d, (b + 1) * d), batch.actions[b], batch.rewards[b], batch.nextObs.subarray(b * d, (b + 1) * d), batch.dones[b]);
+    }
+  }
+
+  /** `batchSize` transitions drawn uniformly with replacement (fresh arrays, safe to transfer). */
+  sample(batchSize: number): TransitionBatch {
+    if (this.filled === 0) throw new Error('ReplayBuffer.sample: the buffer is empty');
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`ReplayBuffer.sample: batchSize must be a positive integer, got ${batchSize}`);
+    const d = this.obsDim;
+    const out: TransitionBatch = {
+      obs: new Float32Array(batchSize * d),
+      actions: new Int32Array(batchSize),
+      rewards: new Float32Array(batchSize),
+      nextObs: new Float32Array(batchSize * d),
+      dones: new Uint8Array(batchSize),
+      batchSize,
+    };
+    for (let b = 0; b < batchSize; b++) {
+      const i = this.rng.int(this.filled);
+      out.obs.set(this.obs.subarray(i * d, (i + 1) * d), b * d);
+      out.nextObs.set(this.nextObs.subarray(i * d, (i + 1) * d), b * d);
+      out.actions[b] = this.actions[i];
+      out.rewards[b] = this.rewards[i];
+      out.dones[b] = this.dones[i];
+    }
+    return out;
+  }
+
+  /** Forget everything (the sampling stream continues). */
+  clear(): void {
+    this.pos = 0;
+    this.filled = 0;
+  }
+}

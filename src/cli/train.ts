@@ -1,0 +1,69 @@
+/**
+ * Headless training from the command line, with the same experiment configs as the browser.
+ *
+ *   npm run train -- --preset quickstart --seed 3 --out run.jsonl
+ *
+ * Progress goes to stderr; one JSON line per update and a final summary line go to stdout (and
+ * to --out). A bad config exits with code 2 and one line naming the field.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { ConfigError } from '../experiments/config';
+import type { RunRecord } from '../experiments/records';
+import { TrainingRun } from '../experiments/trainer';
+import { parseTrainArgs } from './args';
+import { ProgressBar } from './progress';
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseTrainArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  for (const part of args.ignored) process.stderr.write(`warning: link part ${part.field} ignored: ${part.reason}\n`);
+
+  const s = args.config.settings;
+  const file: WriteStream | null = args.out ? createWriteStream(args.out) : null;
+  const bar = args.quiet ? null : new ProgressBar(s['run.envSteps']);
+  const write = (record: RunRecord) => {
+    const line = `${JSON.stringify(record)}\n`;
+    process.stdout.write(line);
+    file?.write(line);
+  };
+
+  const run = new TrainingRun(
+    args.config,
+    (record) => {
+      if (record.type === 'update' || record.type === 'summary') write(record);
+      if (record.type === 'backend') process.stderr.write(`backend: ${record.name} (${record.reason})\n`);
+      if (record.type === 'notice') {
+        process.stderr.write(`${bar ? '\n' : ''}${record.level}: ${record.message}\n`);
+        // Headless there is nobody to press resume: a paused run (NaN loss) ends here.
+        if (record.level === 'error') run.stop();
+      }
+      if (record.type === 'update' && bar) {
+        const mean = record.meanReturn20 === null ? '-' : record.meanReturn20.toFixed(1);
+        bar.update(record.envSteps, `update ${record.update}  episodes ${record.episodes}  mean20 ${mean}  ${Math.round(record.stepsPerSecond)} steps/s`);
+      }
+    },
+    { actorModule: new URL('../experiments/rolloutActor.ts', import.meta.url).href },
+  );
+  const stopOnSignal = () => run.stop();
+  process.once('SIGINT', stopOnSignal);
+  const summary = await run.run();
+  bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s`);
+  await new Promise<void>((resolve) => (file ? file.end(resolve) : resolve()));
+  return summary.stopReason === 'error' ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,17 @@
+/**
+ * What the page can ask of the learner Web Worker. The learner (tfjs on WebGPU when the browser
+ * has it) and its actor workers run off the main thread; the page only renders.
+ */
+import type { ExperimentConfig } from './config';
+import type { BackendRecord, RunRecord, SummaryRecord } from './records';
+
+export interface LearnerApi {
+  /** Pick the learner's tfjs backend now (the page shows which and why). */
+  probe(preferred: ExperimentConfig['settings']['backend']): Promise<BackendRecord>;
+  /** Run an experiment to its end. Records arrive in batches, at most about 10 times a second. */
+  start(config: ExperimentConfig, onRecords: (records: RunRecord[]) => void): Promise<SummaryRecord>;
+  pause(): void;
+  resume(): void;
+  step(): void;
+  stop(): void;
+}

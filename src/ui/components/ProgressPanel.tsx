@@ -1,0 +1,31 @@
+import { usePlayground } from '../store';
+
+function formatSeconds(s: number): string {
+  if (!Number.isFinite(s) || s < 0) return '–';
+  if (s < 60) return `${s.toFixed(0)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+export function ProgressPanel() {
+  const budget = usePlayground((s) => s.config.settings['run.envSteps']);
+  const envSteps = usePlayground((s) => s.envSteps);
+  const episodes = usePlayground((s) => s.episodes);
+  const wall = usePlayground((s) => s.wallSeconds);
+  const summary = usePlayground((s) => s.summary);
+  const frac = Math.min(1, envSteps / budget);
+  const rate = wall > 0 ? envSteps / wall : 0;
+  const left = rate > 0 ? (budget - envSteps) / rate : NaN;
+  return (
+    <div className="progress-panel">
+      <div className="progress" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={envSteps} data-testid="progress">
+        <div className="progress-fill" style={{ width: `${(frac * 100).toFixed(2)}%` }} />
+      </div>
+      <div className="progress-stats">
+        <span data-testid="env-steps">{envSteps.toLocaleString('en-US')} / {budget.toLocaleString('en-US')} steps</span>
+        <span data-testid="episodes">{episodes} episodes</span>
+        <span>{Math.round(rate).toLocaleString('en-US')} steps/s</span>
+        <span>{summary ? `finished: ${summary.stopReason}` : `about ${formatSeconds(left)} left`}</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { usePlayground } from '../store';
+import { pauseRun, resumeRun, startRun, stepRun, stopRun } from '../session';
+
+export function RunControls() {
+  const status = usePlayground((s) => s.status);
+  const active = status === 'running' || status === 'pausing' || status === 'paused' || status === 'starting';
+  return (
+    <div className="controls" role="toolbar" aria-label="Run control">
+      <button type="button" className="primary" onClick={() => void startRun()} disabled={active || status === 'stopping'} data-testid="start">
+        Start
+      </button>
+      {status === 'paused' ? (
+        <button type="button" onClick={resumeRun} data-testid="resume">
+          Resume
+        </button>
+      ) : (
+        <button type="button" onClick={pauseRun} disabled={status !== 'running'} data-testid="pause">
+          Pause
+        </button>
+      )}
+      <button type="button" onClick={stepRun} disabled={status !== 'paused'} title="Run one more update, then pause again" data-testid="step">
+        Step
+      </button>
+      <button type="button" onClick={stopRun} disabled={!active} data-testid="stop">
+        Stop
+      </button>
+      <span className={`status status-${status}`} data-testid="status" aria-live="polite">
+        {status}
+      </span>
+    </div>
+  );
+}

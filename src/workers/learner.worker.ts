@@ -1,0 +1,49 @@
+// The learner Web Worker: runs the training loop (tfjs, WebGPU when available) and spawns the
+// actor workers, so the page's main thread only renders.
+import * as Comlink from 'comlink';
+import { chooseBackend } from '../core/backend';
+import { setActorSpawner } from '../core/remote/spawner';
+import type { LearnerApi } from '../experiments/learnerProtocol';
+import type { RunRecord } from '../experiments/records';
+import { TrainingRun } from '../experiments/trainer';
+import { browserSpawner } from './browserSpawner';
+
+setActorSpawner(browserSpawner);
+const wasmPaths = new URL(`${import.meta.env.BASE_URL}tfjs-wasm/`, self.location.origin).href;
+const FLUSH_MS = 100;
+
+let current: TrainingRun | null = null;
+
+const api: LearnerApi = {
+  async probe(preferred) {
+    const choice = await chooseBackend({ preferred, wasmPaths });
+    return { type: 'backend', ...choice };
+  },
+
+  async start(config, onRecords) {
+    if (current) throw new Error('a run is already in progress; stop it first');
+    // Batch records so the page gets at most about 10 updates a second.
+    let pending: RunRecord[] = [];
+    const flush = () => {
+      if (pending.length === 0) return;
+      const out = pending;
+      pending = [];
+      void onRecords(out);
+    };
+    const timer = setInterval(flush, FLUSH_MS);
+    current = new TrainingRun(config, (record) => pending.push(record), { wasmPaths });
+    try {
+      return await current.run();
+    } finally {
+      clearInterval(timer);
+      flush();
+      current = null;
+    }
+  },
+  pause: () => current?.pause(),
+  resume: () => current?.resume(),
+  step: () => current?.step(),
+  stop: () => current?.stop(),
+};
+
+Comlink.expose(api);

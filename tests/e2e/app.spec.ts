@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { test, expect } from './fixtures';
+
+const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+
+test('the app loads with webgpu as the learner backend under the SwiftShader flags', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'PARL Playground' })).toBeVisible();
+  await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
+  await expect(page.getByTestId('backend-reason')).toContainText(/adapter found/);
+});
+
+test('without WebGPU the learner falls back to wasm or cpu @no-webgpu', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('backend-name')).toHaveText(/^(wasm|cpu)$/);
+  await expect(page.getByTestId('backend-reason')).toContainText(/webgpu/i);
+});
+
+test('QuickStart trains in the browser: actors in Web Workers, a live return curve, pause and resume', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
+  await page.getByLabel('Budget (env steps)').fill('30000');
+  await page.getByLabel('Budget (env steps)').press('Enter');
+  await page.getByTestId('start').click();
+  await expect(page.getByTestId('status')).toHaveText('running', { timeout: 60_000 });
+  await expect(page.getByTestId('actors').locator('tbody tr')).toHaveCount(2);
+
+  const chart = page.getByTestId('return-chart');
+  await expect.poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(8);
+  await expect(chart.locator('.recharts-line-curve').first()).toBeVisible();
+
+  await page.getByTestId('pause').click();
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  // 'paused' shows once the update in flight has landed; after that nothing moves.
+  const pausedAt = await page.getByTestId('env-steps').textContent();
+  await page.waitForTimeout(1_500);
+  expect(await page.getByTestId('env-steps').textContent()).toBe(pausedAt);
+  await page.getByTestId('resume').click();
+  await expect(page.getByTestId('status')).toHaveText(/running|done/);
+  await expect(page.getByTestId('env-steps')).not.toHaveText(pausedAt ?? '', { timeout: 60_000 });
+  await page.screenshot({ path: `${shots}quickstart-running.png`, fullPage: true });
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 100_000 });
+  const progress = page.getByTestId('progress');
+  expect(Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(30_000);
+  await page.screenshot({ path: `${shots}quickstart-done.png`, fullPage: true });
+});
