@@ -129,6 +129,13 @@ export class RolloutActor {
     return out;
   }
 
+  /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
+  crash(message = 'crash requested'): void {
+    setTimeout(() => {
+      throw new Error(message);
+    });
+  }
+
   private requireModel(): PolicyMlp | ActorCriticMlp {
     if (!this.model) throw new Error('RolloutActor: call init() before using the actor');
     return this.model;

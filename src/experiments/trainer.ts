@@ -14,6 +14,7 @@ import { Agent } from '../core/agent';
 import { chooseBackend, type BackendChoice } from '../core/backend';
 import { buildPolicyModel, type MlpSpec } from '../core/mlp';
 import { ActorPool } from '../core/remote/actorPool';
+import { ActorDiedError } from '../core/remote/errors';
 import { remoteClass } from '../core/remote/remoteClass';
 import { Reinforce, type ReinforceBatch } from '../algorithms/reinforce';
 import { envSpec } from '../envs/registry';
@@ -46,6 +47,7 @@ export function modelSpecFor(config: ExperimentConfig): MlpSpec {
 export class TrainingRun {
   private readonly gate = new RunGate();
   private backend: BackendChoice | null = null;
+  private pool: ActorPool<RolloutActor> | null = null;
 
   constructor(
     readonly config: ExperimentConfig,
@@ -66,6 +68,17 @@ export class TrainingRun {
   stop(): void {
     this.gate.stop();
   }
+  /** Crash one actor's worker on purpose; the pool detects it and starts a replacement. */
+  async crashActor(index: number): Promise<void> {
+    if (!this.pool || index < 0 || index >= this.pool.size) throw new Error(`no actor ${index} in this run`);
+    try {
+      await this.pool.actor(index).crash(`actor ${index} crashed on request`);
+    } catch (err) {
+      // The worker may die before its reply gets out: that is the point of the call.
+      if (!(err instanceof ActorDiedError)) throw err;
+    }
+  }
+
   get state(): 'running' | 'paused' | 'stopped' {
     return this.gate.current;
   }
@@ -113,6 +126,7 @@ export class TrainingRun {
         this.emitActors(pool);
       },
     });
+    this.pool = pool;
     this.emitActors(pool);
 
     const returns: number[] = [];
@@ -208,6 +222,7 @@ export class TrainingRun {
       this.emit({ type: 'notice', level: 'error', message: `Training stopped: ${error}` });
     } finally {
       this.emitActors(pool);
+      this.pool = null;
       await pool.terminate();
     }
 

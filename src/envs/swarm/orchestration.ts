@@ -154,6 +154,16 @@ export class StageRun {
   }
 }
 
+/** A deep copy, so callers cannot change the simulator's own records. */
+function cloneRecord(r: StageRecord): StageRecord {
+  return {
+    ...r,
+    subtaskIds: [...r.subtaskIds],
+    subagents: r.subagents.map((s) => ({ ...s })),
+    direct: r.direct ? { ...r.direct } : null,
+  };
+}
+
 function record(r: Run): RunRecord {
   return { subtaskId: r.subtaskId, steps: r.steps, outcome: r.outcome, answer: r.answer };
 }
@@ -331,12 +341,7 @@ export class OrchestrationSim {
     return {
       task: this.task.kind,
       numSubtasks: this.numSubtasks,
-      stages: this.records.map((r) => ({
-        ...r,
-        subtaskIds: [...r.subtaskIds],
-        subagents: r.subagents.map((s) => ({ ...s })),
-        direct: r.direct ? { ...r.direct } : null,
-      })),
+      stages: this.records.map(cloneRecord),
       nAssigned: this.nAssigned,
       nCompleted: this.nCompleted,
       nDirect: this.nDirect,
@@ -456,7 +461,7 @@ export class OrchestrationSim {
       contextUsedSoFar: this.contextUsedTotal,
     };
     this.records.push(rec);
-    return rec;
+    return cloneRecord(rec);
   }
 }
 

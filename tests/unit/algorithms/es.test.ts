@@ -17,7 +17,7 @@ const quadratic = (theta: Float32Array) => -theta.reduce((s, x) => s + (x - 1) *
 describe('NoiseTable', () => {
   it('is rebuilt identically from its seed; offsets are views in range', () => {
     const again = new NoiseTable(123, 1 << 16);
-    expect(again.noise).toEqual(noise.noise);
+    expect(again.noise.every((v, i) => v === noise.noise[i])).toBe(true); // (toEqual is slow on 64k values)
     expect(new NoiseTable(124, 16).noise).not.toEqual(new NoiseTable(123, 16).noise);
     const mean = noise.noise.reduce((a, b) => a + b, 0) / noise.size;
     const variance = noise.noise.reduce((a, b) => a + b * b, 0) / noise.size;

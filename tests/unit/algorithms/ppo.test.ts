@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../../src/core/backend';
 import { ActorCriticMlp, type MlpSpec } from '../../../src/core/mlp';
+import type { ActorCriticModel } from '../../../src/algorithms/common';
 import { PPO_DEFAULTS, Ppo, type PpoBatch } from '../../../src/algorithms/ppo';
 import { actOnce, expectNoLeak, logProbsOf, numActions, obsDim, rollout } from './helpers';
 
@@ -13,7 +14,7 @@ const spec: MlpSpec = { obsDim, numActions, hidden: [16], activation: 'tanh', ki
 const tiny: MlpSpec = { obsDim: 1, numActions: 2, hidden: [], activation: 'tanh', kind: 'actorCritic' };
 
 /** A rollout whose logProbs are the model's own (on-policy at the first step). */
-function batchFor(model: ActorCriticMlp, T: number, N: number, seed: number): PpoBatch {
+function batchFor(model: ActorCriticModel, T: number, N: number, seed: number): PpoBatch {
   const b = rollout(T, N, seed);
   return { ...b, logProbs: logProbsOf(model, b.obs, b.actions) };
 }
