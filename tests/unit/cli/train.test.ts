@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const train = (...args: string[]) =>
+  spawnSync('npx', ['tsx', 'src/cli/train.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+
+describe('npm run train', () => {
+  it('exits 2 with one line naming the field for bad input', () => {
+    const cases: [string[], RegExp][] = [
+      [['--preset', 'nope'], /^error: preset: unknown preset "nope"/],
+      [['--preset', 'quickstart', '--set', 'reinforce.bogus=1'], /^error: reinforce\.bogus: unknown setting/],
+      [['--preset', 'quickstart', '--set', 'reinforce.lr=5'], /^error: reinforce\.lr: must be a number in \[0\.00001, 0\.1\], got 5/],
+      [['--preset', 'quickstart', '--actors', '0'], /^error: actors: must be an integer in \[1, 16\], got 0/],
+    ];
+    for (const [args, message] of cases) {
+      const r = train(...args);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('writes one JSON line per update and a summary, to stdout and --out', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'parl-train-')), 'run.jsonl');
+    const r = train('--preset', 'quickstart', '--steps', '3000', '--seed', '9', '--out', out, '--quiet');
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; envSteps: number; seed?: number });
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(0, -1).every((l) => l.type === 'update')).toBe(true);
+    const summary = lines[lines.length - 1];
+    expect(summary).toMatchObject({ type: 'summary', preset: 'quickstart', seed: 9, stopReason: 'budget' });
+    expect(summary.envSteps).toBeGreaterThanOrEqual(3000);
+    expect(readFileSync(out, 'utf8')).toBe(r.stdout);
+  });
+});
