@@ -7,8 +7,12 @@ describe('RunGate', () => {
     expect(await gate.beforeUpdate()).toBe(true);
     gate.pause();
     let passed = 0;
+    // Each "update" yields to the event loop, as a real one does (otherwise timers never run).
     const waiter = (async () => {
-      while (await gate.beforeUpdate()) passed += 1;
+      while (await gate.beforeUpdate()) {
+        passed += 1;
+        await new Promise((r) => setTimeout(r, 1));
+      }
     })();
     await new Promise((r) => setTimeout(r, 10));
     expect(passed).toBe(0);
