@@ -9,6 +9,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { ConfigError } from '../experiments/config';
 import type { RunRecord } from '../experiments/records';
+import { nodePlatform } from './nodePlatform';
 import { TrainingRun } from '../experiments/trainer';
 import { parseTrainArgs } from './args';
 import { ProgressBar } from './progress';
@@ -50,7 +51,7 @@ async function main(): Promise<number> {
         bar.update(record.envSteps, `update ${record.update}  episodes ${record.episodes}  mean20 ${mean}  ${Math.round(record.stepsPerSecond)} steps/s`);
       }
     },
-    { actorModule: new URL('../experiments/rolloutActor.ts', import.meta.url).href },
+    nodePlatform(),
   );
   const stopOnSignal = () => run.stop();
   process.once('SIGINT', stopOnSignal);

@@ -3,6 +3,8 @@
  * changes from the defaults. Hyperparameters cite where they came from.
  */
 import type { ExperimentSettings } from './settings';
+import { ENGINE_PRESETS } from './presetsEngine';
+import { SWARM_PRESETS } from './presetsSwarm';
 
 export interface Preset {
   name: string;
@@ -12,7 +14,7 @@ export interface Preset {
   settings: Partial<ExperimentSettings>;
 }
 
-export const PRESETS: readonly Preset[] = [
+const CORE_PRESETS: readonly Preset[] = [
   {
     name: 'quickstart',
     title: 'QuickStart: REINFORCE on CartPole',
@@ -35,6 +37,9 @@ export const PRESETS: readonly Preset[] = [
     },
   },
 ];
+
+/** Every preset: QuickStart, the parallel engine's, and the agent swarm's. */
+export const PRESETS: readonly Preset[] = [...CORE_PRESETS, ...ENGINE_PRESETS, ...SWARM_PRESETS];
 
 export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name);
 

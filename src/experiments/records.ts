@@ -3,6 +3,8 @@
  * learner posts them to the page. Plain data only (no tensors, no classes).
  */
 
+import type { EpisodeTrace } from '../swarm/trace';
+
 export interface UpdateRecord {
   type: 'update';
   update: number;
@@ -24,6 +26,11 @@ export interface UpdateRecord {
   actorStepsPerSecond: number[];
   /** Segments lost to dead or misbehaving actors in this update. */
   lostSegments: number;
+  /**
+   * Policy lag of each batch used in this update: the learner's version minus the version of the
+   * weights that produced the batch (0 for synchronous on-policy updates).
+   */
+  policyLags?: number[];
 }
 
 export interface SummaryRecord {
@@ -76,4 +83,42 @@ export interface StateRecord {
   state: 'paused' | 'running';
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord;
+/** One swarm episode's figures (Kimi K2.5's PARL), as the charts plot them. */
+export interface SwarmEpisodeStats {
+  criticalSteps: number;
+  totalSteps: number;
+  serialBaseline: number;
+  /** Longest chain of dependent work, where the task has one. */
+  lowerBound: number | null;
+  /** Mean subagents per stage that launched any, and the most at once. */
+  avgParallelism: number;
+  maxParallelism: number;
+  /** Completed / assigned subtasks (0 when none assigned). */
+  finishRate: number;
+  rPerf: number;
+  rParallel: number;
+  rFinish: number;
+  lambda1: number;
+  lambda2: number;
+  /** λ1·r_parallel + λ2·r_finish + r_perf */
+  total: number;
+}
+
+/** The swarm episodes that finished in one orchestrator update. */
+export interface SwarmUpdateRecord {
+  type: 'swarm';
+  update: number;
+  /** Orchestrator training steps so far (the x axis of the annealing curves). */
+  trainSteps: number;
+  episodes: SwarmEpisodeStats[];
+}
+
+/** A recorded swarm episode for the timeline, with a serial episode of the same task beside it. */
+export interface TraceRecord {
+  type: 'trace';
+  update: number;
+  trace: EpisodeTrace;
+  serialTrace: EpisodeTrace;
+}
+
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord;

@@ -13,6 +13,10 @@ export class RunGate {
     return this.state;
   }
 
+  isRunning(): boolean {
+    return this.state === 'running';
+  }
+
   pause(): void {
     if (this.state === 'running') this.state = 'paused';
   }

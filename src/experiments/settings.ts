@@ -6,63 +6,18 @@
  * Keys are flat and dotted (`reinforce.lr`) so that they read the same on the command line, in
  * a shared link and in the UI.
  */
+import { ENGINE_SETTINGS } from './settingsEngine';
+import { SWARM_SETTINGS } from './settingsSwarm';
+import { choice, flag, int, num, type BoolSetting, type EnumSetting, type Setting } from './settingKinds';
 
-interface SettingBase {
-  /** Short label for the UI. */
-  label: string;
-  /** One line on what it does. */
-  help: string;
-  /** Settings in the same group are shown together. */
-  group: 'run' | 'env' | 'parallel' | 'model' | 'reinforce';
-}
+export type { Setting, IntSetting, NumberSetting, EnumSetting, BoolSetting } from './settingKinds';
 
-export interface IntSetting extends SettingBase {
-  kind: 'int';
-  min: number;
-  max: number;
-  default: number;
-}
-
-export interface NumberSetting extends SettingBase {
-  kind: 'number';
-  min: number;
-  max: number;
-  default: number;
-  /** Draw the UI slider on a log scale. */
-  log?: boolean;
-}
-
-export interface EnumSetting<T extends string = string> extends SettingBase {
-  kind: 'enum';
-  options: readonly T[];
-  default: T;
-}
-
-export interface BoolSetting extends SettingBase {
-  kind: 'bool';
-  default: boolean;
-}
-
-export type Setting = IntSetting | NumberSetting | EnumSetting | BoolSetting;
-
-const int = (group: SettingBase['group'], label: string, min: number, max: number, def: number, help: string): IntSetting => ({
-  kind: 'int', group, label, min, max, default: def, help,
-});
-const num = (group: SettingBase['group'], label: string, min: number, max: number, def: number, help: string, log = false): NumberSetting => ({
-  kind: 'number', group, label, min, max, default: def, help, log,
-});
-const flag = (group: SettingBase['group'], label: string, def: boolean, help: string): BoolSetting => ({
-  kind: 'bool', group, label, default: def, help,
-});
-const choice = <T extends string>(group: SettingBase['group'], label: string, options: readonly T[], def: T, help: string): EnumSetting<T> => ({
-  kind: 'enum', group, label, options, default: def, help,
-});
 
 export const ENV_IDS = ['CartPole-v1', 'Acrobot-v1', 'MountainCar-v0'] as const;
-export const ALGORITHMS = ['reinforce'] as const;
+export const ALGORITHMS = ['reinforce', 'a2c', 'ppo', 'impala', 'dqn', 'es', 'swarm-ppo'] as const;
 export const BACKENDS = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'] as const;
 
-export const SETTINGS = {
+const CORE_SETTINGS = {
   seed: int('run', 'Seed', 0, 2_147_483_647, 1, 'Seeds every random draw: weight init, resets, action sampling.'),
   'run.envSteps': int('run', 'Budget (env steps)', 1_000, 5_000_000, 200_000, 'The run stops after this many environment steps in total.'),
   'run.targetReturn': num('run', 'Target mean return', -1_000, 1_000, 475, 'The run reports when the mean return of the last 20 episodes first reaches this.'),
@@ -79,6 +34,9 @@ export const SETTINGS = {
   'reinforce.gamma': num('reinforce', 'Discount γ', 0.8, 1, 0.99, 'How much future reward counts: G_t = Σ γ^k r_{t+k}.'),
   'reinforce.entropyCoef': num('reinforce', 'Entropy bonus', 0, 0.1, 0, 'Weight of the entropy term that keeps the policy exploring.'),
 } as const satisfies Record<string, Setting>;
+
+/** Every setting: the core ones above, the parallel engine's, and the agent swarm's. */
+export const SETTINGS = { ...CORE_SETTINGS, ...ENGINE_SETTINGS, ...SWARM_SETTINGS } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
 

@@ -3,6 +3,7 @@
  * CartPole-v1 to reach a mean return of 195 over the last 20 episodes, per seed.
  */
 import { resolveExperiment } from '../../experiments/config';
+import { nodePlatform } from '../nodePlatform';
 import { TrainingRun } from '../../experiments/trainer';
 import { markdownTable, median, type Benchmark } from './types';
 
@@ -16,7 +17,7 @@ export const quickstartBenchmark: Benchmark = {
     const solved: { episodes: number; seconds: number; steps: number }[] = [];
     for (const seed of seeds) {
       const config = resolveExperiment('quickstart', { seed, 'run.targetReturn': TARGET, 'run.stopAtTarget': true, 'run.envSteps': 1_000_000 });
-      const run = new TrainingRun(config, () => undefined, { actorModule: new URL('../../experiments/rolloutActor.ts', import.meta.url).href });
+      const run = new TrainingRun(config, () => undefined, nodePlatform());
       const summary = await run.run();
       if (summary.solved) {
         solved.push({ episodes: summary.solved.episodes, seconds: summary.solved.wallSeconds, steps: summary.solved.envSteps });

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/experiments/config';
 import type { RunRecord, UpdateRecord } from '../../../src/experiments/records';
 import { TrainingRun } from '../../../src/experiments/trainer';
+import { nodePlatform } from '../../../src/cli/nodePlatform';
 
-const actorModule = new URL('../../../src/experiments/rolloutActor.ts', import.meta.url).href;
 
 function collect(overrides: Record<string, unknown>) {
   const records: RunRecord[] = [];
-  const run = new TrainingRun(resolveExperiment('quickstart', overrides), (r) => records.push(r), { actorModule });
+  const run = new TrainingRun(resolveExperiment('quickstart', overrides), (r) => records.push(r), nodePlatform());
   const updates = () => records.filter((r): r is UpdateRecord => r.type === 'update');
   return { run, records, updates };
 }

@@ -1,0 +1,99 @@
+/** Pieces every training loop shares: episode bookkeeping and a reporting actor pool. */
+import { ActorPool } from '../../core/remote/actorPool';
+import { ActorDiedError } from '../../core/remote/errors';
+import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteClass';
+import { remoteClass } from '../../core/remote/remoteClass';
+import type { ActorClass } from '../../core/remote/registry';
+import type { ActorStatusRecord, SummaryRecord } from '../records';
+import type { LoopContext } from './types';
+
+export const RECENT_EPISODES = 20;
+
+/** Returns of finished episodes, the mean of the last 20, and when the target was first reached. */
+export class EpisodeTracker {
+  private readonly returns: number[] = [];
+  episodes = 0;
+  solved: SummaryRecord['solved'] = null;
+
+  constructor(private readonly threshold: number) {}
+
+  add(returns: ArrayLike<number>, envSteps: number, wallSeconds: number): void {
+    for (let i = 0; i < returns.length; i++) this.returns.push(returns[i]);
+    this.episodes += returns.length;
+    if (this.returns.length > 4 * RECENT_EPISODES) this.returns.splice(0, this.returns.length - RECENT_EPISODES);
+    const mean = this.meanReturn20();
+    if (!this.solved && this.episodes >= RECENT_EPISODES && mean !== null && mean >= this.threshold) {
+      this.solved = { episodes: this.episodes, envSteps, wallSeconds, threshold: this.threshold };
+    }
+  }
+
+  meanReturn20(): number | null {
+    const recent = this.returns.slice(-RECENT_EPISODES);
+    return recent.length ? recent.reduce((a, b) => a + b, 0) / recent.length : null;
+  }
+}
+
+export interface ReportingPool<T> {
+  pool: ActorPool<T>;
+  respawns(): number;
+  emitStatus(): void;
+}
+
+/** A remote class handle that finds its module in Node (worker threads load classes by file). */
+export function actorHandle<C extends ActorClass>(ctx: LoopContext, cls: C, key: string): RemoteClassHandle<C> {
+  const module = ctx.platform.actorModules?.[key];
+  return remoteClass(cls, module ? { module } : {});
+}
+
+/**
+ * An ActorPool that reports deaths and replacements as notices and actor-status records, and
+ * that TrainingRun.crashActor can reach.
+ */
+export async function createReportingPool<C extends ActorClass>(
+  ctx: LoopContext,
+  handle: RemoteClassHandle<C>,
+  n: number,
+  argsFor: (index: number) => ConstructorParameters<C>,
+  afterSpawn: (actor: RemoteActor<InstanceType<C>>, index: number) => Promise<void>,
+): Promise<ReportingPool<InstanceType<C>>> {
+  let respawns = 0;
+  let pool: ActorPool<InstanceType<C>> | null = null;
+  const emitStatus = () => {
+    if (!pool) return;
+    const record: ActorStatusRecord = {
+      type: 'actors',
+      actors: pool.status().map((a) => ({ index: a.index, name: a.name, state: a.state, respawns: a.respawns, lastError: a.lastError ?? null })),
+    };
+    ctx.emit(record);
+  };
+  pool = await ActorPool.create(handle, n, argsFor, {
+    heartbeatMs: 2_000,
+    heartbeatTimeoutMs: 30_000,
+    afterSpawn,
+    onEvent: (event) => {
+      if (event.type === 'replaced') respawns += 1;
+      const verb = event.type === 'died' ? 'died' : event.type === 'replaced' ? 'was replaced' : 'reported an error';
+      ctx.emit({
+        type: 'notice',
+        level: event.type === 'replaced' ? 'info' : 'warning',
+        message: `${event.actorName} ${verb}${event.error ? `: ${event.error.message}` : ''}`,
+      });
+      emitStatus();
+    },
+  });
+  const created = pool;
+  ctx.setCrashTarget({
+    async crashActor(index) {
+      if (index < 0 || index >= created.size) throw new Error(`no actor ${index} in this run`);
+      try {
+        const actor = created.actor(index) as unknown as RemoteActor<{ crash(message: string): void }>;
+        await actor.crash(`actor ${index} crashed on request`);
+      } catch (err) {
+        // The worker may die before its reply gets out: that is the point of the call.
+        if (!(err instanceof ActorDiedError)) throw err;
+      }
+    },
+  });
+  emitStatus();
+  return { pool: created, respawns: () => respawns, emitStatus };
+}

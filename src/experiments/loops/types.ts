@@ -1,0 +1,36 @@
+/**
+ * A training loop places one algorithm's learner and actors. TrainingRun picks the loop for the
+ * config's algorithm and gives it this context; the loop returns how the run went.
+ */
+import type { BackendChoice } from '../../core/backend';
+import type { ExperimentConfig } from '../config';
+import type { RunRecord, SummaryRecord } from '../records';
+import type { RunGate } from '../runGate';
+
+export interface TrainerPlatform {
+  /** Browser only: URL prefix of the tfjs wasm binaries served by the app. */
+  wasmPaths?: string;
+  /** Node only: module URL per actor class key, so worker threads can load classes by file. */
+  actorModules?: Record<string, string>;
+}
+
+/** An actor the playground can crash on purpose (to show detection and replacement). */
+export interface CrashTarget {
+  crashActor(index: number): Promise<void>;
+}
+
+export interface LoopContext {
+  config: ExperimentConfig;
+  emit(record: RunRecord): void;
+  gate: RunGate;
+  platform: TrainerPlatform;
+  backend: BackendChoice;
+  /** Seconds since the run started. */
+  clock(): number;
+  /** Lets TrainingRun.crashActor reach the loop's actors while it runs. */
+  setCrashTarget(target: CrashTarget | null): void;
+}
+
+export type LoopOutcome = Omit<SummaryRecord, 'type' | 'preset' | 'seed' | 'backend' | 'wallSeconds'>;
+
+export type TrainingLoop = (ctx: LoopContext) => Promise<LoopOutcome>;

@@ -1,0 +1,55 @@
+/**
+ * The kinds of setting (int, number, enum, bool) and small builders for them. The settings
+ * themselves are declared in settings.ts (core) and in one table per area (engine, swarm).
+ */
+
+export interface SettingBase {
+  /** Short label for the UI. */
+  label: string;
+  /** One line on what it does. */
+  help: string;
+  /** Settings in the same group are shown together. */
+  group: string;
+}
+
+export interface IntSetting extends SettingBase {
+  kind: 'int';
+  min: number;
+  max: number;
+  default: number;
+}
+
+export interface NumberSetting extends SettingBase {
+  kind: 'number';
+  min: number;
+  max: number;
+  default: number;
+  /** Draw the UI slider on a log scale. */
+  log?: boolean;
+}
+
+export interface EnumSetting<T extends string = string> extends SettingBase {
+  kind: 'enum';
+  options: readonly T[];
+  default: T;
+}
+
+export interface BoolSetting extends SettingBase {
+  kind: 'bool';
+  default: boolean;
+}
+
+export type Setting = IntSetting | NumberSetting | EnumSetting | BoolSetting;
+
+export const int = (group: SettingBase['group'], label: string, min: number, max: number, def: number, help: string): IntSetting => ({
+  kind: 'int', group, label, min, max, default: def, help,
+});
+export const num = (group: SettingBase['group'], label: string, min: number, max: number, def: number, help: string, log = false): NumberSetting => ({
+  kind: 'number', group, label, min, max, default: def, help, log,
+});
+export const flag = (group: SettingBase['group'], label: string, def: boolean, help: string): BoolSetting => ({
+  kind: 'bool', group, label, default: def, help,
+});
+export const choice = <T extends string>(group: SettingBase['group'], label: string, options: readonly T[], def: T, help: string): EnumSetting<T> => ({
+  kind: 'enum', group, label, options, default: def, help,
+});
