@@ -5,9 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { quickstartBenchmark } from './benchmarks/quickstart';
+import { swarmScaleBenchmark, swarmStoryBenchmark } from './benchmarks/swarm';
 import type { Benchmark } from './benchmarks/types';
+import { uiBenchmark } from './benchmarks/ui';
 
-const BENCHMARKS: Benchmark[] = [quickstartBenchmark];
+const BENCHMARKS: Benchmark[] = [quickstartBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark];
 
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}`;

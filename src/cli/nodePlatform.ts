@@ -6,6 +6,7 @@ import type { TrainerPlatform } from '../experiments/loops/types';
 
 const ACTOR_MODULES: Record<string, string> = {
   RolloutActor: new URL('../experiments/rolloutActor.ts', import.meta.url).href,
+  SwarmActor: new URL('../swarm/swarmActor.ts', import.meta.url).href,
 };
 
 export function nodePlatform(): TrainerPlatform {

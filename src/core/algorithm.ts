@@ -26,6 +26,14 @@ export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = 
   /** What sampling needs, [batch, numActions] action probabilities for discrete policies. Caller disposes. */
   abstract sample(obs: tf.Tensor2D): tf.Tensor;
 
+  /**
+   * Change the optimizer's step size between updates (learning-rate annealing). tfjs optimizers
+   * read their `learningRate` field on every step.
+   */
+  setLearningRate(lr: number): void {
+    if (this.optimizer) (this.optimizer as unknown as { learningRate: number }).learningRate = lr;
+  }
+
   /** Every model this algorithm holds, the main one first (a DQN adds its target network). */
   models(): Model<ModelOutput>[] {
     return [this.model];

@@ -5,6 +5,7 @@
 import { ACROBOT, AcrobotEnv } from './acrobot';
 import { CARTPOLE, CartPoleEnv } from './cartpole';
 import { MOUNTAIN_CAR, MountainCarEnv } from './mountainCar';
+import { ITEM_SEARCH_ID, ItemSearchEnv } from './swarm/itemSearch';
 import type { EnvOptions, TimeLimitedEnv } from './types';
 
 export type EnvFactory = (options: EnvOptions) => TimeLimitedEnv;
@@ -68,3 +69,4 @@ export function envSpec(id: string): EnvSpec {
 registerEnv('CartPole-v1', (o) => new CartPoleEnv(o), { rewardThreshold: CARTPOLE.rewardThreshold });
 registerEnv('Acrobot-v1', (o) => new AcrobotEnv(o), { rewardThreshold: ACROBOT.rewardThreshold });
 registerEnv('MountainCar-v0', (o) => new MountainCarEnv(o), { rewardThreshold: MOUNTAIN_CAR.rewardThreshold });
+registerEnv(ITEM_SEARCH_ID, (o) => new ItemSearchEnv({ maxEpisodeSteps: o.maxEpisodeSteps, seed: o.seed }));

@@ -14,4 +14,6 @@ export interface LearnerApi {
   resume(): void;
   step(): void;
   stop(): void;
+  /** Crash actor `index`'s worker on purpose; the pool replaces it and the run goes on. */
+  crashActor(index: number): Promise<void>;
 }

@@ -1,4 +1,80 @@
-/** Presets of the agent swarm, each showing one part of the PARL story. */
+/**
+ * Presets of the agent swarm, each showing one part of the PARL story (Kimi K2.5 report,
+ * section 3). All train the orchestrator with PPO on wide search with K = 32 items on 5x5 grids,
+ * under the SAME task rules; only the λ schedules differ. The rules are chosen so that each
+ * phenomenon of the report is possible and none is forced:
+ *
+ * - Direct work is reliable and can finish the whole task: up to 40 steps per direct run, 320
+ *   orchestrator steps and 256 context units, while serial work on 32 items takes about 190 steps.
+ *   It is only slow in critical steps. So doing everything itself is a sound (local) optimum.
+ * - Subagents are fast in critical steps but each run is capped at 10 steps, so some time out
+ *   and need a retry, and each result read back costs 3 context units (failed ones and
+ *   duplicates too). Assigning without retrying, or spending context on duplicates, loses item-F1.
+ * - r_perf is item-F1 × a soft-deadline factor (full credit at critical steps ≤ serial / 3,
+ *   down to 0.7 at the serial baseline): parallelism has real value in r_perf, but a serial
+ *   orchestrator that gets every item right still earns 0.7, a comfortable place to stay.
+ * - The orchestrator starts as a single agent (its direct logit starts at +3), as the report's
+ *   model did before PARL training. Whether it leaves that start is learned.
+ * - Over-spawn (2 subagents per ready subtask) is on the menu: it buys r_parallel and nothing
+ *   else, and costs context that retries may need.
+ */
 import type { Preset } from './presets';
+import type { ExperimentSettings } from './settings';
 
-export const SWARM_PRESETS: readonly Preset[] = [];
+const BASE: Partial<ExperimentSettings> = {
+  algorithm: 'swarm-ppo',
+  actors: 2,
+  envsPerActor: 8,
+  'run.envSteps': 5_000_000,
+  'run.targetReturn': 1000,
+  'swarm.task': 'wideSearch',
+  'swarm.items': 32,
+  'swarm.difficulty': 'medium',
+  'swarm.subagent': 'large',
+  'swarm.maxMainSteps': 320,
+  'swarm.subagentStepCap': 12,
+  'swarm.directStepCap': 40,
+  'swarm.contextBudget': 256,
+  'swarm.contextPerResult': 4,
+  'swarm.deadline': 1 / 3,
+  'swarm.lateFloor': 0.8,
+  'swarm.initDirectBias': 6,
+  'swarm.updates': 60,
+  'swarm.annealUpdates': 30,
+  'swarm.traceEvery': 10,
+};
+
+export const SWARM_PRESETS: readonly Preset[] = [
+  {
+    name: 'swarm-annealed',
+    title: 'Agent swarm: λ1, λ2 annealed to zero',
+    description: 'Staged reward shaping as in the report: r_parallel and r_finish pull the orchestrator into using subagents, then anneal away so that r_perf (item-F1) takes over.',
+    settings: { ...BASE, 'swarm.lambda1': 0.5, 'swarm.lambda1Schedule': 'linear', 'swarm.lambda2': 0.5, 'swarm.lambda2Schedule': 'linear' },
+  },
+  {
+    name: 'swarm-no-shaping',
+    title: 'Agent swarm: no shaping (λ1 = λ2 = 0)',
+    description: 'Only r_perf from the start: nothing pays for trying subagents, so the orchestrator can settle into doing the work itself (serial collapse).',
+    settings: { ...BASE, 'swarm.lambda1': 0, 'swarm.lambda1Schedule': 'constant', 'swarm.lambda2': 0, 'swarm.lambda2Schedule': 'constant' },
+  },
+  {
+    name: 'swarm-no-anneal',
+    title: 'Agent swarm: λ1 constant, no finish reward',
+    description: 'r_parallel never anneals and nothing checks that subagents finish, so spawning more subagents than there is work (spurious parallelism) keeps paying.',
+    settings: { ...BASE, 'swarm.lambda1': 1, 'swarm.lambda1Schedule': 'constant', 'swarm.lambda2': 0, 'swarm.lambda2Schedule': 'constant', 'swarm.parallelCap': 100 },
+  },
+  {
+    name: 'swarm-curriculum',
+    title: 'Agent swarm: small subagents first, then large',
+    description: 'The orchestrator first learns with weak small subagents (slow, often wrong), then the frozen large checkpoint replaces them mid-run and the same orchestrator policy profits.',
+    settings: {
+      ...BASE,
+      'swarm.subagent': 'small',
+      'swarm.curriculumSwitch': 30,
+      'swarm.lambda1': 0.5,
+      'swarm.lambda1Schedule': 'linear',
+      'swarm.lambda2': 0.5,
+      'swarm.lambda2Schedule': 'linear',
+    },
+  },
+];

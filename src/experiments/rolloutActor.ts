@@ -1,17 +1,31 @@
 /**
  * RolloutActor: the remote class that collects experience (PaddlePaddle PARL's Actor, IMPALA's
- * actor). Each instance lives in its own Web Worker / worker thread, owns `numEnvs` copies of an
- * environment and a copy of the policy, and acts with it on its own small tfjs backend (wasm or
- * cpu). It sends whole episodes back as one message of transferable typed arrays.
+ * actor). Each instance lives in its own Web Worker / worker thread and owns copies of an
+ * environment. It works in one of three ways, chosen by the loop:
+ *   - whole episodes with its own policy copy (REINFORCE): `rollEpisodes`;
+ *   - fixed-length segments of a VectorEnv with its own policy copy (A2C, PPO, IMPALA, DQN):
+ *     `sampleSegment`, one message per segment;
+ *   - env stepping only, the learner choosing the actions (SEED-style central inference):
+ *     `resetVector` / `stepVector`;
+ * and it evaluates ES perturbations (`evaluateEs`), where only noise indices and returns travel.
+ * Its own inference runs on a small tfjs backend (wasm or cpu).
  */
 import * as tf from '@tensorflow/tfjs';
 import { categoricalRows } from '../core/agent';
 import { chooseBackend } from '../core/backend';
-import { buildPolicyModel, type ActorCriticMlp, type MlpSpec, type PolicyMlp } from '../core/mlp';
+import { buildModel, type MlpSpec } from '../core/mlp';
+import type { Model, ModelOutput } from '../core/model';
 import { registerActorClass } from '../core/remote/registry';
 import { Rng, deriveSeed } from '../core/rng';
+import { NoiseTable } from '../algorithms/noiseTable';
+import { setFlatWeights } from '../algorithms/es';
 import { makeEnv } from '../envs/registry';
 import type { TimeLimitedEnv } from '../envs/types';
+import { VectorEnv } from '../envs/vectorEnv';
+import type { EpisodeBatch, Segment, VectorStepResult } from './segments';
+
+export type { EpisodeBatch, Segment } from './segments';
+export { validateEpisodeBatch, validateSegment } from './segments';
 
 export interface RolloutActorOptions {
   envId: string;
@@ -25,28 +39,14 @@ export interface RolloutActorOptions {
   wasmPaths?: string;
 }
 
-/** Whole episodes, concatenated: episode i of env copy 0, then copy 1, ... */
-export interface EpisodeBatch {
-  actorIndex: number;
-  /** Version of the weights that produced these actions (for the policy lag). */
-  policyVersion: number;
-  steps: number;
-  obsDim: number;
-  obs: Float32Array; // [steps, obsDim]
-  actions: Int32Array; // [steps]
-  rewards: Float32Array; // [steps]
-  dones: Uint8Array; // [steps], 1 on the last step of each episode
-  episodeReturns: Float32Array;
-  episodeLengths: Int32Array;
-  /** Wall time the actor spent on this batch. */
-  seconds: number;
-}
-
 export class RolloutActor {
   private readonly envs: TimeLimitedEnv[];
   private readonly rng: Rng;
-  private model: PolicyMlp | ActorCriticMlp | null = null;
+  private model: Model<ModelOutput> | null = null;
   private version = -1;
+  private vec: VectorEnv | null = null;
+  private vecObs: Float32Array | null = null;
+  private noise: NoiseTable | null = null;
 
   constructor(private readonly options: RolloutActorOptions) {
     const { envId, numEnvs, seed, actorIndex } = options;
@@ -54,10 +54,10 @@ export class RolloutActor {
     this.rng = new Rng(deriveSeed(seed, actorIndex, 0x5eed));
   }
 
-  /** Picks the actor's backend and builds its copy of the policy. Returns the backend name. */
+  /** Picks the actor's backend and builds its copy of the network. Returns the backend name. */
   async init(): Promise<string> {
     const choice = await chooseBackend({ preferred: this.options.backend, wasmPaths: this.options.wasmPaths });
-    this.model = buildPolicyModel(this.options.model, this.options.seed);
+    this.model = buildModel(this.options.model, this.options.seed);
     return choice.name;
   }
 
@@ -70,7 +70,6 @@ export class RolloutActor {
   rollEpisodes(weights: Float32Array[], version: number): EpisodeBatch {
     this.setWeights(weights, version);
     const started = performance.now();
-    const model = this.requireModel();
     const n = this.envs.length;
     const obsDim = this.options.model.obsDim;
 
@@ -85,8 +84,7 @@ export class RolloutActor {
       // One batched forward pass for every env copy still running.
       const batch = new Float32Array(active.length * obsDim);
       active.forEach((envIndex, row) => batch.set(current.subarray(envIndex * obsDim, (envIndex + 1) * obsDim), row * obsDim));
-      const probs = tf.tidy(() => tf.softmax(model.forward(tf.tensor2d(batch, [active.length, obsDim])).logits).dataSync());
-      const chosen = categoricalRows(probs, active.length, this.rng);
+      const { actions: chosen } = this.act(batch, active.length, 0);
 
       const stillActive: number[] = [];
       active.forEach((envIndex, row) => {
@@ -129,6 +127,99 @@ export class RolloutActor {
     return out;
   }
 
+  /**
+   * Run every env copy for T steps with the actor's own policy (weights null = keep the current
+   * ones) and send the segment back, time-major [T, N]. Episodes continue across segments.
+   * `epsilon` > 0 makes a Q-network act ε-greedily (DQN).
+   */
+  sampleSegment(weights: Float32Array[] | null, version: number, T: number, epsilon = 0): Segment {
+    if (weights) this.setWeights(weights, version);
+    const started = performance.now();
+    const vec = this.vector();
+    const n = vec.numEnvs;
+    const d = vec.obsDim;
+    const seg = emptySegment(this.options.actorIndex, this.version, T, n, d);
+    const finals: number[] = [];
+    const finalObs: number[] = [];
+    const returns: number[] = [];
+    const lengths: number[] = [];
+    let obs = this.vecObs!;
+    for (let t = 0; t < T; t++) {
+      seg.obs.set(obs, t * n * d);
+      const { actions, logProbs } = this.act(obs, n, epsilon);
+      const step = vec.step(actions);
+      seg.actions.set(actions, t * n);
+      seg.logProbs.set(logProbs, t * n);
+      seg.rewards.set(step.rewards, t * n);
+      seg.dones.set(step.terminated, t * n);
+      seg.truncated.set(step.truncated, t * n);
+      for (let i = 0; i < n; i++) {
+        if (step.terminated[i] || step.truncated[i]) {
+          finals.push(t * n + i);
+          for (let k = 0; k < d; k++) finalObs.push(step.finalObs[i * d + k]);
+        }
+      }
+      returns.push(...step.episodeReturns);
+      lengths.push(...step.episodeLengths);
+      obs = step.obs;
+    }
+    this.vecObs = obs;
+    seg.lastObs.set(obs);
+    seg.finalIndex = Int32Array.from(finals);
+    seg.finalObs = Float32Array.from(finalObs);
+    seg.episodeReturns = Float32Array.from(returns);
+    seg.episodeLengths = Int32Array.from(lengths);
+    seg.seconds = (performance.now() - started) / 1000;
+    return seg;
+  }
+
+  /** Central inference: reset (only the first time) and return the current observations. */
+  resetVector(): Float32Array {
+    this.vector();
+    return this.vecObs!.slice();
+  }
+
+  /** Central inference: step every env copy with the learner's actions. */
+  stepVector(actions: Int32Array): VectorStepResult {
+    const step = this.vector().step(actions);
+    this.vecObs = step.obs;
+    return {
+      obs: step.obs.slice(),
+      rewards: step.rewards,
+      terminated: step.terminated,
+      truncated: step.truncated,
+      finalObs: step.finalObs,
+      episodeReturns: Float32Array.from(step.episodeReturns),
+      episodeLengths: Int32Array.from(step.episodeLengths),
+    };
+  }
+
+  /**
+   * ES: for each noise index, play one episode with θ + σε and one with θ − σε (greedy actions).
+   * Only the indices come in and only the returns go out; the noise table is rebuilt here from
+   * its seed.
+   */
+  evaluateEs(theta: Float32Array, noiseIndices: Int32Array, sigma: number, noiseSeed: number): { returnPos: Float32Array; returnNeg: Float32Array; steps: number } {
+    const model = this.requireModel();
+    if (!this.noise || this.noise.seed !== noiseSeed) this.noise = new NoiseTable(noiseSeed);
+    const returnPos = new Float32Array(noiseIndices.length);
+    const returnNeg = new Float32Array(noiseIndices.length);
+    const params = new Float32Array(theta.length);
+    let steps = 0;
+    for (let k = 0; k < noiseIndices.length; k++) {
+      const eps = this.noise.get(noiseIndices[k], theta.length);
+      for (const sign of [1, -1] as const) {
+        for (let i = 0; i < theta.length; i++) params[i] = theta[i] + sign * sigma * eps[i];
+        setFlatWeights(model, params);
+        const { ret, length } = this.greedyEpisode();
+        steps += length;
+        if (sign === 1) returnPos[k] = ret;
+        else returnNeg[k] = ret;
+      }
+    }
+    return { returnPos, returnNeg, steps };
+  }
+
   /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
   crash(message = 'crash requested'): void {
     setTimeout(() => {
@@ -136,7 +227,66 @@ export class RolloutActor {
     });
   }
 
-  private requireModel(): PolicyMlp | ActorCriticMlp {
+  private greedyEpisode(): { ret: number; length: number } {
+    const env = this.envs[0];
+    let obs = env.reset().obs;
+    let ret = 0;
+    let length = 0;
+    for (;;) {
+      const scores = this.scores(obs, 1);
+      let best = 0;
+      for (let a = 1; a < scores.length; a++) if (scores[a] > scores[best]) best = a;
+      const step = env.step(best);
+      ret += step.reward;
+      length += 1;
+      obs = step.obs;
+      if (step.terminated || step.truncated) return { ret, length };
+    }
+  }
+
+  /** Actions (and their log-probabilities) for a batch of observations. */
+  private act(obs: Float32Array, batch: number, epsilon: number): { actions: Int32Array; logProbs: Float32Array } {
+    const numActions = this.options.model.numActions;
+    if (this.options.model.kind === 'q') {
+      const q = this.scores(obs, batch);
+      const actions = new Int32Array(batch);
+      for (let i = 0; i < batch; i++) {
+        if (this.rng.uniform() < epsilon) actions[i] = this.rng.int(numActions);
+        else {
+          let best = 0;
+          for (let a = 1; a < numActions; a++) if (q[i * numActions + a] > q[i * numActions + best]) best = a;
+          actions[i] = best;
+        }
+      }
+      return { actions, logProbs: new Float32Array(batch) };
+    }
+    const probs = this.scores(obs, batch, true);
+    const actions = categoricalRows(probs, batch, this.rng);
+    const logProbs = new Float32Array(batch);
+    for (let i = 0; i < batch; i++) logProbs[i] = Math.log(Math.max(probs[i * numActions + actions[i]], 1e-12));
+    return { actions, logProbs };
+  }
+
+  /** Policy probabilities (softmax of the logits) or Q-values, [batch, numActions]. */
+  private scores(obs: Float32Array, batch: number, softmax = false): Float32Array {
+    const model = this.requireModel();
+    const d = this.options.model.obsDim;
+    return tf.tidy(() => {
+      const out = model.forward(tf.tensor2d(obs, [batch, d]));
+      const head = (out.logits ?? out.q) as tf.Tensor2D;
+      return (softmax ? tf.softmax(head) : head).dataSync() as Float32Array;
+    });
+  }
+
+  private vector(): VectorEnv {
+    if (!this.vec) {
+      this.vec = new VectorEnv(this.options.envId, this.options.numEnvs);
+      this.vecObs = this.vec.reset(deriveSeed(this.options.seed, this.options.actorIndex, 0x7ec));
+    }
+    return this.vec;
+  }
+
+  private requireModel(): Model<ModelOutput> {
     if (!this.model) throw new Error('RolloutActor: call init() before using the actor');
     return this.model;
   }
@@ -144,22 +294,24 @@ export class RolloutActor {
 
 registerActorClass('RolloutActor', RolloutActor);
 
-/**
- * Checks an episode batch from an actor before the learner uses it. Returns null when it is
- * well formed, or a one-line reason.
- */
-export function validateEpisodeBatch(b: EpisodeBatch, obsDim: number, numActions: number): string | null {
-  if (!b || typeof b !== 'object') return 'not an object';
-  if (b.obsDim !== obsDim) return `obsDim ${b.obsDim}, expected ${obsDim}`;
-  if (!(b.steps > 0)) return `steps must be positive, got ${b.steps}`;
-  if (!(b.obs instanceof Float32Array) || b.obs.length !== b.steps * obsDim) return `obs has ${b.obs?.length} values, expected ${b.steps * obsDim}`;
-  if (!(b.actions instanceof Int32Array) || b.actions.length !== b.steps) return `actions has ${b.actions?.length} entries, expected ${b.steps}`;
-  if (!(b.rewards instanceof Float32Array) || b.rewards.length !== b.steps) return `rewards has ${b.rewards?.length} entries, expected ${b.steps}`;
-  if (!(b.dones instanceof Uint8Array) || b.dones.length !== b.steps || b.dones[b.steps - 1] !== 1) return 'dones must mark the end of the last episode';
-  for (let i = 0; i < b.obs.length; i++) if (!Number.isFinite(b.obs[i])) return `obs[${i}] is not finite`;
-  for (let i = 0; i < b.steps; i++) {
-    if (!Number.isFinite(b.rewards[i])) return `rewards[${i}] is not finite`;
-    if (b.actions[i] < 0 || b.actions[i] >= numActions) return `actions[${i}] = ${b.actions[i]} is out of range`;
-  }
-  return null;
+function emptySegment(actorIndex: number, policyVersion: number, T: number, n: number, d: number): Segment {
+  return {
+    actorIndex,
+    policyVersion,
+    T,
+    numEnvs: n,
+    obsDim: d,
+    obs: new Float32Array(T * n * d),
+    actions: new Int32Array(T * n),
+    logProbs: new Float32Array(T * n),
+    rewards: new Float32Array(T * n),
+    dones: new Uint8Array(T * n),
+    truncated: new Uint8Array(T * n),
+    finalIndex: new Int32Array(0),
+    finalObs: new Float32Array(0),
+    lastObs: new Float32Array(n * d),
+    episodeReturns: new Float32Array(0),
+    episodeLengths: new Int32Array(0),
+    seconds: 0,
+  };
 }

@@ -1,17 +1,44 @@
-import { useEffect } from 'react';
-import { BackendBadge } from './components/BackendBadge';
-import { ConfigPanel } from './components/ConfigPanel';
-import { Notices } from './components/Notices';
-import { ProgressPanel } from './components/ProgressPanel';
-import { ReturnChart } from './components/ReturnChart';
-import { RunControls } from './components/RunControls';
+import { useCallback, useEffect, useState } from 'react';
 import { ActorsTable } from './components/ActorsTable';
-import { probeBackend } from './session';
+import { BackendBadge } from './components/BackendBadge';
+import { Charts } from './components/charts/Charts';
+import { ConfigPanel } from './components/ConfigPanel';
+import { EnvView } from './components/EnvView';
+import { Notices } from './components/Notices';
+import { PresetGallery } from './components/PresetGallery';
+import { ProgressPanel } from './components/ProgressPanel';
+import { RunControls } from './components/RunControls';
+import { RunsPanel } from './components/RunsPanel';
+import { SharePanel } from './components/SharePanel';
+import { SwarmTimeline } from './components/SwarmTimeline';
+import { TeachingPanel } from './components/TeachingPanel';
+import { Tour } from './components/Tour';
+import { probeBackend, startRun } from './session';
+import { usePlayground } from './store';
 
-export function App() {
+export function App({ autostart = false }: { autostart?: boolean }) {
+  const hide = usePlayground((s) => s.view.hide);
+  const isSwarm = usePlayground((s) => s.config.settings.algorithm.startsWith('swarm'));
+  const hasTrace = usePlayground((s) => s.trace !== null);
+  const [touring, setTouring] = useState(false);
+  const closeTour = useCallback(() => setTouring(false), []);
+  const shown = (part: string) => !hide.includes(part);
+
   useEffect(() => {
-    void probeBackend();
-  }, []);
+    // The learner worker (and tfjs with it) starts after the first paint, never before it.
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => {
+        void probeBackend().then(() => {
+          if (autostart) void startRun();
+        });
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [autostart]);
 
   return (
     <div className="app">
@@ -20,26 +47,68 @@ export function App() {
           <h1>PARL Playground</h1>
           <p className="tagline">Parallel-agent reinforcement learning in your browser: a learner on the GPU, actors in Web Workers.</p>
         </div>
-        <BackendBadge />
+        <div className="header-right">
+          <button type="button" onClick={() => setTouring(true)} data-testid="tour-button">
+            Tour
+          </button>
+          <BackendBadge />
+        </div>
       </header>
+      {hide.length > 0 && (
+        <div className="teaching-banner" role="note">
+          A simplified view for teaching ({hide.join(', ')} hidden).{' '}
+          <button type="button" className="small" onClick={() => usePlayground.getState().setView({ ...usePlayground.getState().view, hide: [] })}>
+            Show everything
+          </button>
+        </div>
+      )}
       <main className="layout">
-        <aside className="panel sidebar" aria-label="Experiment settings">
-          <ConfigPanel />
-        </aside>
+        {(shown('presets') || shown('config')) && (
+          <aside className="panel sidebar" aria-label="Experiment settings">
+            {shown('presets') && <PresetGallery />}
+            {shown('config') && <ConfigPanel />}
+            <SharePanel />
+          </aside>
+        )}
         <section className="center" aria-label="Training">
-          <div className="panel">
+          <div className="panel" id="run-controls">
             <RunControls />
             <ProgressPanel />
           </div>
           <div className="panel">
-            <ReturnChart />
+            <Charts />
           </div>
-          <div className="panel">
-            <ActorsTable />
-          </div>
+          {shown('actors') && (
+            <div className="panel">
+              <ActorsTable />
+            </div>
+          )}
         </section>
+        <aside className="side-right" aria-label="Environment, notes and runs">
+          {!isSwarm && (
+            <div className="panel">
+              <EnvView />
+            </div>
+          )}
+          {hasTrace && (
+            <div className="panel">
+              <SwarmTimeline />
+            </div>
+          )}
+          {shown('teaching') && (
+            <div className="panel">
+              <TeachingPanel />
+            </div>
+          )}
+          {shown('runs') && (
+            <div className="panel">
+              <RunsPanel />
+            </div>
+          )}
+        </aside>
       </main>
       <Notices />
+      {touring && <Tour onClose={closeTour} />}
     </div>
   );
 }

@@ -1,19 +1,32 @@
 /**
- * Connects the store to the learner worker: run control in, batched records out. The worker is
- * started once with the page and probes its backend right away, so the page can say which
- * backend training will use before anything starts.
+ * Connects the store to the learner worker and to the saved runs: run control in, batched
+ * records out, and every run written to IndexedDB as it goes. The worker is started once with
+ * the page and probes its backend right away, so the page can say which backend training will
+ * use before anything starts.
  */
 import { createLearner, type LearnerHandle } from '../experiments/learnerClient';
 import type { RunRecord } from '../experiments/records';
-import { usePlayground } from './store';
+import { exportRunFile, isPersisted, metricsCsv, parseRunFile, type PersistedRecord, type RunStatusKind } from '../experiments/runFile';
+import { RunStore } from '../experiments/runStore';
+import { getPreset } from '../experiments/presets';
+import { meanReturnCurve, usePlayground } from './store';
 
 let learner: LearnerHandle | null = null;
+let storePromise: Promise<RunStore | null> | null = null;
+/** Bumped on every start and reset, so records from an older run never reach the charts. */
+let generation = 0;
+
+const SAVE_EVERY_MS = 1_000;
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
 
 function handle(): LearnerHandle {
   if (!learner) {
-    learner = createLearner((message) => {
+    learner = createLearner((msg) => {
       const s = usePlayground.getState();
-      s.notify('error', `The learner worker crashed: ${message}. Your settings are kept; press Start to try again.`);
+      s.notify('error', `The learner worker crashed: ${msg}. Your settings are kept; press Start to try again.`);
       s.setStatus('error');
       learner?.terminate();
       learner = null;
@@ -22,35 +35,103 @@ function handle(): LearnerHandle {
   return learner;
 }
 
-export async function probeBackend(): Promise<void> {
-  const s = usePlayground.getState();
-  try {
-    s.setBackend(await handle().api.probe(s.config.settings.backend));
-  } catch (err) {
-    s.notify('error', `Could not start tfjs: ${err instanceof Error ? err.message : String(err)}`);
+/** The saved-runs database, or null where this browser has no IndexedDB (runs are then not kept). */
+export function runStore(): Promise<RunStore | null> {
+  if (!storePromise) {
+    storePromise = (typeof indexedDB === 'undefined' ? Promise.resolve(null) : RunStore.open()).catch((err: unknown) => {
+      usePlayground.getState().notify('warning', `Runs will not be saved: IndexedDB is not available (${message(err)}).`);
+      return null;
+    });
   }
+  return storePromise;
+}
+
+export async function refreshRuns(): Promise<void> {
+  const store = await runStore();
+  if (store) usePlayground.getState().setRuns(await store.list());
+}
+
+let probing: Promise<void> | null = null;
+
+export function probeBackend(): Promise<void> {
+  const s = usePlayground.getState();
+  probing = (async () => {
+    try {
+      s.setBackend(await handle().api.probe(s.config.settings.backend));
+    } catch (err) {
+      s.notify('error', `Could not start tfjs: ${message(err)}`);
+    }
+  })();
+  return probing;
+}
+
+function runName(preset: string, seed: number): string {
+  const time = new Date().toLocaleTimeString('en-GB', { hour12: false });
+  return `${getPreset(preset)?.name ?? preset} · seed ${seed} · ${time}`;
 }
 
 export async function startRun(): Promise<void> {
   const s = usePlayground.getState();
   if (!['idle', 'done', 'error'].includes(s.status)) return;
+  const gen = ++generation;
+  const config = s.config;
   s.clearMetrics();
   s.setStatus('starting');
+  // A run started while the backend probe is still in flight would race it inside the worker.
+  if (probing) await probing;
+
+  const store = await runStore();
+  let runId: string | null = null;
+  let pending: PersistedRecord[] = [];
+  let saving = Promise.resolve();
+  const save = () => {
+    if (!store || !runId || pending.length === 0) return saving;
+    const batch = pending;
+    const id = runId;
+    pending = [];
+    saving = saving.then(() => store.append(id, batch)).then(refreshRuns).catch((err: unknown) => usePlayground.getState().notify('warning', `Could not save the run: ${message(err)}`));
+    return saving;
+  };
+  if (store) {
+    try {
+      runId = (await store.create(config, runName(config.preset, config.settings.seed))).id;
+      usePlayground.getState().setCurrentRun(runId);
+      void refreshRuns();
+    } catch (err) {
+      usePlayground.getState().notify('warning', `This run will not be saved: ${message(err)}`);
+    }
+  }
+  const timer = setInterval(() => void save(), SAVE_EVERY_MS);
+
   const h = handle();
   const onRecords = h.proxy((records: RunRecord[]) => {
+    if (gen !== generation) return;
+    for (const r of records) if (isPersisted(r)) pending.push(r);
     const st = usePlayground.getState();
     st.ingest(records);
     if (st.status === 'starting' && records.some((r) => r.type === 'update' || r.type === 'actors')) st.setStatus('running');
   });
+  let final: RunStatusKind = 'done';
   try {
-    const summary = await h.api.start(s.config, onRecords);
-    const st = usePlayground.getState();
-    st.setStatus(summary.stopReason === 'error' ? 'error' : 'done');
-    if (summary.error) st.notify('error', summary.error);
+    const summary = await h.api.start(config, onRecords);
+    final = summary.stopReason === 'error' ? 'error' : summary.stopReason === 'stopped' ? 'stopped' : 'done';
+    if (gen === generation) {
+      const st = usePlayground.getState();
+      st.setStatus(summary.stopReason === 'error' ? 'error' : 'done');
+      if (summary.error) st.notify('error', summary.error);
+    }
   } catch (err) {
-    const st = usePlayground.getState();
-    st.setStatus('error');
-    st.notify('error', `Training failed: ${err instanceof Error ? err.message : String(err)}`);
+    final = 'error';
+    if (gen === generation) {
+      const st = usePlayground.getState();
+      st.setStatus('error');
+      st.notify('error', `Training failed: ${message(err)}`);
+    }
+  } finally {
+    clearInterval(timer);
+    await save();
+    if (store && runId) await store.setStatus(runId, final).catch(() => undefined);
+    void refreshRuns();
   }
 }
 
@@ -72,4 +153,124 @@ export function stepRun(): void {
 export function stopRun(): void {
   void learner?.api.stop();
   usePlayground.getState().setStatus('stopping');
+}
+
+/** Stop whatever runs and clear the charts; the settings stay. */
+export function resetRun(): void {
+  const s = usePlayground.getState();
+  if (!['idle', 'done', 'error'].includes(s.status)) void learner?.api.stop();
+  generation++;
+  s.clearMetrics();
+  s.setCurrentRun(null);
+  s.setStatus('idle');
+}
+
+export async function crashActor(index: number): Promise<void> {
+  const s = usePlayground.getState();
+  if (!learner) return;
+  try {
+    s.notify('info', `Crashing actor ${index} on purpose: watch the pool replace it while training goes on.`);
+    await learner.api.crashActor(index);
+  } catch (err) {
+    s.notify('warning', `Could not crash actor ${index}: ${message(err)}`);
+  }
+}
+
+// ---- saved runs -------------------------------------------------------------------------------
+
+function download(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function downloadBlob(name: string, blob: Blob): void {
+  download(name, blob);
+}
+
+function fileName(name: string, ext: string): string {
+  return `${name.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'run'}.${ext}`;
+}
+
+/** Show a saved run in the charts (when nothing is training). */
+export async function openRun(id: string): Promise<void> {
+  const s = usePlayground.getState();
+  if (!['idle', 'done', 'error'].includes(s.status)) {
+    s.notify('info', 'Stop the current run before opening another.');
+    return;
+  }
+  const store = await runStore();
+  const run = await store?.get(id);
+  if (!run) return;
+  generation++;
+  s.clearMetrics();
+  s.replaceConfig(run.config);
+  s.ingest(run.records);
+  s.setCurrentRun(id);
+  s.setStatus(run.records.some((r) => r.type === 'summary') ? 'done' : 'idle');
+}
+
+export async function renameRun(id: string, name: string): Promise<void> {
+  const store = await runStore();
+  await store?.rename(id, name);
+  await refreshRuns();
+  const s = usePlayground.getState();
+  s.setOverlays(s.overlays.map((o) => (o.id === id ? { ...o, name } : o)));
+}
+
+export async function deleteRun(id: string): Promise<void> {
+  const store = await runStore();
+  await store?.delete(id);
+  const s = usePlayground.getState();
+  s.setOverlays(s.overlays.filter((o) => o.id !== id));
+  if (s.currentRunId === id) s.setCurrentRun(null);
+  await refreshRuns();
+}
+
+export async function toggleOverlay(id: string): Promise<void> {
+  const s = usePlayground.getState();
+  if (s.overlays.some((o) => o.id === id)) {
+    s.setOverlays(s.overlays.filter((o) => o.id !== id));
+    return;
+  }
+  const store = await runStore();
+  const run = await store?.get(id);
+  if (!run) return;
+  const now = usePlayground.getState();
+  now.setOverlays([...now.overlays, { id, name: run.name, points: meanReturnCurve(run.records) }]);
+}
+
+export async function exportRun(id: string): Promise<void> {
+  const store = await runStore();
+  const run = await store?.get(id);
+  if (run) download(fileName(run.name, 'json'), new Blob([exportRunFile(run)], { type: 'application/json' }));
+}
+
+export async function exportCsv(id: string): Promise<void> {
+  const store = await runStore();
+  const run = await store?.get(id);
+  if (run) download(fileName(run.name, 'csv'), new Blob([metricsCsv(run)], { type: 'text/csv' }));
+}
+
+/** Import a run file; a bad one is refused with the reason and nothing is written. */
+export async function importRunFile(file: File): Promise<void> {
+  const s = usePlayground.getState();
+  const parsed = parseRunFile(await file.text());
+  if (!parsed.ok) {
+    s.notify('error', `Refused ${file.name}: ${parsed.reason}`);
+    return;
+  }
+  const store = await runStore();
+  if (!store) {
+    s.notify('error', 'Cannot import: this browser has no IndexedDB.');
+    return;
+  }
+  const meta = await store.importRun(parsed.run);
+  await refreshRuns();
+  s.notify('info', `Imported "${meta.name}".`);
 }

@@ -2,3 +2,4 @@
 // imported here registers its class with registerActorClass. The browser bundle only knows these;
 // Node callers may also pass `remoteClass(Cls, { module: <file URL> })`.
 import '../experiments/rolloutActor';
+import '../swarm/swarmActor';

@@ -44,6 +44,10 @@ const api: LearnerApi = {
   resume: () => current?.resume(),
   step: () => current?.step(),
   stop: () => current?.stop(),
+  async crashActor(index) {
+    if (!current) throw new Error('no run is in progress');
+    await current.crashActor(index);
+  },
 };
 
 Comlink.expose(api);

@@ -20,6 +20,8 @@ export interface ActiveRun {
   readonly steps: number;
   /** The run's env. Scripted drivers may read it; a policy should use only `obs`. */
   readonly env: ItemSearchEnv;
+  /** A spurious subagent working on a duplicate (see OrchestrationSim.beginAssignWithDuplicates). */
+  readonly duplicate?: boolean;
 }
 
 export interface WorkerBatch {

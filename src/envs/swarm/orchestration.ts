@@ -14,6 +14,14 @@
  *   ("context sharding"), only its result, read back as an observation, costs `contextPerResult`.
  *   `assign(ids)` needs room for every result up front; a direct run is cut ('timeout') when the
  *   orchestrator's steps or context run out.
+ * - Latency (optional soft deadline, as in the report's "time to reach a target score"): with
+ *   `deadline` = d > 0 the episode's r_perf is the task score times a latency factor of its
+ *   critical steps C, against the task's serial baseline S:
+ *     D = d · S,   factor = 1 − (1 − lateFloor) · clip((C − D) / (S − D), 0, 1)
+ *   full credit at or under the deadline, falling linearly to `lateFloor` at the serial baseline
+ *   (and staying there beyond it). So serial work that gets everything right still earns only
+ *   `lateFloor`, and parallelism has value in r_perf itself. `deadline` = 0 turns it off.
+ * - These rules are the same for every preset; only the λ schedules differ between them.
  * - Gating: a subtask can start only when every subtask it depends on is done. Invalid actions
  *   (blocked, already done, unknown or duplicated ids, no steps or context left, acting after
  *   finish) THROW an `OrchestrationError` with a message saying why; they are never silently
@@ -50,6 +58,10 @@ export interface OrchestrationLimits {
   contextPerResult: number;
   /** Most subagents in one assign stage (default 100, the report's scale). */
   maxSubagentsPerStage: number;
+  /** Soft deadline on critical steps as a fraction of the serial baseline, in [0, 1) (default 0: none). */
+  deadline: number;
+  /** The latency factor at and beyond the serial baseline, in [0, 1] (default 1: no penalty). */
+  lateFloor: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Omit<OrchestrationLimits, 'directStepCap'>> = {
@@ -59,6 +71,8 @@ export const DEFAULT_LIMITS: Readonly<Omit<OrchestrationLimits, 'directStepCap'>
   contextPerDirectStep: 1,
   contextPerResult: 1,
   maxSubagentsPerStage: 100,
+  deadline: 0,
+  lateFloor: 1,
 };
 
 export function resolveLimits(partial: Partial<OrchestrationLimits> = {}): OrchestrationLimits {
@@ -73,13 +87,24 @@ export function resolveLimits(partial: Partial<OrchestrationLimits> = {}): Orche
   for (const k of ['contextBudget', 'contextPerDirectStep', 'contextPerResult'] as const) {
     if (!Number.isFinite(l[k]) || l[k] < 0) throw new OrchestrationError(`limits: ${k} must be a non-negative number, got ${l[k]}`);
   }
+  if (!(Number.isFinite(l.deadline) && l.deadline >= 0 && l.deadline < 1)) throw new OrchestrationError(`limits: deadline must be in [0, 1) (a fraction of the serial baseline), got ${l.deadline}`);
+  if (!(Number.isFinite(l.lateFloor) && l.lateFloor >= 0 && l.lateFloor <= 1)) throw new OrchestrationError(`limits: lateFloor must be in [0, 1], got ${l.lateFloor}`);
   return l;
+}
+
+/** The latency factor of an episode with `critical` critical steps (see the soft deadline above). */
+export function latencyFactor(critical: number, serialBaseline: number, limits: Pick<OrchestrationLimits, 'deadline' | 'lateFloor'>): number {
+  if (limits.deadline <= 0 || serialBaseline <= 0) return 1;
+  const D = limits.deadline * serialBaseline;
+  const late = Math.min(1, Math.max(0, (critical - D) / (serialBaseline - D)));
+  return 1 - (1 - limits.lateFloor) * late;
 }
 
 export type SubtaskStatus = 'blocked' | 'ready' | 'done';
 
 interface Run {
   subtaskId: number;
+  duplicate: boolean;
   role: WorkerRole;
   slot: number;
   env: ItemSearchEnv;
@@ -123,7 +148,7 @@ export class StageRun {
     for (let i = 0; i < n; i++) {
       const r = this.active[i];
       r.env.writeObs(this.obs, i * ITEM_OBS_DIM);
-      runs.push({ subtaskId: r.subtaskId, role: r.role, slot: r.slot, steps: r.steps, env: r.env });
+      runs.push({ subtaskId: r.subtaskId, role: r.role, slot: r.slot, steps: r.steps, env: r.env, duplicate: r.duplicate });
     }
     return { n, obsDim: ITEM_OBS_DIM, obs: this.obs.subarray(0, n * ITEM_OBS_DIM), runs };
   }
@@ -165,7 +190,9 @@ function cloneRecord(r: StageRecord): StageRecord {
 }
 
 function record(r: Run): RunRecord {
-  return { subtaskId: r.subtaskId, steps: r.steps, outcome: r.outcome, answer: r.answer };
+  const rec: RunRecord = { subtaskId: r.subtaskId, steps: r.steps, outcome: r.outcome, answer: r.answer };
+  if (r.duplicate) rec.duplicate = true;
+  return rec;
 }
 
 export class OrchestrationSim {
@@ -186,6 +213,8 @@ export class OrchestrationSim {
   private ended = false;
   private exhaustedAtFinish = false;
   private rPerf = 0;
+  private quality = 0;
+  private latency = 1;
 
   constructor(
     readonly task: SwarmTask,
@@ -295,6 +324,37 @@ export class OrchestrationSim {
     return this.open;
   }
 
+  /**
+   * create_subagent + assign_task with more subagents than subtasks: `ids` run as in
+   * `beginAssign`, and `extra` more subagents each get a duplicate of one of `ids` (round robin;
+   * of any subtask when `ids` is empty). Duplicates run and cost steps and context like any
+   * subagent, but their results are discarded ('failed', never completing anything): the
+   * spurious parallelism that r_finish exists to punish.
+   */
+  beginAssignWithDuplicates(ids: readonly number[], extra: number): StageRun {
+    if (!Number.isInteger(extra) || extra < 0) throw new OrchestrationError(`assign: extra must be a non-negative integer, got ${extra}`);
+    if (extra === 0) return this.beginAssign(ids);
+    this.checkCanStart();
+    const why = this.whyNotAssign(ids.length + extra);
+    if (why) throw new OrchestrationError(`assign([${ids.join(', ')}] + ${extra} duplicates): ${why}`);
+    const seen = new Set<number>();
+    for (const id of ids) {
+      if (seen.has(id)) throw new OrchestrationError(`assign: subtask ${id} appears twice in one stage`);
+      seen.add(id);
+      this.checkStartable(id, 'assign');
+    }
+    const cap = this.limits.subagentStepCap;
+    const runs = ids.map((id, slot) => this.makeRun(id, 'subagent', slot, cap));
+    for (let j = 0; j < extra; j++) {
+      const id = ids.length > 0 ? ids[j % ids.length] : j % this.numSubtasks;
+      const env = new ItemSearchEnv({ maxEpisodeSteps: cap });
+      env.resetToProblem(this.task.subtasks[id].problem);
+      runs.push({ subtaskId: id, duplicate: true, role: 'subagent', slot: runs.length, env, steps: 0, ended: false, outcome: 'timeout', answer: null });
+    }
+    this.open = new StageRun('assign', runs, (rs) => this.commitAssign(rs));
+    return this.open;
+  }
+
   direct(id: number, driver: WorkerDriver): StageRecord {
     return drive(this.beginDirect(id), driver);
   }
@@ -331,10 +391,13 @@ export class OrchestrationSim {
       reported = new Map(this.answers);
     }
     this.exhaustedAtFinish = this.readySubtasks().length > 0 && !this.canAct();
-    this.rPerf = this.task.performance(reported, this.doneSet);
+    this.quality = this.task.performance(reported, this.doneSet);
     this.ended = true;
     this.mainUsed += 1;
-    return this.push('finish', [], [], null, 1);
+    const rec = this.push('finish', [], [], null, 1);
+    this.latency = latencyFactor(this.critical, this.task.serialBaseline, this.limits);
+    this.rPerf = this.quality * this.latency;
+    return rec;
   }
 
   log(): EpisodeLog {
@@ -348,6 +411,8 @@ export class OrchestrationSim {
       nDirectCompleted: this.nDirectCompleted,
       nSubtasksDone: this.doneSet.size,
       rPerf: this.rPerf,
+      quality: this.quality,
+      latencyFactor: this.latency,
       serialBaseline: this.task.serialBaseline,
       lowerBound: this.task.lowerBound,
       contextBudget: this.limits.contextBudget,
@@ -409,7 +474,7 @@ export class OrchestrationSim {
     const env = new ItemSearchEnv({ maxEpisodeSteps: cap });
     env.resetToProblem(this.task.subtasks[id].problem);
     this.attemptCount[id] += 1;
-    return { subtaskId: id, role, slot, env, steps: 0, ended: false, outcome: 'timeout', answer: null };
+    return { subtaskId: id, duplicate: false, role, slot, env, steps: 0, ended: false, outcome: 'timeout', answer: null };
   }
 
   private settle(r: Run): void {
@@ -431,6 +496,10 @@ export class OrchestrationSim {
   private commitAssign(runs: Run[]): StageRecord {
     this.open = null;
     for (const r of runs) {
+      if (r.duplicate) {
+        r.outcome = 'failed'; // a duplicate's result is discarded
+        continue;
+      }
       this.settle(r);
       if (r.outcome === 'done') this.nCompleted += 1;
     }

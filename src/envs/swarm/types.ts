@@ -21,6 +21,12 @@ export interface RunRecord {
   outcome: RunOutcome;
   /** Cell index (y * gridSize + x) the worker claimed, or null when it claimed none. */
   answer: number | null;
+  /**
+   * A spurious subagent: the orchestrator asked for more subagents than it had ready subtasks, so
+   * this one got a duplicate of another subtask. Its work runs (and costs steps) but its result is
+   * discarded: the outcome is always 'failed' and it never completes anything.
+   */
+  duplicate?: boolean;
 }
 
 /**
@@ -67,8 +73,12 @@ export interface EpisodeLog {
   nDirectCompleted: number;
   /** Subtasks complete at the end (by anyone). */
   nSubtasksDone: number;
-  /** Task outcome (item-F1 for wide search, completed fraction for the task graph). */
+  /** r_perf: `quality` × `latencyFactor` (just `quality` when the limits set no deadline). */
   rPerf: number;
+  /** Task outcome (item-F1 for wide search, completed fraction for the task graph). */
+  quality: number;
+  /** The soft-deadline factor of the episode's critical steps (1 with no deadline). */
+  latencyFactor: number;
   /** The task's serial baseline and lower bound, in worker steps (no orchestration overhead). */
   serialBaseline: number;
   lowerBound: number | null;

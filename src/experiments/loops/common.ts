@@ -41,8 +41,9 @@ export interface ReportingPool<T> {
 
 /** A remote class handle that finds its module in Node (worker threads load classes by file). */
 export function actorHandle<C extends ActorClass>(ctx: LoopContext, cls: C, key: string): RemoteClassHandle<C> {
-  const module = ctx.platform.actorModules?.[key];
-  return remoteClass(cls, module ? { module } : {});
+  const entry = ctx.platform.actorModules?.[key];
+  if (entry === undefined) return remoteClass(cls);
+  return remoteClass(cls, typeof entry === 'string' ? { module: entry } : { module: entry.module, key: entry.key });
 }
 
 /**
@@ -96,4 +97,29 @@ export async function createReportingPool<C extends ActorClass>(
   });
   emitStatus();
   return { pool: created, respawns: () => respawns, emitStatus };
+}
+
+/**
+ * Wait at the gate before an update, telling the page when the loop really is paused and when
+ * it runs again. False when the run should stop.
+ */
+export async function passGate(ctx: LoopContext): Promise<boolean> {
+  const wasPaused = ctx.gate.current === 'paused';
+  if (wasPaused) ctx.emit({ type: 'state', state: 'paused' });
+  if (!(await ctx.gate.beforeUpdate())) return false;
+  if (wasPaused && ctx.gate.isRunning()) ctx.emit({ type: 'state', state: 'running' });
+  return true;
+}
+
+/** Restore the last good weights and pause, with a message, when an update's loss is not finite. */
+export function pauseOnNonFinite(ctx: LoopContext, metrics: Record<string, number>, update: number, restore: () => void): boolean {
+  if (Object.values(metrics).every(Number.isFinite)) return false;
+  restore();
+  ctx.gate.pause();
+  ctx.emit({
+    type: 'notice',
+    level: 'error',
+    message: `Non-finite loss at update ${update} (${JSON.stringify(metrics)}): training is paused with the last good weights restored. Lower the learning rate, then resume.`,
+  });
+  return true;
 }

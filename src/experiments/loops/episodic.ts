@@ -13,7 +13,7 @@ import { envSpec } from '../../envs/registry';
 import type { UpdateRecord } from '../records';
 import { RolloutActor, validateEpisodeBatch, type EpisodeBatch, type RolloutActorOptions } from '../rolloutActor';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, EpisodeTracker } from './common';
+import { actorHandle, createReportingPool, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -51,18 +51,17 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let envSteps = 0;
   let update = 0;
   let lostSegments = 0;
+  // Lost segments not yet reported in an update record (an update can lose every segment).
+  let unreported = 0;
   let stopReason: LoopOutcome['stopReason'] = 'budget';
   let error: string | undefined;
 
   try {
     while (envSteps < s['run.envSteps']) {
-      const wasPaused = ctx.gate.current === 'paused';
-      if (wasPaused) ctx.emit({ type: 'state', state: 'paused' });
-      if (!(await ctx.gate.beforeUpdate())) {
+      if (!(await passGate(ctx))) {
         stopReason = 'stopped';
         break;
       }
-      if (wasPaused && ctx.gate.isRunning()) ctx.emit({ type: 'state', state: 'running' });
       const t0 = performance.now();
       const version = update;
       // Last good weights: broadcast copies of them, and restore them if the update goes bad.
@@ -82,20 +81,12 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
         } else batches.push(r.value);
       });
       lostSegments += lostNow;
+      unreported += lostNow;
       if (batches.length === 0) continue;
 
       const merged = concatEpisodeBatches(batches, spec.obsDim);
       const metrics = agent.learn(merged);
-      if (!Object.values(metrics).every(Number.isFinite)) {
-        agent.setWeights(weights);
-        ctx.gate.pause();
-        ctx.emit({
-          type: 'notice',
-          level: 'error',
-          message: `Non-finite loss at update ${update + 1} (${JSON.stringify(metrics)}): training is paused with the last good weights restored. Lower the learning rate, then resume.`,
-        });
-        continue;
-      }
+      if (pauseOnNonFinite(ctx, metrics, update + 1, () => agent.setWeights(weights))) continue;
 
       const returns = batches.flatMap((b) => Array.from(b.episodeReturns));
       envSteps += merged.batchSize;
@@ -117,8 +108,9 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
           const b = batches.find((x) => x.actorIndex === i);
           return b ? b.steps / Math.max(b.seconds, 1e-9) : 0;
         }),
-        lostSegments: lostNow,
+        lostSegments: unreported,
       };
+      unreported = 0;
       ctx.emit(record);
       if (tracker.solved && s['run.stopAtTarget']) {
         stopReason = 'target';

@@ -10,8 +10,11 @@ import type { RunGate } from '../runGate';
 export interface TrainerPlatform {
   /** Browser only: URL prefix of the tfjs wasm binaries served by the app. */
   wasmPaths?: string;
-  /** Node only: module URL per actor class key, so worker threads can load classes by file. */
-  actorModules?: Record<string, string>;
+  /**
+   * Node only: per actor class key, the module URL worker threads load it from, or a module and
+   * the key of a stand-in class registered there (tests use this to inject faulty actors).
+   */
+  actorModules?: Record<string, string | { module: string; key: string }>;
 }
 
 /** An actor the playground can crash on purpose (to show detection and replacement). */

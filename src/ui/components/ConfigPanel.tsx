@@ -1,85 +1,70 @@
-import { PRESETS } from '../../experiments/presets';
-import { SETTINGS, type SettingKey, type Setting } from '../../experiments/settings';
+import { useState } from 'react';
+import { ALGORITHMS, SETTINGS, SETTING_KEYS, type Setting, type SettingKey } from '../../experiments/settings';
 import { usePlayground } from '../store';
+import { LambdaEditor, lambdaEditorKeys } from './LambdaEditor';
+import { SettingField } from './SettingField';
 
-const SHOWN: SettingKey[] = ['seed', 'env.id', 'actors', 'envsPerActor', 'backend', 'run.envSteps', 'model.hidden', 'reinforce.lr', 'reinforce.gamma'];
+const GROUP_TITLES: Record<string, string> = {
+  run: 'Run',
+  env: 'Environment',
+  parallel: 'Actors and inference',
+  model: 'Network',
+};
+const GROUP_ORDER = ['run', 'env', 'parallel', 'model'];
+
+/** A setting belongs to another algorithm when its group or key prefix names one that is not chosen. */
+function relevant(key: SettingKey, algorithm: string): boolean {
+  const setting = SETTINGS[key] as Setting;
+  const prefix = key.includes('.') ? key.slice(0, key.indexOf('.')) : '';
+  const algos = ALGORITHMS as readonly string[];
+  const isSwarmAlgo = algorithm.startsWith('swarm');
+  for (const tag of [setting.group, prefix]) {
+    if (algos.includes(tag) && tag !== algorithm) return false;
+    if (tag.startsWith('swarm') && !isSwarmAlgo) return false;
+  }
+  return true;
+}
+
+export function groupedSettings(algorithm: string, hidden: readonly string[]): [string, SettingKey[]][] {
+  const skip = new Set<string>([...hidden, ...lambdaEditorKeys()]);
+  const groups = new Map<string, SettingKey[]>();
+  for (const key of SETTING_KEYS) {
+    if (skip.has(key) || !relevant(key, algorithm)) continue;
+    const g = (SETTINGS[key] as Setting).group;
+    groups.set(g, [...(groups.get(g) ?? []), key]);
+  }
+  const rank = (g: string) => (GROUP_ORDER.includes(g) ? GROUP_ORDER.indexOf(g) : g === algorithm ? GROUP_ORDER.length : GROUP_ORDER.length + 1);
+  return [...groups.entries()].sort((a, b) => rank(a[0]) - rank(b[0]));
+}
 
 export function ConfigPanel() {
-  const config = usePlayground((s) => s.config);
+  const algorithm = usePlayground((s) => s.config.settings.algorithm);
   const status = usePlayground((s) => s.status);
-  const setPreset = usePlayground((s) => s.setPreset);
-  const setSetting = usePlayground((s) => s.setSetting);
+  const hidden = usePlayground((s) => s.view.hide);
+  const backend = usePlayground((s) => s.backend);
   const locked = !['idle', 'done', 'error'].includes(status);
-  const preset = PRESETS.find((p) => p.name === config.preset);
-
-  return (
-    <form className="config" onSubmit={(e) => e.preventDefault()}>
-      <label className="field">
-        <span>Preset</span>
-        <select value={config.preset} disabled={locked} onChange={(e) => setPreset(e.target.value)} data-testid="preset">
-          {PRESETS.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.title}
-            </option>
-          ))}
-        </select>
-        {preset && <small className="help">{preset.description}</small>}
-      </label>
-      {SHOWN.map((key) => (
-        <SettingField key={key} settingKey={key} setting={SETTINGS[key] as Setting} value={config.settings[key]} disabled={locked} onChange={setSetting} />
-      ))}
-    </form>
-  );
-}
-
-interface FieldProps {
-  settingKey: SettingKey;
-  setting: Setting;
-  value: string | number | boolean;
-  disabled: boolean;
-  onChange: (key: SettingKey, value: never) => void;
-}
-
-function SettingField({ settingKey, setting, value, disabled, onChange }: FieldProps) {
-  const id = `setting-${settingKey}`;
-  const commit = (v: string | number | boolean) => {
-    try {
-      onChange(settingKey, v as never);
-    } catch {
-      // Out-of-range input: keep the last valid value; the field shows the bounds.
-    }
+  // On a phone the groups start folded, so the run controls are not a long scroll away.
+  const [compact] = useState(() => window.matchMedia('(max-width: 820px)').matches);
+  const backendNote = (option: string) => {
+    const attempt = backend?.attempts.find((a) => a.name === option);
+    if (option === 'auto') return backend ? ` (→ ${backend.name})` : '';
+    return attempt ? (attempt.ok ? ' ✓ supported' : ' ✗ not here') : '';
   };
+
   return (
-    <div className="field">
-      <label htmlFor={id}>{setting.label}</label>
-      {setting.kind === 'enum' ? (
-        <select id={id} value={String(value)} disabled={disabled} onChange={(e) => commit(e.target.value)}>
-          {setting.options.map((o) => (
-            <option key={o}>{o}</option>
-          ))}
-        </select>
-      ) : setting.kind === 'bool' ? (
-        <input id={id} type="checkbox" checked={Boolean(value)} disabled={disabled} onChange={(e) => commit(e.target.checked)} />
-      ) : (
-        <input
-          id={id}
-          type="number"
-          min={setting.min}
-          max={setting.max}
-          step={setting.kind === 'int' ? 1 : 'any'}
-          defaultValue={Number(value)}
-          key={String(value)}
-          disabled={disabled}
-          onBlur={(e) => commit(Number(e.target.value))}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') commit(Number((e.target as HTMLInputElement).value));
-          }}
-        />
-      )}
-      <small className="help">
-        {setting.help}
-        {setting.kind === 'int' || setting.kind === 'number' ? ` Range ${setting.min}–${setting.max}, default ${setting.default}.` : ''}
-      </small>
-    </div>
+    <form className="config" onSubmit={(e) => e.preventDefault()} aria-label="Settings">
+      {groupedSettings(algorithm, hidden).map(([group, keys]) => (
+        <details key={group} className="group" open={!compact && group !== 'model'}>
+          <summary>{GROUP_TITLES[group] ?? `${group.toUpperCase()} hyperparameters`}</summary>
+          <div className="group-fields">
+            {keys.map((key) => (
+              <SettingField key={key} settingKey={key} disabled={locked} optionNote={key === 'backend' ? backendNote : undefined} />
+            ))}
+          </div>
+        </details>
+      ))}
+      {algorithm.startsWith('swarm') && <LambdaEditor disabled={locked} />}
+      {locked && <p className="help">Settings are locked while a run is in progress.</p>}
+    </form>
   );
 }

@@ -24,7 +24,7 @@ export function ProgressPanel() {
         <span data-testid="env-steps">{envSteps.toLocaleString('en-US')} / {budget.toLocaleString('en-US')} steps</span>
         <span data-testid="episodes">{episodes} episodes</span>
         <span>{Math.round(rate).toLocaleString('en-US')} steps/s</span>
-        <span>{summary ? `finished: ${summary.stopReason}` : `about ${formatSeconds(left)} left`}</span>
+        <span>{summary ? `finished: ${summary.stopReason}` : Number.isFinite(left) ? `about ${formatSeconds(left)} left` : ''}</span>
       </div>
     </div>
   );

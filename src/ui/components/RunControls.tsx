@@ -1,5 +1,5 @@
 import { usePlayground } from '../store';
-import { pauseRun, resumeRun, startRun, stepRun, stopRun } from '../session';
+import { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } from '../session';
 
 export function RunControls() {
   const status = usePlayground((s) => s.status);
@@ -23,6 +23,9 @@ export function RunControls() {
       </button>
       <button type="button" onClick={stopRun} disabled={!active} data-testid="stop">
         Stop
+      </button>
+      <button type="button" onClick={resetRun} disabled={status === 'idle'} title="Stop, and clear the charts (settings stay)" data-testid="reset">
+        Reset
       </button>
       <span className={`status status-${status}`} data-testid="status" aria-live="polite">
         {status}

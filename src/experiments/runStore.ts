@@ -1,0 +1,166 @@
+/**
+ * Runs saved in IndexedDB as they go, so a run survives a page reload. A run is one small meta
+ * row (for the run list) plus its records in append-only chunks, so saving never rewrites the
+ * whole run. A run still marked running when the store opens was cut off by a reload or a
+ * crash: it becomes 'interrupted', with every chunk written before that kept.
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { ExperimentConfig } from './config';
+import type { PersistedRecord, RunStatusKind, SavedRun } from './runFile';
+
+export interface RunMeta {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  status: RunStatusKind;
+  config: ExperimentConfig;
+  /** Chunks written so far (the next chunk's sequence number). */
+  chunks: number;
+  envSteps: number;
+  updates: number;
+  finalMeanReturn20: number | null;
+}
+
+interface Chunk {
+  runId: string;
+  seq: number;
+  records: PersistedRecord[];
+}
+
+interface RunsDb extends DBSchema {
+  runs: { key: string; value: RunMeta };
+  chunks: { key: [string, number]; value: Chunk; indexes: { runId: string } };
+}
+
+export const RUNS_DB_NAME = 'parl-playground-runs';
+
+function newId(): string {
+  // crypto.randomUUID is only in secure contexts; the fallback is unique enough for local ids.
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  const bytes = new Uint8Array(16);
+  c.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function progressOf(records: readonly PersistedRecord[], meta: Pick<RunMeta, 'envSteps' | 'updates' | 'finalMeanReturn20'>) {
+  const out = { envSteps: meta.envSteps, updates: meta.updates, finalMeanReturn20: meta.finalMeanReturn20 };
+  for (const r of records) {
+    if (r.type === 'update') {
+      out.envSteps = r.envSteps;
+      out.updates = r.update;
+      if (r.meanReturn20 !== null) out.finalMeanReturn20 = r.meanReturn20;
+    } else if (r.type === 'summary') {
+      out.envSteps = r.envSteps;
+      out.updates = r.updates;
+      out.finalMeanReturn20 = r.finalMeanReturn20;
+    }
+  }
+  return out;
+}
+
+export class RunStore {
+  private constructor(private readonly db: IDBPDatabase<RunsDb>) {}
+
+  /** Open (or create) the store, marking runs cut off by a reload as interrupted. */
+  static async open(name = RUNS_DB_NAME): Promise<RunStore> {
+    const db = await openDB<RunsDb>(name, 1, {
+      upgrade(d) {
+        d.createObjectStore('runs', { keyPath: 'id' });
+        const chunks = d.createObjectStore('chunks', { keyPath: ['runId', 'seq'] });
+        chunks.createIndex('runId', 'runId');
+      },
+    });
+    const store = new RunStore(db);
+    const tx = db.transaction('runs', 'readwrite');
+    for (const meta of await tx.store.getAll()) {
+      if (meta.status === 'running') await tx.store.put({ ...meta, status: 'interrupted' });
+    }
+    await tx.done;
+    return store;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Start a new run record. */
+  async create(config: ExperimentConfig, name: string, now = Date.now()): Promise<RunMeta> {
+    const meta: RunMeta = { id: newId(), name, createdAt: now, updatedAt: now, status: 'running', config, chunks: 0, envSteps: 0, updates: 0, finalMeanReturn20: null };
+    await this.db.put('runs', meta);
+    return meta;
+  }
+
+  /** Append records to a run (one chunk) and update its progress in the list. */
+  async append(runId: string, records: PersistedRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const tx = this.db.transaction(['runs', 'chunks'], 'readwrite');
+    const runs = tx.objectStore('runs');
+    const meta = await runs.get(runId);
+    if (!meta) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new Error(`no run ${runId}`);
+    }
+    await tx.objectStore('chunks').put({ runId, seq: meta.chunks, records });
+    await runs.put({ ...meta, ...progressOf(records, meta), chunks: meta.chunks + 1, updatedAt: Date.now() });
+    await tx.done;
+  }
+
+  async setStatus(runId: string, status: RunStatusKind): Promise<void> {
+    const meta = await this.db.get('runs', runId);
+    if (meta) await this.db.put('runs', { ...meta, status, updatedAt: Date.now() });
+  }
+
+  async rename(runId: string, name: string): Promise<void> {
+    const meta = await this.db.get('runs', runId);
+    if (!meta) throw new Error(`no run ${runId}`);
+    await this.db.put('runs', { ...meta, name: name.slice(0, 200) });
+  }
+
+  async delete(runId: string): Promise<void> {
+    const tx = this.db.transaction(['runs', 'chunks'], 'readwrite');
+    await tx.objectStore('runs').delete(runId);
+    const chunks = tx.objectStore('chunks');
+    for (const key of await chunks.index('runId').getAllKeys(runId)) await chunks.delete(key);
+    await tx.done;
+  }
+
+  /** Every run, newest first. */
+  async list(): Promise<RunMeta[]> {
+    const all = await this.db.getAll('runs');
+    return all.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** A run with all its records, in the order they were written. */
+  async get(runId: string): Promise<SavedRun | undefined> {
+    const meta = await this.db.get('runs', runId);
+    if (!meta) return undefined;
+    const chunks = await this.db.getAllFromIndex('chunks', 'runId', runId);
+    chunks.sort((a, b) => a.seq - b.seq);
+    return { id: meta.id, name: meta.name, createdAt: meta.createdAt, status: meta.status, config: meta.config, records: chunks.flatMap((c) => c.records) };
+  }
+
+  /** Save an imported run. It gets a new id when one with its id exists, so nothing is overwritten. */
+  async importRun(run: SavedRun): Promise<RunMeta> {
+    const taken = await this.db.get('runs', run.id);
+    const id = taken ? newId() : run.id;
+    const status: RunStatusKind = run.status === 'running' ? 'interrupted' : run.status;
+    const meta: RunMeta = {
+      id,
+      name: run.name,
+      createdAt: run.createdAt,
+      updatedAt: Date.now(),
+      status,
+      config: run.config,
+      chunks: 1,
+      ...progressOf(run.records, { envSteps: 0, updates: 0, finalMeanReturn20: null }),
+    };
+    const tx = this.db.transaction(['runs', 'chunks'], 'readwrite');
+    await tx.objectStore('runs').put(meta);
+    await tx.objectStore('chunks').put({ runId: id, seq: 0, records: run.records });
+    await tx.done;
+    return meta;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Central inference for the swarm (SEED style): the learner answers the pending rows of every
+ * actor with ONE orchestrator forward pass, ONE subagent forward pass (all subagents of all
+ * episodes) and, when there is direct work, ONE pass of the model that does the orchestrator's
+ * own direct work. Forward calls are counted so tests and benchmarks can check the batching.
+ *
+ * Orchestrator sampling: a ~ π(·|s) = softmax(masked logits), recorded with log π(a|s) and V(s)
+ * for PPO. Worker sampling: softmax(logits / τ) with τ per role.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { Rng } from '../core/rng';
+import { ITEM_OBS_DIM } from '../envs/swarm/itemSearch';
+import { NUM_ORCH_ACTIONS, ORCH_OBS_DIM, type MaskedActorCritic } from './orchestrator';
+import type { FrozenSubagent } from './subagents';
+import type { SwarmPending } from './swarmActor';
+
+export interface OrchestratorDecisions {
+  actions: Int32Array;
+  logProbs: Float32Array;
+  values: Float32Array;
+}
+
+export interface TickAnswer {
+  /** Per pending (same order): the orchestrator's decisions for its rows. */
+  orch: OrchestratorDecisions[];
+  /** Per pending: one worker action per worker row. */
+  work: Int32Array[];
+}
+
+export class CentralInference {
+  orchForwardCalls = 0;
+  ticks = 0;
+
+  constructor(
+    readonly orchestrator: MaskedActorCritic,
+    public subagent: FrozenSubagent,
+    public direct: FrozenSubagent,
+    private readonly rng: Rng,
+    readonly options: { subagentTemperature: number; directTemperature: number; greedyOrchestrator?: boolean } = {
+      subagentTemperature: 1,
+      directTemperature: 1,
+    },
+  ) {}
+
+  /** Decisions for `n` orchestrator rows in one forward pass. */
+  decide(obs: Float32Array, n: number): OrchestratorDecisions {
+    const out: OrchestratorDecisions = { actions: new Int32Array(n), logProbs: new Float32Array(n), values: new Float32Array(n) };
+    if (n === 0) return out;
+    this.orchForwardCalls += 1;
+    const { probs, values } = tf.tidy(() => {
+      const o = this.orchestrator.forward(tf.tensor2d(obs, [n, ORCH_OBS_DIM]));
+      return { probs: tf.softmax(o.logits).dataSync(), values: o.value.dataSync() };
+    });
+    const A = NUM_ORCH_ACTIONS;
+    for (let i = 0; i < n; i++) {
+      let a: number;
+      if (this.options.greedyOrchestrator) {
+        a = 0;
+        for (let j = 1; j < A; j++) if (probs[i * A + j] > probs[i * A + a]) a = j;
+      } else a = this.rng.categorical(probs, i * A, A);
+      out.actions[i] = a;
+      out.logProbs[i] = Math.log(Math.max(probs[i * A + a], 1e-30));
+      out.values[i] = values[i];
+    }
+    return out;
+  }
+
+  /** Answer every pending row of every actor: one forward pass per model. */
+  tick(pendings: readonly SwarmPending[]): TickAnswer {
+    this.ticks += 1;
+    // Orchestrator rows of all actors, concatenated.
+    const nOrch = pendings.reduce((a, p) => a + p.orchSlots.length, 0);
+    const orchObs = new Float32Array(nOrch * ORCH_OBS_DIM);
+    let r = 0;
+    for (const p of pendings) {
+      orchObs.set(p.orchObs, r * ORCH_OBS_DIM);
+      r += p.orchSlots.length;
+    }
+    const all = this.decide(orchObs, nOrch);
+    const orch: OrchestratorDecisions[] = [];
+    r = 0;
+    for (const p of pendings) {
+      const n = p.orchSlots.length;
+      orch.push({ actions: all.actions.slice(r, r + n), logProbs: all.logProbs.slice(r, r + n), values: all.values.slice(r, r + n) });
+      r += n;
+    }
+    // Worker rows: split by role, one pass per model.
+    const work = pendings.map((p) => new Int32Array(p.workRole.length));
+    for (const role of [1, 0] as const) {
+      const model = role === 1 ? this.subagent : this.direct;
+      const idx: Array<[number, number]> = [];
+      pendings.forEach((p, pi) => p.workRole.forEach((w, i) => w === role && idx.push([pi, i])));
+      if (idx.length === 0) continue;
+      const obs = new Float32Array(idx.length * ITEM_OBS_DIM);
+      idx.forEach(([pi, i], k) => obs.set(pendings[pi].workObs.subarray(i * ITEM_OBS_DIM, (i + 1) * ITEM_OBS_DIM), k * ITEM_OBS_DIM));
+      const temperature = role === 1 ? this.options.subagentTemperature : this.options.directTemperature;
+      const actions = model.act(obs, idx.length, this.rng, { temperature });
+      idx.forEach(([pi, i], k) => (work[pi][i] = actions[k]));
+    }
+    return { orch, work };
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Frozen subagents: small ItemSearch policies (obs 23 → hidden → 5 logits) trained offline with
+ * the engine's PPO (`npm run subagents`, src/cli/trainSubagents.ts) and shipped as checkpoints in
+ * public/subagents/. During orchestrator training their weights NEVER change: they are loaded
+ * into a PolicyMlp that no optimizer ever sees, and `FrozenSubagent` only runs forward passes.
+ *
+ * Inference is SEED style: the learner gathers the observations of every active run of every
+ * episode and calls `act` ONCE per simulation tick (one batched forward pass), counted in
+ * `forwardCalls` so tests and benchmarks can check it.
+ *
+ * Action choice per row: sample a ~ softmax(logits / τ) (τ = temperature), or argmax when
+ * greedy. Sampling uses the caller's Rng, never a tfjs random op.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { decodeCheckpoint, type Checkpoint } from '../core/checkpoint';
+import { PolicyMlp, type MlpSpec } from '../core/mlp';
+import type { Rng } from '../core/rng';
+import { ITEM_NUM_ACTIONS, ITEM_OBS_DIM } from '../envs/swarm/itemSearch';
+
+export const SUBAGENT_SIZES = ['small', 'large'] as const;
+export type SubagentSize = (typeof SUBAGENT_SIZES)[number];
+
+/** Hidden layers per size. */
+export const SUBAGENT_HIDDEN: Readonly<Record<SubagentSize, readonly number[]>> = { small: [16], large: [64, 64] };
+
+export function subagentSpec(hidden: readonly number[]): MlpSpec {
+  return { obsDim: ITEM_OBS_DIM, numActions: ITEM_NUM_ACTIONS, hidden: [...hidden], activation: 'tanh', kind: 'policy' };
+}
+
+/** The variable shapes a subagent policy of these hidden sizes must have. */
+export function expectedSubagentShapes(hidden: readonly number[]): number[][] {
+  const dims = [ITEM_OBS_DIM, ...hidden, ITEM_NUM_ACTIONS];
+  const out: number[][] = [];
+  for (let i = 0; i + 1 < dims.length; i++) out.push([dims[i], dims[i + 1]], [dims[i + 1]]);
+  return out;
+}
+
+export class SubagentCheckpointError extends Error {
+  override name = 'SubagentCheckpointError';
+}
+
+/**
+ * Check a decoded checkpoint is an ItemSearch subagent policy and return its hidden sizes.
+ * Throws SubagentCheckpointError naming what is wrong (before any training starts).
+ */
+export function validateSubagentCheckpoint(ckpt: Checkpoint, where: string): number[] {
+  const meta = ckpt.meta as { kind?: unknown; hidden?: unknown };
+  if (meta.kind !== 'swarm-subagent') {
+    throw new SubagentCheckpointError(`${where}: not a swarm subagent checkpoint (meta.kind is ${JSON.stringify(meta.kind)}, expected "swarm-subagent")`);
+  }
+  const hidden = meta.hidden;
+  if (!Array.isArray(hidden) || hidden.length < 1 || hidden.some((h) => !Number.isInteger(h) || (h as number) < 1)) {
+    throw new SubagentCheckpointError(`${where}: meta.hidden must list the hidden layer sizes, got ${JSON.stringify(hidden)}`);
+  }
+  const want = expectedSubagentShapes(hidden as number[]);
+  const got = ckpt.shapes ?? ckpt.weights.map((w) => [w.length]);
+  const wantSizes = want.map((s) => s.reduce((a, b) => a * b, 1));
+  const bad =
+    ckpt.weights.length !== want.length ||
+    ckpt.weights.some((w, i) => w.length !== wantSizes[i]) ||
+    (ckpt.shapes !== undefined && ckpt.shapes.some((s, i) => s.join('x') !== want[i].join('x')));
+  if (bad) {
+    throw new SubagentCheckpointError(
+      `${where}: wrong shape for an ItemSearch subagent (obs ${ITEM_OBS_DIM} → hidden [${(hidden as number[]).join(', ')}] → ${ITEM_NUM_ACTIONS} actions): ` +
+        `expected weights ${JSON.stringify(want)}, got ${JSON.stringify(got)}`,
+    );
+  }
+  for (const w of ckpt.weights) {
+    for (let i = 0; i < w.length; i++) if (!Number.isFinite(w[i])) throw new SubagentCheckpointError(`${where}: the weights hold a non-finite value`);
+  }
+  return hidden as number[];
+}
+
+/** Decode checkpoint bytes and validate them (SubagentCheckpointError on anything wrong). */
+export function decodeSubagentCheckpoint(bytes: Uint8Array | null | undefined, where: string): Checkpoint {
+  if (!bytes || bytes.length === 0) throw new SubagentCheckpointError(`${where}: the subagent checkpoint is missing (run \`npm run subagents\` to create it)`);
+  let ckpt: Checkpoint;
+  try {
+    ckpt = decodeCheckpoint(bytes);
+  } catch (e) {
+    throw new SubagentCheckpointError(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  validateSubagentCheckpoint(ckpt, where);
+  return ckpt;
+}
+
+/** A frozen subagent policy: forward passes only, counted. */
+export class FrozenSubagent {
+  readonly model: PolicyMlp;
+  readonly hidden: number[];
+  /** Batched forward passes run so far. */
+  forwardCalls = 0;
+  /** Rows (observations) run so far. */
+  forwardRows = 0;
+
+  constructor(
+    ckpt: Checkpoint,
+    readonly name: string,
+  ) {
+    this.hidden = validateSubagentCheckpoint(ckpt, name);
+    this.model = new PolicyMlp(subagentSpec(this.hidden), 0);
+    this.model.setWeights(ckpt.weights);
+  }
+
+  /** Probabilities softmax(logits / τ), [n · 5] row-major, in one forward pass. */
+  probabilities(obs: Float32Array, n: number, temperature = 1): Float32Array {
+    if (n === 0) return new Float32Array(0);
+    if (obs.length < n * ITEM_OBS_DIM) throw new Error(`FrozenSubagent.act: ${obs.length} obs values for ${n} rows of ${ITEM_OBS_DIM}`);
+    this.forwardCalls += 1;
+    this.forwardRows += n;
+    const t = Math.max(temperature, 1e-3);
+    const probs = tf.tidy(() => {
+      const x = tf.tensor2d(obs.subarray(0, n * ITEM_OBS_DIM), [n, ITEM_OBS_DIM]);
+      return tf.softmax(tf.div(this.model.forward(x).logits, t));
+    });
+    const p = new Float32Array(probs.dataSync());
+    probs.dispose();
+    return p;
+  }
+
+  /** One action per row: sampled (or argmax for rows where greedy[i] is 1), one forward pass. */
+  act(obs: Float32Array, n: number, rng: Rng, options: { temperature?: number; greedy?: Uint8Array } = {}): Int32Array {
+    const p = this.probabilities(obs, n, options.temperature ?? 1);
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      if (options.greedy?.[i]) {
+        let best = 0;
+        for (let a = 1; a < ITEM_NUM_ACTIONS; a++) if (p[i * ITEM_NUM_ACTIONS + a] > p[i * ITEM_NUM_ACTIONS + best]) best = a;
+        out[i] = best;
+      } else out[i] = rng.categorical(p, i * ITEM_NUM_ACTIONS, ITEM_NUM_ACTIONS);
+    }
+    return out;
+  }
+
+  getWeights(): Float32Array[] {
+    return this.model.getWeights();
+  }
+
+  dispose(): void {
+    this.model.dispose();
+  }
+}
+
+/** Where the default checkpoints live: public/subagents/<size>.ckpt (served at /subagents/<size>.ckpt). */
+export function subagentFileName(size: SubagentSize): string {
+  return `${size}.ckpt`;
+}

@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import type { RunMeta } from '../../experiments/runStore';
+import { usePlayground } from '../store';
+import { deleteRun, exportCsv, exportRun, importRunFile, openRun, refreshRuns, renameRun, toggleOverlay } from '../session';
+
+function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: boolean; current: boolean; busy: boolean }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(run.name);
+  const commit = () => {
+    setEditing(false);
+    if (name.trim() && name !== run.name) void renameRun(run.id, name.trim());
+  };
+  return (
+    <li className={`run${current ? ' run-current' : ''}`} data-testid="run" data-run-id={run.id} data-status={run.status}>
+      <div className="run-head">
+        <label className="check" title="Overlay this run's mean return on the return chart">
+          <input type="checkbox" checked={overlaid} onChange={() => void toggleOverlay(run.id)} aria-label={`Overlay ${run.name}`} data-testid="overlay" />
+        </label>
+        {editing ? (
+          <input
+            className="run-name-input"
+            value={name}
+            autoFocus
+            aria-label="Run name"
+            onChange={(e) => setName(e.target.value)}
+            onBlur={commit}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') commit();
+              if (e.key === 'Escape') {
+                setName(run.name);
+                setEditing(false);
+              }
+            }}
+          />
+        ) : (
+          <span className="run-name" data-testid="run-name">
+            {run.name}
+          </span>
+        )}
+      </div>
+      <div className="run-meta muted">
+        <span className={`run-status run-status-${run.status}`}>{run.status}</span> · {run.envSteps.toLocaleString('en-US')} steps
+        {run.finalMeanReturn20 !== null && <> · mean {run.finalMeanReturn20.toFixed(1)}</>}
+      </div>
+      <div className="run-actions">
+        <button type="button" className="small" onClick={() => void openRun(run.id)} disabled={busy} data-testid="open-run">
+          Open
+        </button>
+        <button type="button" className="small" onClick={() => setEditing(true)} data-testid="rename-run">
+          Rename
+        </button>
+        <button type="button" className="small" onClick={() => void exportRun(run.id)} data-testid="export-run">
+          JSON
+        </button>
+        <button type="button" className="small" onClick={() => void exportCsv(run.id)} data-testid="export-csv">
+          CSV
+        </button>
+        <button type="button" className="small danger" onClick={() => void deleteRun(run.id)} disabled={current && busy} data-testid="delete-run" aria-label={`Delete ${run.name}`}>
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** Saved runs (IndexedDB): open, rename, delete, overlay, export and import. */
+export function RunsPanel() {
+  const runs = usePlayground((s) => s.runs);
+  const overlays = usePlayground((s) => s.overlays);
+  const currentRunId = usePlayground((s) => s.currentRunId);
+  const status = usePlayground((s) => s.status);
+  const busy = !['idle', 'done', 'error'].includes(status);
+  const fileRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    void refreshRuns();
+  }, []);
+  return (
+    <section aria-label="Saved runs" id="runs">
+      <h2>
+        Runs <span className="muted">(saved in this browser)</span>
+      </h2>
+      <div className="run-tools">
+        <button type="button" className="small" onClick={() => fileRef.current?.click()} data-testid="import-run">
+          Import run…
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          accept="application/json,.json"
+          className="sr-only"
+          aria-label="Import a run file"
+          data-testid="import-file"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) void importRunFile(file);
+          }}
+        />
+      </div>
+      {runs.length === 0 ? (
+        <p className="empty">Every run you start is saved here as it goes.</p>
+      ) : (
+        <ul className="runs" data-testid="runs">
+          {runs.map((r) => (
+            <RunRow key={r.id} run={r} overlaid={overlays.some((o) => o.id === r.id)} current={r.id === currentRunId} busy={busy} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

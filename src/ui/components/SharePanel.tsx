@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { HIDEABLE } from '../../experiments/urlState';
+import { usePlayground } from '../store';
+import { shareLink } from '../urlSync';
+
+const HIDE_LABELS: Record<string, string> = {
+  config: 'settings',
+  presets: 'presets',
+  runs: 'saved runs',
+  actors: 'actors',
+  teaching: 'teaching notes',
+  'charts.losses': 'loss charts',
+  'charts.throughput': 'throughput chart',
+};
+
+/** Copy a link to this experiment; autostart and hide make a clean teaching link. */
+export function SharePanel() {
+  const [autostart, setAutostart] = useState(false);
+  const [hide, setHide] = useState<string[]>([]);
+  const [shown, setShown] = useState(false);
+  const notify = usePlayground((s) => s.notify);
+  // Subscribed so the link shown below follows the settings as they change.
+  usePlayground((s) => s.config);
+  const link = shown ? shareLink({ autostart, hide }) : '';
+  const copy = async () => {
+    const url = shareLink({ autostart, hide });
+    setShown(true);
+    try {
+      await navigator.clipboard.writeText(url);
+      notify('info', 'Link copied: it opens this experiment with the same settings and seed.');
+    } catch {
+      notify('info', 'Copy the link from the box under the button (the clipboard is not available here).');
+    }
+  };
+  return (
+    <details className="group share">
+      <summary>Share this experiment</summary>
+      <div className="group-fields">
+        <label className="check">
+          <input type="checkbox" checked={autostart} onChange={(e) => setAutostart(e.target.checked)} /> Start training when the link opens
+        </label>
+        <fieldset className="hide-list">
+          <legend>Hide for a teaching link</legend>
+          {HIDEABLE.map((h) => (
+            <label key={h} className="check">
+              <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {HIDE_LABELS[h] ?? h}
+            </label>
+          ))}
+        </fieldset>
+        <button type="button" onClick={() => void copy()} data-testid="copy-link">
+          Copy link
+        </button>
+        {link && <input className="share-link" readOnly value={link} aria-label="Link to this experiment" data-testid="share-link" onFocus={(e) => e.target.select()} />}
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,90 @@
+import { PRESETS, type Preset } from '../../experiments/presets';
+import { resolveExperiment } from '../../experiments/config';
+import { experimentUrl } from '../../experiments/urlState';
+import { usePlayground } from '../store';
+
+interface Topic {
+  id: string;
+  title: string;
+  text: string;
+  /** Preset names to try first, then a pattern over names and descriptions. */
+  names: string[];
+  pattern: RegExp;
+}
+
+const TOPICS: Topic[] = [
+  {
+    id: 'serial-collapse',
+    title: 'Serial collapse',
+    text: 'Without a reward for creating subagents, the orchestrator learns to do every subtask itself: critical steps stay at the serial baseline and parallelism at zero. λ1·r_parallel pushes against this.',
+    names: ['swarm-no-shaping', 'swarm-serial-collapse'],
+    pattern: /serial.?collapse|unshaped|no shaping/i,
+  },
+  {
+    id: 'spurious-parallelism',
+    title: 'Spurious parallelism',
+    text: 'Pay only for spawning and the orchestrator spawns subagents that finish nothing: parallelism climbs while the finish rate falls. λ2·r_finish rewards subagents that complete their subtask.',
+    names: ['swarm-no-anneal', 'swarm-spurious-parallelism'],
+    pattern: /spurious/i,
+  },
+  {
+    id: 'annealing',
+    title: 'Annealing λ1 and λ2',
+    text: 'The shaping terms are scaffolding: λ1 and λ2 decay to zero so that in the end only r_perf is optimised. Watch the λ chart fall and the reward components hand over to r_perf.',
+    names: ['swarm-annealed'],
+    pattern: /anneal/i,
+  },
+  {
+    id: 'critical-steps',
+    title: 'Critical steps vs total steps',
+    text: 'Critical steps add, per stage, the orchestrator’s steps and the slowest subagent’s: that is latency. Total steps count every agent’s work. Parallelism lowers the first while the second can grow; the serial baseline and the lower bound frame the gap.',
+    names: ['swarm-annealed', 'swarm-wide-search'],
+    pattern: /critical|latency|wide.?search|swarm/i,
+  },
+  {
+    id: 'actors-lag',
+    title: 'Actors and policy lag',
+    text: 'Actors collect experience in Web Workers with a copy of the policy. When they run ahead of the learner, their batches come from older weights: the policy-lag histogram shows how many updates old, and V-trace (IMPALA) corrects for it.',
+    names: ['impala-cartpole', 'impala'],
+    pattern: /impala|policy lag|async/i,
+  },
+];
+
+function findPreset(t: Topic): Preset | undefined {
+  return t.names.map((n) => PRESETS.find((p) => p.name === n)).find(Boolean) ?? PRESETS.find((p) => t.pattern.test(p.name) || t.pattern.test(p.description));
+}
+
+/** "What am I looking at?": the ideas the charts show, each with the preset that shows it. */
+export function TeachingPanel() {
+  const status = usePlayground((s) => s.status);
+  const setPreset = usePlayground((s) => s.setPreset);
+  const locked = !['idle', 'done', 'error'].includes(status);
+  return (
+    <section aria-label="What am I looking at?" id="teaching" className="teaching">
+      <h2>What am I looking at?</h2>
+      {TOPICS.map((t) => {
+        const preset = findPreset(t);
+        return (
+          <details key={t.id} data-topic={t.id}>
+            <summary>{t.title}</summary>
+            <p>{t.text}</p>
+            {preset ? (
+              <a
+                href={experimentUrl(window.location.href, resolveExperiment(preset.name))}
+                onClick={(e) => {
+                  e.preventDefault();
+                  if (!locked) setPreset(preset.name);
+                }}
+                aria-disabled={locked}
+              >
+                Open the “{preset.title}” preset
+              </a>
+            ) : (
+              <p className="help">No preset in this build shows this yet.</p>
+            )}
+          </details>
+        );
+      })}
+    </section>
+  );
+}

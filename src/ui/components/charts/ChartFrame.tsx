@@ -1,0 +1,39 @@
+import { useRef, type ReactNode } from 'react';
+import { downloadBlob } from '../../session';
+import { usePlayground } from '../../store';
+import { figureToPng } from './pngExport';
+
+interface Props {
+  title: string;
+  caption?: string;
+  testId: string;
+  points?: number;
+  wide?: boolean;
+  children: ReactNode;
+}
+
+/** A chart's figure: title, one-line caption, and a "PNG" download of what is drawn. */
+export function ChartFrame({ title, caption, testId, points, wide, children }: Props) {
+  const ref = useRef<HTMLElement>(null);
+  const save = async () => {
+    if (!ref.current) return;
+    try {
+      downloadBlob(`${testId}.png`, await figureToPng(ref.current, title));
+    } catch (err) {
+      usePlayground.getState().notify('warning', `Could not save the chart: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  return (
+    <figure ref={ref} className={`chart${wide ? ' chart-wide' : ''}`} data-testid={testId} data-points={points}>
+      <figcaption>
+        <span>
+          <strong>{title}</strong> {caption && <span className="muted">{caption}</span>}
+        </span>
+        <button type="button" className="small" onClick={() => void save()} aria-label={`Download the ${title} chart as PNG`}>
+          PNG
+        </button>
+      </figcaption>
+      {children}
+    </figure>
+  );
+}

@@ -1,0 +1,88 @@
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { usePlayground } from '../../store';
+import { ChartFrame } from './ChartFrame';
+import { AXIS_TICK, axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+
+const legend = <Legend verticalAlign="top" height={22} wrapperStyle={{ fontSize: 11 }} />;
+
+export function RewardComponentsChart() {
+  const data = usePlayground((s) => s.swarmPoints);
+  return (
+    <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish, per episode" testId="reward-chart" points={data.length}>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <LineChart data={data} margin={MARGIN}>
+          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('episode')} />
+          <YAxis tick={AXIS_TICK} width={40} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} />
+          {legend}
+          <Line dataKey="rPerf" name="r_perf" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} />
+          <Line dataKey="shapedParallel" name="λ1·r_parallel" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} />
+          <Line dataKey="shapedFinish" name="λ2·r_finish" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
+
+export function LambdaChart() {
+  const data = usePlayground((s) => s.lambdaPoints);
+  return (
+    <ChartFrame title="Annealing" caption="λ1 and λ2 against orchestrator training steps" testId="lambda-chart" points={data.length}>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <LineChart data={data} margin={MARGIN}>
+          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <XAxis dataKey="trainSteps" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('training steps')} />
+          <YAxis tick={AXIS_TICK} width={40} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} />
+          {legend}
+          <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} />
+          <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
+
+export function CriticalStepsChart() {
+  const data = usePlayground((s) => s.swarmPoints);
+  const hasBound = data.some((p) => p.lowerBound !== null);
+  return (
+    <ChartFrame title="Critical vs total steps" caption="per episode; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length}>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <LineChart data={data} margin={MARGIN}>
+          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('episode')} />
+          <YAxis tick={AXIS_TICK} width={44} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} />
+          {legend}
+          <Line dataKey="criticalSteps" name="critical" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} strokeWidth={2} />
+          <Line dataKey="totalSteps" name="total" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} />
+          <Line dataKey="serialBaseline" name="serial baseline" stroke="#f59e0b" strokeDasharray="5 4" dot={false} isAnimationActive={false} />
+          {hasBound && <Line dataKey="lowerBound" name="lower bound" stroke="#4ade80" strokeDasharray="2 4" dot={false} isAnimationActive={false} />}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
+
+export function ParallelismChart() {
+  const data = usePlayground((s) => s.swarmPoints);
+  return (
+    <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right)" testId="parallelism-chart" points={data.length}>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <LineChart data={data} margin={MARGIN}>
+          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('episode')} />
+          <YAxis yAxisId="n" tick={AXIS_TICK} width={36} />
+          <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} tick={AXIS_TICK} width={36} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} />
+          {legend}
+          <Line yAxisId="n" dataKey="avgParallelism" name="mean parallelism" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} />
+          <Line yAxisId="n" dataKey="maxParallelism" name="max parallelism" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} strokeDasharray="4 3" />
+          <Line yAxisId="rate" dataKey="finishRate" name="finish rate" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,22 @@
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { usePlayground } from '../../store';
+import { ChartFrame } from './ChartFrame';
+import { AXIS_TICK, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+
+export function ThroughputChart() {
+  const stats = usePlayground((s) => s.actorStats);
+  const data = stats.map((a, i) => ({ actor: `#${i}`, sps: Math.round(a.stepsPerSecond) }));
+  return (
+    <ChartFrame title="Throughput per actor" caption="env steps per second in the last update" testId="throughput-chart" points={data.length}>
+      <ResponsiveContainer width="100%" height={160}>
+        <BarChart data={data} margin={MARGIN}>
+          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <XAxis dataKey="actor" tick={AXIS_TICK} />
+          <YAxis tick={AXIS_TICK} width={48} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fill: '#ffffff10' }} />
+          <Bar dataKey="sps" name="steps/s" fill={SERIES_COLORS[3]} isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Download a figure's charts as one PNG: every recharts surface in it is drawn onto a canvas at
+ * its place in the figure, on the page's background, under the figure's title.
+ */
+const SCALE = 2;
+
+function svgImage(svg: SVGSVGElement): Promise<HTMLImageElement> {
+  const clone = svg.cloneNode(true) as SVGSVGElement;
+  const { width, height } = svg.getBoundingClientRect();
+  clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  clone.setAttribute('width', String(width));
+  clone.setAttribute('height', String(height));
+  // Text inherits the page font and colour only through CSS; pin them on the copy.
+  clone.setAttribute('font-family', 'system-ui, sans-serif');
+  const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(clone))}`;
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = () => reject(new Error('could not render the chart as an image'));
+    img.src = src;
+  });
+}
+
+export async function figureToPng(figure: HTMLElement, title: string): Promise<Blob> {
+  const box = figure.getBoundingClientRect();
+  const surfaces = [...figure.querySelectorAll<SVGSVGElement>('svg.recharts-surface, svg.export-surface')].filter((s) => s.getBoundingClientRect().width >= 60);
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(box.width * SCALE);
+  canvas.height = Math.ceil(box.height * SCALE);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('no 2d canvas');
+  ctx.scale(SCALE, SCALE);
+  ctx.fillStyle = '#111a2e';
+  ctx.fillRect(0, 0, box.width, box.height);
+  ctx.fillStyle = '#e2e8f0';
+  ctx.font = '600 14px system-ui, sans-serif';
+  ctx.fillText(title, 8, 18);
+  for (const svg of surfaces) {
+    const r = svg.getBoundingClientRect();
+    ctx.drawImage(await svgImage(svg), r.left - box.left, r.top - box.top, r.width, r.height);
+  }
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
+}

@@ -1,0 +1,47 @@
+/**
+ * The experiment lives in the URL hash: read once on load (a bad link loads what it can and
+ * lists the rest in a notice), then rewritten with replaceState whenever the settings or the
+ * view options change, so reload and back keep the experiment.
+ */
+import { decodeExperiment, experimentUrl, type UiOptions } from '../experiments/urlState';
+import { usePlayground } from './store';
+
+/** Apply the link in the current hash; returns whether it asks to start training right away. */
+export function loadFromHash(): boolean {
+  const hash = window.location.hash.slice(1);
+  if (hash.length === 0) return false;
+  const decoded = decodeExperiment(hash);
+  const s = usePlayground.getState();
+  s.replaceConfig(decoded.config);
+  s.setView({ autostart: decoded.ui.autostart, hide: decoded.ui.hide });
+  if (decoded.ignored.length > 0) {
+    s.notify(
+      'warning',
+      `Parts of this link could not be used, so they were ignored; the rest loaded.`,
+      // The codec lists every known key for an unknown one: too long for a notice.
+      decoded.ignored.map((p) => `${p.field}: ${p.reason.replace(/ \(known: [^)]*\)/, '')}`),
+    );
+  }
+  return decoded.ui.autostart;
+}
+
+export function shareLink(ui: Partial<UiOptions>): string {
+  return experimentUrl(window.location.href, usePlayground.getState().config, ui);
+}
+
+/** Keep the hash in step with the store; returns the unsubscribe function. */
+export function syncHash(): () => void {
+  let last = '';
+  const write = () => {
+    const { config, view } = usePlayground.getState();
+    const url = experimentUrl(window.location.href, config, view);
+    if (url !== last) {
+      last = url;
+      window.history.replaceState(window.history.state, '', url);
+    }
+  };
+  write();
+  return usePlayground.subscribe((s, prev) => {
+    if (s.config !== prev.config || s.view !== prev.view) write();
+  });
+}

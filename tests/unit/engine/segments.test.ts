@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { concatSegments, validateSegment, type Segment } from '../../../src/experiments/segments';
+import { segmentTransitions } from '../../../src/experiments/loops/dqn';
+
+function seg(actorIndex: number, T: number, n: number, d: number, base: number): Segment {
+  const B = T * n;
+  return {
+    actorIndex,
+    policyVersion: actorIndex,
+    T,
+    numEnvs: n,
+    obsDim: d,
+    obs: Float32Array.from({ length: B * d }, (_, i) => base + i),
+    actions: Int32Array.from({ length: B }, (_, i) => i % 2),
+    logProbs: new Float32Array(B).fill(-0.5),
+    rewards: Float32Array.from({ length: B }, (_, i) => base + i),
+    dones: new Uint8Array(B),
+    truncated: new Uint8Array(B),
+    finalIndex: new Int32Array(0),
+    finalObs: new Float32Array(0),
+    lastObs: Float32Array.from({ length: n * d }, (_, i) => -(base + i)),
+    episodeReturns: Float32Array.of(base),
+    episodeLengths: Int32Array.of(1),
+    seconds: 0.1,
+  };
+}
+
+describe('segments', () => {
+  it('joins actors side by side along the env axis, time-major', () => {
+    const a = seg(0, 2, 1, 1, 0); // rewards [0, 1] for t = 0, 1
+    const b = seg(1, 2, 2, 1, 100); // rewards [100, 101 | 102, 103] for (t, n)
+    b.dones[3] = 1;
+    b.finalIndex = Int32Array.of(3);
+    b.finalObs = Float32Array.of(42);
+    const j = concatSegments([a, b]);
+    expect(j.numEnvs).toBe(3);
+    expect(Array.from(j.rewards)).toEqual([0, 100, 101, 1, 102, 103]);
+    expect(Array.from(j.dones)).toEqual([0, 0, 0, 0, 0, 1]);
+    expect(Array.from(j.finalIndex)).toEqual([5]); // t = 1, env 1 + 2 = 5
+    expect(Array.from(j.lastObs)).toEqual([-0, -100, -101]);
+    expect(j.policyVersion).toBe(0);
+    expect(validateSegment(j, 1, 2)).toBeNull();
+  });
+
+  it('rejects malformed segments with a reason', () => {
+    const good = seg(0, 3, 2, 4, 0);
+    expect(validateSegment(good, 4, 2)).toBeNull();
+    expect(validateSegment({ ...good, actions: good.actions.subarray(1) }, 4, 2)).toMatch(/actions has 5 values, expected 6/);
+    const nan = seg(0, 3, 2, 4, 0);
+    nan.rewards[2] = Number.NaN;
+    expect(validateSegment(nan, 4, 2)).toMatch(/rewards\[2\] is not finite/);
+    expect(validateSegment(good, 5, 2)).toMatch(/obsDim 4, expected 5/);
+    const badAction = seg(0, 3, 2, 4, 0);
+    badAction.actions[1] = 7;
+    expect(validateSegment(badAction, 4, 2)).toMatch(/actions\[1\] = 7 is out of range/);
+  });
+
+  it('turns a segment into DQN transitions with the real final observation at episode ends', () => {
+    const s = seg(0, 2, 1, 1, 0); // obs [0, 1], lastObs [-0]
+    s.dones[0] = 1;
+    s.finalIndex = Int32Array.of(0);
+    s.finalObs = Float32Array.of(9);
+    const tr = segmentTransitions(s);
+    expect(Array.from(tr.nextObs)).toEqual([9, -0]);
+    expect(Array.from(tr.dones)).toEqual([1, 0]);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { resolveExperiment } from '../../../src/experiments/config';
+import type { UpdateRecord } from '../../../src/experiments/records';
+import { exportRunFile, metricsCsv, parseRunFile, RUN_FILE_FORMAT, type SavedRun } from '../../../src/experiments/runFile';
+
+const update = (i: number): UpdateRecord => ({
+  type: 'update',
+  update: i,
+  envSteps: i * 100,
+  episodes: i * 2,
+  wallSeconds: i * 0.5,
+  returns: [10 + i, 12 + i],
+  lengths: [10 + i, 12 + i],
+  meanReturn20: 11 + i,
+  stepsPerSecond: 200,
+  metrics: { loss: 0.5 / i, entropy: 0.69 },
+  actorStepsPerSecond: [100, 100],
+  lostSegments: 0,
+});
+
+const run = (): SavedRun => ({
+  id: 'r1',
+  name: 'first, "quoted"',
+  createdAt: 1_700_000_000_000,
+  status: 'done',
+  config: resolveExperiment('quickstart', { seed: 7 }),
+  records: [update(1), update(2)],
+});
+
+describe('run files', () => {
+  it('round-trips a run exactly', () => {
+    const back = parseRunFile(exportRunFile(run()));
+    expect(back).toEqual({ ok: true, run: run() });
+  });
+
+  it('refuses bad files with a reason naming the field', () => {
+    expect(parseRunFile('{not json')).toMatchObject({ ok: false, reason: expect.stringMatching(/^not JSON/) });
+    expect(parseRunFile('{"format":"other"}')).toMatchObject({ ok: false, reason: expect.stringContaining(RUN_FILE_FORMAT) });
+    const tooManyActors = JSON.parse(exportRunFile(run()));
+    tooManyActors.run.config.settings.actors = 1_000;
+    expect(parseRunFile(JSON.stringify(tooManyActors))).toMatchObject({ ok: false, reason: expect.stringContaining('run.config.settings.actors') });
+    const badRecord = JSON.parse(exportRunFile(run()));
+    badRecord.run.records[1].envSteps = -5;
+    expect(parseRunFile(JSON.stringify(badRecord))).toMatchObject({ ok: false, reason: expect.stringContaining('run.records.1.envSteps') });
+    const unknownType = JSON.parse(exportRunFile(run()));
+    unknownType.run.records.push({ type: 'evil', payload: 1 });
+    expect(parseRunFile(JSON.stringify(unknownType)).ok).toBe(false);
+    const badPreset = JSON.parse(exportRunFile(run()));
+    badPreset.run.config.preset = 'no-such-preset';
+    expect(parseRunFile(JSON.stringify(badPreset))).toMatchObject({ ok: false, reason: expect.stringContaining('run.config.preset') });
+    expect(parseRunFile(JSON.stringify({ format: RUN_FILE_FORMAT, version: 2, run: run() }))).toMatchObject({ ok: false, reason: expect.stringContaining('version') });
+  });
+
+  it('writes the metrics as CSV, one row per update', () => {
+    const csv = metricsCsv(run()).trim().split('\n');
+    expect(csv[0]).toBe('update,envSteps,episodes,wallSeconds,meanReturn20,stepsPerSecond,lostSegments,entropy,loss');
+    expect(csv).toHaveLength(3);
+    expect(csv[2]).toBe('2,200,4,1,13,200,0,0.69,0.25');
+  });
+});

@@ -1,0 +1,70 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveExperiment } from '../../../src/experiments/config';
+import type { UpdateRecord } from '../../../src/experiments/records';
+import { RunStore } from '../../../src/experiments/runStore';
+
+let dbCount = 0;
+const stores: RunStore[] = [];
+async function open(name?: string): Promise<RunStore> {
+  const s = await RunStore.open(name ?? `runs-test-${++dbCount}`);
+  stores.push(s);
+  return s;
+}
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+});
+
+const update = (i: number): UpdateRecord => ({
+  type: 'update', update: i, envSteps: i * 100, episodes: i, wallSeconds: i, returns: [i], lengths: [i], meanReturn20: i,
+  stepsPerSecond: 100, metrics: { loss: i }, actorStepsPerSecond: [100], lostSegments: 0,
+});
+
+describe('RunStore', () => {
+  it('appends chunks in order and reads the run back', async () => {
+    const store = await open();
+    const meta = await store.create(resolveExperiment('quickstart'), 'a');
+    await store.append(meta.id, [update(1), update(2)]);
+    await store.append(meta.id, [update(3)]);
+    const run = await store.get(meta.id);
+    expect(run?.records.map((r) => (r as UpdateRecord).update)).toEqual([1, 2, 3]);
+    const [listed] = await store.list();
+    expect(listed).toMatchObject({ id: meta.id, chunks: 2, envSteps: 300, updates: 3, finalMeanReturn20: 3, status: 'running' });
+  });
+
+  it('marks runs cut off by a reload as interrupted, keeping their records', async () => {
+    const name = `runs-reload-${++dbCount}`;
+    const first = await open(name);
+    const meta = await first.create(resolveExperiment('quickstart'), 'cut off');
+    await first.append(meta.id, [update(1)]);
+    first.close();
+    const second = await open(name);
+    const [listed] = await second.list();
+    expect(listed.status).toBe('interrupted');
+    expect((await second.get(meta.id))?.records).toHaveLength(1);
+  });
+
+  it('renames, deletes (with its chunks), lists newest first', async () => {
+    const store = await open();
+    const a = await store.create(resolveExperiment('quickstart'), 'a', 1);
+    const b = await store.create(resolveExperiment('quickstart'), 'b', 2);
+    await store.append(a.id, [update(1)]);
+    await store.rename(a.id, 'renamed');
+    expect((await store.list()).map((m) => m.name)).toEqual(['b', 'renamed']);
+    await store.delete(a.id);
+    expect((await store.list()).map((m) => m.id)).toEqual([b.id]);
+    expect(await store.get(a.id)).toBeUndefined();
+  });
+
+  it('imports a run without overwriting one with the same id', async () => {
+    const store = await open();
+    const a = await store.create(resolveExperiment('quickstart'), 'a');
+    await store.append(a.id, [update(1)]);
+    const saved = await store.get(a.id);
+    const imported = await store.importRun({ ...saved!, name: 'copy' });
+    expect(imported.id).not.toBe(a.id);
+    expect(imported.status).toBe('interrupted');
+    expect((await store.get(imported.id))?.records).toEqual(saved?.records);
+    expect((await store.get(a.id))?.name).toBe('a');
+  });
+});
