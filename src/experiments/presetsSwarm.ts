@@ -77,4 +77,10 @@ export const SWARM_PRESETS: readonly Preset[] = [
       'swarm.lambda2Schedule': 'linear',
     },
   },
+  {
+    name: 'swarm-taskgraph',
+    title: 'Agent swarm: task graph (subtasks with dependencies)',
+    description: 'The annealed schedule on generated task graphs (medium): only ready subtasks can be assigned, so the orchestrator must follow the dependencies and parallelise each layer of the DAG.',
+    settings: { ...BASE, 'swarm.task': 'taskGraph', 'swarm.lambda1': 0.5, 'swarm.lambda1Schedule': 'linear', 'swarm.lambda2': 0.5, 'swarm.lambda2Schedule': 'linear' },
+  },
 ];

@@ -121,4 +121,15 @@ export interface TraceRecord {
   serialTrace: EpisodeTrace;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord;
+/** A greedy episode played by an actor with recent weights, for the live environment view. */
+export interface DemoRecord {
+  type: 'demo';
+  update: number;
+  envId: string;
+  keys: string[];
+  /** Frame f's value of keys[k] is frames[f·keys.length + k]. */
+  frames: number[];
+  episodeReturn: number;
+}
+
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DemoRecord;

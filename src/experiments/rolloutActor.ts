@@ -27,6 +27,15 @@ import type { EpisodeBatch, Segment, VectorStepResult } from './segments';
 export type { EpisodeBatch, Segment } from './segments';
 export { validateEpisodeBatch, validateSegment } from './segments';
 
+/** A greedy episode's render states: frame f's value of keys[k] is frames[f·keys.length + k]. */
+export interface DemoEpisode {
+  envId: string;
+  keys: string[];
+  frames: Float32Array;
+  episodeReturn: number;
+  length: number;
+}
+
 export interface RolloutActorOptions {
   envId: string;
   numEnvs: number;
@@ -47,6 +56,7 @@ export class RolloutActor {
   private vec: VectorEnv | null = null;
   private vecObs: Float32Array | null = null;
   private noise: NoiseTable | null = null;
+  private demoEnv: TimeLimitedEnv | null = null;
 
   constructor(private readonly options: RolloutActorOptions) {
     const { envId, numEnvs, seed, actorIndex } = options;
@@ -218,6 +228,34 @@ export class RolloutActor {
       }
     }
     return { returnPos, returnNeg, steps };
+  }
+
+  /**
+   * Play one episode greedily on a separate demo copy of the env (training streams untouched)
+   * and return its render states, for the playground's live environment view.
+   */
+  demoEpisode(weights: Float32Array[] | null, maxFrames = 500): DemoEpisode {
+    if (weights) this.requireModel().setWeights(weights);
+    if (!this.demoEnv) this.demoEnv = makeEnv(this.options.envId, { seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xde70) });
+    const env = this.demoEnv;
+    let obs = env.reset().obs;
+    const keys = Object.keys(env.renderState());
+    const frames: number[] = [];
+    let ret = 0;
+    let length = 0;
+    for (;;) {
+      const state = env.renderState();
+      if (length < maxFrames) for (const k of keys) frames.push(state[k]);
+      const scores = this.scores(obs, 1, this.options.model.kind !== 'q');
+      let best = 0;
+      for (let a = 1; a < scores.length; a++) if (scores[a] > scores[best]) best = a;
+      const step = env.step(best);
+      ret += step.reward;
+      length += 1;
+      obs = step.obs;
+      if (step.terminated || step.truncated) break;
+    }
+    return { envId: this.options.envId, keys, frames: Float32Array.from(frames), episodeReturn: ret, length };
   }
 
   /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */

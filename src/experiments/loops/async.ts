@@ -15,7 +15,7 @@ import type { UpdateRecord } from '../records';
 import { RolloutActor, type RolloutActorOptions } from '../rolloutActor';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
+import { actorHandle, createReportingPool, DemoTicker, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
 import { makeSegmentLearner } from './onPolicy';
 import type { LoopContext, LoopOutcome } from './types';
 
@@ -100,6 +100,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   };
   const producers = Array.from({ length: s.actors }, (_, i) => produce(i));
 
+  const demo = new DemoTicker();
   const tracker = new EpisodeTracker(s['run.targetReturn']);
   let envSteps = 0;
   let update = 0;
@@ -149,6 +150,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
         policyLags: lags,
       };
       ctx.emit(record);
+      demo.tick(ctx, pool, update, () => published.weights.map((w) => w.slice()));
       if (tracker.solved && s['run.stopAtTarget']) {
         stopReason = 'target';
         break;

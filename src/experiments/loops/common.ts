@@ -6,6 +6,7 @@ import { remoteClass } from '../../core/remote/remoteClass';
 import type { ActorClass } from '../../core/remote/registry';
 import type { ActorStatusRecord, SummaryRecord } from '../records';
 import type { LoopContext } from './types';
+import type { DemoEpisode } from '../rolloutActor';
 
 export const RECENT_EPISODES = 20;
 
@@ -122,4 +123,32 @@ export function pauseOnNonFinite(ctx: LoopContext, metrics: Record<string, numbe
     message: `Non-finite loss at update ${update} (${JSON.stringify(metrics)}): training is paused with the last good weights restored. Lower the learning rate, then resume.`,
   });
   return true;
+}
+
+/**
+ * Every few seconds, ask actor 0 for a greedy demo episode with the latest weights and pass it
+ * to the page (fire and forget: training never waits for it).
+ */
+export class DemoTicker {
+  private last = -Infinity;
+  private inFlight = false;
+
+  constructor(private readonly everyMs = 3_000) {}
+
+  tick(
+    ctx: LoopContext,
+    pool: { size: number; call(i: number, method: 'demoEpisode', weights: Float32Array[] | null): Promise<DemoEpisode> },
+    update: number,
+    weights: () => Float32Array[],
+  ): void {
+    const now = performance.now();
+    if (this.inFlight || now - this.last < this.everyMs || pool.size === 0) return;
+    this.last = now;
+    this.inFlight = true;
+    pool
+      .call(0, 'demoEpisode', weights())
+      .then((d) => ctx.emit({ type: 'demo', update, envId: d.envId, keys: d.keys, frames: Array.from(d.frames), episodeReturn: d.episodeReturn }))
+      .catch(() => undefined) // a dead actor just skips one demo
+      .finally(() => (this.inFlight = false));
+  }
 }

@@ -14,7 +14,7 @@ import type { UpdateRecord } from '../records';
 import { RolloutActor, type RolloutActorOptions } from '../rolloutActor';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
+import { actorHandle, createReportingPool, DemoTicker, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Turn a [T, N] segment into transitions (s, a, r, s', terminated). */
@@ -66,6 +66,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
     },
   );
 
+  const demo = new DemoTicker();
   const tracker = new EpisodeTracker(s['run.targetReturn']);
   let envSteps = 0;
   let update = 0;
@@ -153,6 +154,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
       };
       unreported = 0;
       ctx.emit(record);
+      demo.tick(ctx, pool, update, () => weights.map((w) => w.slice()));
       if (tracker.solved && s['run.stopAtTarget']) {
         stopReason = 'target';
         break;

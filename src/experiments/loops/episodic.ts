@@ -13,7 +13,7 @@ import { envSpec } from '../../envs/registry';
 import type { UpdateRecord } from '../records';
 import { RolloutActor, validateEpisodeBatch, type EpisodeBatch, type RolloutActorOptions } from '../rolloutActor';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
+import { actorHandle, createReportingPool, DemoTicker, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -47,6 +47,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
     },
   );
 
+  const demo = new DemoTicker();
   const tracker = new EpisodeTracker(s['run.targetReturn']);
   let envSteps = 0;
   let update = 0;
@@ -112,6 +113,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
       };
       unreported = 0;
       ctx.emit(record);
+      demo.tick(ctx, pool, update, () => weights.map((w) => w.slice()));
       if (tracker.solved && s['run.stopAtTarget']) {
         stopReason = 'target';
         break;

@@ -14,7 +14,7 @@ import type { UpdateRecord } from '../records';
 import { RolloutActor, type RolloutActorOptions } from '../rolloutActor';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
+import { actorHandle, createReportingPool, DemoTicker, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
 import { makeSegmentLearner } from './onPolicy';
 import type { LoopContext, LoopOutcome } from './types';
 
@@ -46,6 +46,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
     },
   );
 
+  const demo = new DemoTicker();
   const tracker = new EpisodeTracker(s['run.targetReturn']);
   const budget = s['run.envSteps'];
   let envSteps = 0;
@@ -126,6 +127,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
       };
       unreported = 0;
       ctx.emit(record);
+      demo.tick(ctx, pool, update, () => weights.map((w) => w.slice()));
       if (tracker.solved && s['run.stopAtTarget']) {
         stopReason = 'target';
         break;

@@ -110,7 +110,7 @@ describe('swarm config checks', () => {
   });
 
   it('every swarm preset resolves and uses swarm-ppo', () => {
-    expect(SWARM_PRESETS.map((p) => p.name)).toEqual(['swarm-annealed', 'swarm-no-shaping', 'swarm-no-anneal', 'swarm-curriculum']);
+    expect(SWARM_PRESETS.map((p) => p.name)).toEqual(['swarm-annealed', 'swarm-no-shaping', 'swarm-no-anneal', 'swarm-curriculum', 'swarm-taskgraph']);
     for (const p of SWARM_PRESETS) {
       const c = resolveExperiment(p.name);
       expect(c.settings.algorithm).toBe('swarm-ppo');
