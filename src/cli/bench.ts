@@ -4,12 +4,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { actorScalingBenchmark, envThroughputBenchmark, policyLagBenchmark, solveCartpoleBenchmark } from './benchmarks/engine';
 import { quickstartBenchmark } from './benchmarks/quickstart';
 import { swarmScaleBenchmark, swarmStoryBenchmark } from './benchmarks/swarm';
 import type { Benchmark } from './benchmarks/types';
 import { uiBenchmark } from './benchmarks/ui';
 
-const BENCHMARKS: Benchmark[] = [quickstartBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark];
+const BENCHMARKS: Benchmark[] = [
+  quickstartBenchmark,
+  envThroughputBenchmark,
+  actorScalingBenchmark,
+  solveCartpoleBenchmark,
+  policyLagBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark];
 
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}`;
