@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import { categoricalRows } from '../core/agent';
 import type { Model, ModelOutput } from '../core/model';
 import type { Rng } from '../core/rng';
-import type { Segment, VectorStepResult } from './segments';
+import { SegmentWriter, type Segment, type VectorStepResult } from './segments';
 
 interface Pending {
   obs: Float32Array;
@@ -89,61 +89,19 @@ export async function collectSegmentCentral(
   T: number,
   obsDim: number,
 ): Promise<Segment> {
-  const started = performance.now();
   server.producers += 1;
   try {
     let obs = await stepper.resetVector();
     const n = obs.length / obsDim;
-    const B = T * n;
-    const seg: Segment = {
-      actorIndex,
-      policyVersion,
-      T,
-      numEnvs: n,
-      obsDim,
-      obs: new Float32Array(B * obsDim),
-      actions: new Int32Array(B),
-      logProbs: new Float32Array(B),
-      rewards: new Float32Array(B),
-      dones: new Uint8Array(B),
-      truncated: new Uint8Array(B),
-      finalIndex: new Int32Array(0),
-      finalObs: new Float32Array(0),
-      lastObs: new Float32Array(n * obsDim),
-      episodeReturns: new Float32Array(0),
-      episodeLengths: new Int32Array(0),
-      seconds: 0,
-    };
-    const finals: number[] = [];
-    const finalObs: number[] = [];
-    const returns: number[] = [];
-    const lengths: number[] = [];
+    const writer = new SegmentWriter(actorIndex, policyVersion, T, n, obsDim);
     for (let t = 0; t < T; t++) {
-      seg.obs.set(obs, t * n * obsDim);
       const { actions, logProbs } = await server.act(obs, n);
-      seg.actions.set(actions, t * n);
-      seg.logProbs.set(logProbs, t * n);
-      const step = await stepper.stepVector(actions);
-      seg.rewards.set(step.rewards, t * n);
-      seg.dones.set(step.terminated, t * n);
-      seg.truncated.set(step.truncated, t * n);
-      for (let i = 0; i < n; i++) {
-        if (step.terminated[i] || step.truncated[i]) {
-          finals.push(t * n + i);
-          for (let k = 0; k < obsDim; k++) finalObs.push(step.finalObs[i * obsDim + k]);
-        }
-      }
-      returns.push(...step.episodeReturns);
-      lengths.push(...step.episodeLengths);
+      // The actions are transferred to the actor (detached here): send a copy, keep ours.
+      const step = await stepper.stepVector(actions.slice());
+      writer.write(t, obs, actions, logProbs, step);
       obs = step.obs;
     }
-    seg.lastObs.set(obs);
-    seg.finalIndex = Int32Array.from(finals);
-    seg.finalObs = Float32Array.from(finalObs);
-    seg.episodeReturns = Float32Array.from(returns);
-    seg.episodeLengths = Int32Array.from(lengths);
-    seg.seconds = (performance.now() - started) / 1000;
-    return seg;
+    return writer.finish(obs);
   } finally {
     server.producers -= 1;
   }

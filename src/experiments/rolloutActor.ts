@@ -22,7 +22,7 @@ import { setFlatWeights } from '../algorithms/es';
 import { makeEnv } from '../envs/registry';
 import type { TimeLimitedEnv } from '../envs/types';
 import { VectorEnv } from '../envs/vectorEnv';
-import type { EpisodeBatch, Segment, VectorStepResult } from './segments';
+import { SegmentWriter, type EpisodeBatch, type Segment, type VectorStepResult } from './segments';
 
 export type { EpisodeBatch, Segment } from './segments';
 export { validateEpisodeBatch, validateSegment } from './segments';
@@ -144,43 +144,17 @@ export class RolloutActor {
    */
   sampleSegment(weights: Float32Array[] | null, version: number, T: number, epsilon = 0): Segment {
     if (weights) this.setWeights(weights, version);
-    const started = performance.now();
     const vec = this.vector();
-    const n = vec.numEnvs;
-    const d = vec.obsDim;
-    const seg = emptySegment(this.options.actorIndex, this.version, T, n, d);
-    const finals: number[] = [];
-    const finalObs: number[] = [];
-    const returns: number[] = [];
-    const lengths: number[] = [];
+    const writer = new SegmentWriter(this.options.actorIndex, this.version, T, vec.numEnvs, vec.obsDim);
     let obs = this.vecObs!;
     for (let t = 0; t < T; t++) {
-      seg.obs.set(obs, t * n * d);
-      const { actions, logProbs } = this.act(obs, n, epsilon);
+      const { actions, logProbs } = this.act(obs, vec.numEnvs, epsilon);
       const step = vec.step(actions);
-      seg.actions.set(actions, t * n);
-      seg.logProbs.set(logProbs, t * n);
-      seg.rewards.set(step.rewards, t * n);
-      seg.dones.set(step.terminated, t * n);
-      seg.truncated.set(step.truncated, t * n);
-      for (let i = 0; i < n; i++) {
-        if (step.terminated[i] || step.truncated[i]) {
-          finals.push(t * n + i);
-          for (let k = 0; k < d; k++) finalObs.push(step.finalObs[i * d + k]);
-        }
-      }
-      returns.push(...step.episodeReturns);
-      lengths.push(...step.episodeLengths);
+      writer.write(t, obs, actions, logProbs, step);
       obs = step.obs;
     }
     this.vecObs = obs;
-    seg.lastObs.set(obs);
-    seg.finalIndex = Int32Array.from(finals);
-    seg.finalObs = Float32Array.from(finalObs);
-    seg.episodeReturns = Float32Array.from(returns);
-    seg.episodeLengths = Int32Array.from(lengths);
-    seg.seconds = (performance.now() - started) / 1000;
-    return seg;
+    return writer.finish(obs);
   }
 
   /** Central inference: reset (only the first time) and return the current observations. */
@@ -331,25 +305,3 @@ export class RolloutActor {
 }
 
 registerActorClass('RolloutActor', RolloutActor);
-
-function emptySegment(actorIndex: number, policyVersion: number, T: number, n: number, d: number): Segment {
-  return {
-    actorIndex,
-    policyVersion,
-    T,
-    numEnvs: n,
-    obsDim: d,
-    obs: new Float32Array(T * n * d),
-    actions: new Int32Array(T * n),
-    logProbs: new Float32Array(T * n),
-    rewards: new Float32Array(T * n),
-    dones: new Uint8Array(T * n),
-    truncated: new Uint8Array(T * n),
-    finalIndex: new Int32Array(0),
-    finalObs: new Float32Array(0),
-    lastObs: new Float32Array(n * d),
-    episodeReturns: new Float32Array(0),
-    episodeLengths: new Int32Array(0),
-    seconds: 0,
-  };
-}

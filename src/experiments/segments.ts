@@ -150,3 +150,79 @@ export function concatSegments(segs: readonly Segment[]): Segment {
   out.episodeLengths = Int32Array.from(segs.flatMap((s) => Array.from(s.episodeLengths)));
   return out;
 }
+
+/** What one step of N env copies adds to a segment. */
+export interface StepOutcome {
+  rewards: ArrayLike<number>;
+  terminated: ArrayLike<number>;
+  truncated: ArrayLike<number>;
+  /** [N·obsDim], the real last observation of copies whose episode ended this step. */
+  finalObs: ArrayLike<number>;
+  episodeReturns: ArrayLike<number>;
+  episodeLengths: ArrayLike<number>;
+}
+
+/** Fills a [T, N] segment one step at a time (actor-side and learner-side sampling alike). */
+export class SegmentWriter {
+  private readonly seg: Segment;
+  private readonly finals: number[] = [];
+  private readonly finalObs: number[] = [];
+  private readonly returns: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly started = performance.now();
+
+  constructor(actorIndex: number, policyVersion: number, T: number, n: number, d: number) {
+    const B = T * n;
+    this.seg = {
+      actorIndex,
+      policyVersion,
+      T,
+      numEnvs: n,
+      obsDim: d,
+      obs: new Float32Array(B * d),
+      actions: new Int32Array(B),
+      logProbs: new Float32Array(B),
+      rewards: new Float32Array(B),
+      dones: new Uint8Array(B),
+      truncated: new Uint8Array(B),
+      finalIndex: new Int32Array(0),
+      finalObs: new Float32Array(0),
+      lastObs: new Float32Array(n * d),
+      episodeReturns: new Float32Array(0),
+      episodeLengths: new Int32Array(0),
+      seconds: 0,
+    };
+  }
+
+  /** Step t: the observations acted in, the actions and their log-probabilities, and the outcome. */
+  write(t: number, obs: Float32Array, actions: Int32Array, logProbs: Float32Array, step: StepOutcome): void {
+    const { numEnvs: n, obsDim: d } = this.seg;
+    this.seg.obs.set(obs, t * n * d);
+    this.seg.actions.set(actions, t * n);
+    this.seg.logProbs.set(logProbs, t * n);
+    this.seg.rewards.set(step.rewards, t * n);
+    this.seg.dones.set(step.terminated, t * n);
+    this.seg.truncated.set(step.truncated, t * n);
+    for (let i = 0; i < n; i++) {
+      if (step.terminated[i] || step.truncated[i]) {
+        this.finals.push(t * n + i);
+        for (let k = 0; k < d; k++) this.finalObs.push(step.finalObs[i * d + k]);
+      }
+    }
+    for (let i = 0; i < step.episodeReturns.length; i++) {
+      this.returns.push(step.episodeReturns[i]);
+      this.lengths.push(step.episodeLengths[i]);
+    }
+  }
+
+  /** Close the segment with the observation after its last step. */
+  finish(lastObs: Float32Array): Segment {
+    this.seg.lastObs.set(lastObs);
+    this.seg.finalIndex = Int32Array.from(this.finals);
+    this.seg.finalObs = Float32Array.from(this.finalObs);
+    this.seg.episodeReturns = Float32Array.from(this.returns);
+    this.seg.episodeLengths = Int32Array.from(this.lengths);
+    this.seg.seconds = (performance.now() - this.started) / 1000;
+    return this.seg;
+  }
+}

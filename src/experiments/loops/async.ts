@@ -11,11 +11,8 @@ import { Rng, deriveSeed } from '../../core/rng';
 import { envSpec } from '../../envs/registry';
 import { BoundedQueue, QueueClosedError } from '../boundedQueue';
 import { collectSegmentCentral, InferenceServer } from '../centralInference';
-import type { UpdateRecord } from '../records';
-import { RolloutActor, type RolloutActorOptions } from '../rolloutActor';
 import { concatSegments, validateSegment, type Segment } from '../segments';
-import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, DemoTicker, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
+import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import { makeSegmentLearner } from './onPolicy';
 import type { LoopContext, LoopOutcome } from './types';
 
@@ -38,27 +35,11 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let published = { weights: await learner.model.getWeightsAsync(), version: 0 };
   const sentVersion = new Array<number>(s.actors).fill(-1);
   let stopping = false;
-  let lostSegments = 0;
-
-  const actorOptions = (actorIndex: number): RolloutActorOptions => ({
-    envId: s['env.id'],
-    numEnvs: s.envsPerActor,
-    seed: s.seed,
-    actorIndex,
-    model: modelSpecFor(ctx.config, 'actorCritic'),
-    backend: 'wasm',
-    wasmPaths: ctx.platform.wasmPaths,
+  const progress = new LoopProgress(ctx);
+  const demo = new DemoTicker();
+  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
+    sentVersion[index] = -1; // a new actor needs the weights again
   });
-  const { pool, respawns, emitStatus } = await createReportingPool(
-    ctx,
-    actorHandle(ctx, RolloutActor, 'RolloutActor'),
-    s.actors,
-    (i): [RolloutActorOptions] => [actorOptions(i)],
-    async (actor, index) => {
-      await actor.init();
-      sentVersion[index] = -1; // a new actor needs the weights again
-    },
-  );
 
   const produce = async (i: number): Promise<void> => {
     while (!stopping) {
@@ -81,17 +62,13 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
         }
       } catch {
         if (stopping) return;
-        lostSegments += 1;
+        progress.lose();
         continue;
       }
-      const problem = validateSegment(seg, spec.obsDim, spec.numActions);
-      if (problem) {
-        lostSegments += 1;
-        ctx.emit({ type: 'notice', level: 'warning', message: `Rejected a segment from actor ${i}: ${problem}` });
-        continue;
-      }
+      const [ok] = progress.accept([{ status: 'fulfilled', value: seg }], (x) => validateSegment(x, spec.obsDim, spec.numActions));
+      if (!ok) continue;
       try {
-        await queue.push(seg);
+        await queue.push(ok);
       } catch (err) {
         if (err instanceof QueueClosedError) return;
         throw err;
@@ -100,66 +77,32 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   };
   const producers = Array.from({ length: s.actors }, (_, i) => produce(i));
 
-  const demo = new DemoTicker();
-  const tracker = new EpisodeTracker(s['run.targetReturn']);
-  let envSteps = 0;
-  let update = 0;
-  let lostReported = 0;
-  let stopReason: LoopOutcome['stopReason'] = 'budget';
-  let error: string | undefined;
-
   try {
-    while (envSteps < s['run.envSteps']) {
-      if (!(await passGate(ctx))) {
-        stopReason = 'stopped';
-        break;
-      }
-      const t0 = performance.now();
+    while (progress.budgetLeft && (await progress.proceed())) {
+      const startedAt = performance.now();
       const segs = await queue.take(perBatch);
       if (!segs) break;
-      const lags = policyLags(update, segs);
+      const lags = policyLags(progress.update, segs);
       const seg = concatSegments(segs);
       const before = published.weights;
       const metrics = await learner.learn(seg);
-      if (pauseOnNonFinite(ctx, metrics, update + 1, () => learner.model.setWeights(before))) continue;
-
-      const steps = seg.T * seg.numEnvs;
-      envSteps += steps;
-      update += 1;
+      if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => learner.model.setWeights(before))) continue;
+      const update = progress.update + 1;
       if (update % s['sampling.broadcastInterval'] === 0) published = { weights: await learner.model.getWeightsAsync(), version: update };
-      tracker.add(seg.episodeReturns, envSteps, ctx.clock());
-      const dt = (performance.now() - t0) / 1000;
-      const lostNow = lostSegments - lostReported;
-      lostReported = lostSegments;
-      const record: UpdateRecord = {
-        type: 'update',
-        update,
-        envSteps,
-        episodes: tracker.episodes,
-        wallSeconds: ctx.clock(),
-        returns: Array.from(seg.episodeReturns),
-        lengths: Array.from(seg.episodeLengths),
-        meanReturn20: tracker.meanReturn20(),
-        stepsPerSecond: steps / Math.max(dt, 1e-9),
+      const stop = progress.finishUpdate({
+        steps: seg.T * seg.numEnvs,
+        startedAt,
+        returns: seg.episodeReturns,
+        lengths: seg.episodeLengths,
         metrics: { ...metrics, queueSize: queue.size, blockedPushes: queue.blockedPushes },
-        actorStepsPerSecond: Array.from({ length: s.actors }, (_, i) => {
-          const x = segs.find((g) => g.actorIndex === i);
-          return x ? (x.T * x.numEnvs) / Math.max(x.seconds, 1e-9) : 0;
-        }),
-        lostSegments: lostNow,
+        actorStepsPerSecond: actorRates(s.actors, segs),
         policyLags: lags,
-      };
-      ctx.emit(record);
-      demo.tick(ctx, pool, update, () => published.weights.map((w) => w.slice()));
-      if (tracker.solved && s['run.stopAtTarget']) {
-        stopReason = 'target';
-        break;
-      }
+      });
+      demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
+      if (stop) break;
     }
   } catch (err) {
-    stopReason = 'error';
-    error = err instanceof Error ? err.message : String(err);
-    ctx.emit({ type: 'notice', level: 'error', message: `Training stopped: ${error}` });
+    progress.fail(err);
   } finally {
     stopping = true;
     queue.close();
@@ -169,16 +112,5 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
     await Promise.allSettled(producers);
     learner.dispose();
   }
-
-  return {
-    updates: update,
-    envSteps,
-    episodes: tracker.episodes,
-    finalMeanReturn20: tracker.meanReturn20(),
-    solved: tracker.solved,
-    stopReason,
-    lostSegments,
-    actorRespawns: respawns(),
-    ...(error ? { error } : {}),
-  };
+  return progress.outcome(respawns());
 }

@@ -4,9 +4,11 @@ import { ActorDiedError } from '../../core/remote/errors';
 import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteClass';
 import { remoteClass } from '../../core/remote/remoteClass';
 import type { ActorClass } from '../../core/remote/registry';
-import type { ActorStatusRecord, SummaryRecord } from '../records';
-import type { LoopContext } from './types';
-import type { DemoEpisode } from '../rolloutActor';
+import type { ActorStatusRecord, SummaryRecord, UpdateRecord } from '../records';
+import type { MlpSpec } from '../../core/mlp';
+import { modelSpecFor } from '../modelSpec';
+import { RolloutActor, type DemoEpisode, type RolloutActorOptions } from '../rolloutActor';
+import type { LoopContext, LoopOutcome } from './types';
 
 export const RECENT_EPISODES = 20;
 
@@ -151,4 +153,146 @@ export class DemoTicker {
       .catch(() => undefined) // a dead actor just skips one demo
       .finally(() => (this.inFlight = false));
   }
+}
+
+/**
+ * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
+ * and the update record it sends after each update.
+ */
+export class LoopProgress {
+  readonly tracker: EpisodeTracker;
+  envSteps = 0;
+  update = 0;
+  lostSegments = 0;
+  /** Lost segments not yet reported in an update record (an update can lose every segment). */
+  private unreported = 0;
+  stopReason: LoopOutcome['stopReason'] = 'budget';
+  error: string | undefined;
+
+  constructor(private readonly ctx: LoopContext) {
+    this.tracker = new EpisodeTracker(ctx.config.settings['run.targetReturn']);
+  }
+
+  get budgetLeft(): boolean {
+    return this.envSteps < this.ctx.config.settings['run.envSteps'];
+  }
+
+  /** Wait at the gate; false (and stopReason 'stopped') when the run should end. */
+  async proceed(): Promise<boolean> {
+    if (await passGate(this.ctx)) return true;
+    this.stopReason = 'stopped';
+    return false;
+  }
+
+  lose(n = 1): void {
+    this.lostSegments += n;
+    this.unreported += n;
+  }
+
+  /**
+   * Keep the fulfilled, well-formed results of a round of actor calls; count the rest as lost,
+   * with a notice naming the actor and the problem.
+   */
+  accept<T>(results: PromiseSettledResult<T>[], validate: (value: T) => string | null, what = 'segment'): T[] {
+    const kept: T[] = [];
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') return this.lose();
+      const problem = validate(r.value);
+      if (problem) {
+        this.lose();
+        this.ctx.emit({ type: 'notice', level: 'warning', message: `Rejected a ${what} from actor ${i}: ${problem}` });
+      } else kept.push(r.value);
+    });
+    return kept;
+  }
+
+  /** Count one finished update and send its record. Returns true when the run should stop at its target. */
+  finishUpdate(u: {
+    steps: number;
+    startedAt: number;
+    returns: ArrayLike<number>;
+    lengths: ArrayLike<number>;
+    metrics: Record<string, number>;
+    actorStepsPerSecond: number[];
+    policyLags?: number[];
+  }): boolean {
+    this.envSteps += u.steps;
+    this.update += 1;
+    this.tracker.add(u.returns, this.envSteps, this.ctx.clock());
+    const dt = (performance.now() - u.startedAt) / 1000;
+    const record: UpdateRecord = {
+      type: 'update',
+      update: this.update,
+      envSteps: this.envSteps,
+      episodes: this.tracker.episodes,
+      wallSeconds: this.ctx.clock(),
+      returns: Array.from(u.returns),
+      lengths: Array.from(u.lengths),
+      meanReturn20: this.tracker.meanReturn20(),
+      stepsPerSecond: u.steps / Math.max(dt, 1e-9),
+      metrics: u.metrics,
+      actorStepsPerSecond: u.actorStepsPerSecond,
+      lostSegments: this.unreported,
+      ...(u.policyLags ? { policyLags: u.policyLags } : {}),
+    };
+    this.unreported = 0;
+    this.ctx.emit(record);
+    if (this.tracker.solved && this.ctx.config.settings['run.stopAtTarget']) {
+      this.stopReason = 'target';
+      return true;
+    }
+    return false;
+  }
+
+  fail(err: unknown): void {
+    this.stopReason = 'error';
+    this.error = err instanceof Error ? err.message : String(err);
+    this.ctx.emit({ type: 'notice', level: 'error', message: `Training stopped: ${this.error}` });
+  }
+
+  outcome(actorRespawns: number): LoopOutcome {
+    return {
+      updates: this.update,
+      envSteps: this.envSteps,
+      episodes: this.tracker.episodes,
+      finalMeanReturn20: this.tracker.meanReturn20(),
+      solved: this.tracker.solved,
+      stopReason: this.stopReason,
+      lostSegments: this.lostSegments,
+      actorRespawns,
+      ...(this.error ? { error: this.error } : {}),
+    };
+  }
+}
+
+/** Steps per second of each actor's segment in this update, by actor index (0 for none). */
+export function actorRates(actors: number, segs: readonly { actorIndex: number; steps?: number; T?: number; numEnvs?: number; seconds: number }[]): number[] {
+  return Array.from({ length: actors }, (_, i) => {
+    const x = segs.find((g) => g.actorIndex === i);
+    if (!x) return 0;
+    const steps = x.steps ?? (x.T ?? 0) * (x.numEnvs ?? 0);
+    return steps / Math.max(x.seconds, 1e-9);
+  });
+}
+
+/**
+ * The engine's pool of RolloutActors for this experiment: `numEnvs` copies of the env each, and
+ * a copy of the network of the given kind for actor-side inference.
+ */
+export function rolloutPool(ctx: LoopContext, kind: NonNullable<MlpSpec['kind']>, numEnvs = ctx.config.settings.envsPerActor, afterInit?: (index: number) => void) {
+  const s = ctx.config.settings;
+  const model = modelSpecFor(ctx.config, kind);
+  const options = (actorIndex: number): RolloutActorOptions => ({
+    envId: s['env.id'],
+    numEnvs,
+    seed: s.seed,
+    actorIndex,
+    model,
+    backend: 'wasm',
+    wasmPaths: ctx.platform.wasmPaths,
+  });
+  return createReportingPool(ctx, actorHandle(ctx, RolloutActor, 'RolloutActor'), s.actors, (i): [RolloutActorOptions] => [options(i)], async (actor, index) => {
+    await actor.init();
+    afterInit?.(index);
+  });
 }

@@ -10,11 +10,9 @@ import { Dqn, linearEpsilon } from '../../algorithms/dqn';
 import { ReplayBuffer, type TransitionBatch } from '../../algorithms/replayBuffer';
 import { deriveSeed } from '../../core/rng';
 import { envSpec } from '../../envs/registry';
-import type { UpdateRecord } from '../records';
-import { RolloutActor, type RolloutActorOptions } from '../rolloutActor';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, DemoTicker, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
+import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Turn a [T, N] segment into transitions (s, a, r, s', terminated). */
@@ -46,75 +44,30 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const buffer = new ReplayBuffer(s['dqn.bufferSize'], spec.obsDim, deriveSeed(s.seed, 0xb0f));
   const T = s['sampling.segmentLength'];
   const budget = s['run.envSteps'];
-
-  const actorOptions = (actorIndex: number): RolloutActorOptions => ({
-    envId: s['env.id'],
-    numEnvs: s.envsPerActor,
-    seed: s.seed,
-    actorIndex,
-    model: modelSpec,
-    backend: 'wasm',
-    wasmPaths: ctx.platform.wasmPaths,
-  });
-  const { pool, respawns, emitStatus } = await createReportingPool(
-    ctx,
-    actorHandle(ctx, RolloutActor, 'RolloutActor'),
-    s.actors,
-    (i): [RolloutActorOptions] => [actorOptions(i)],
-    async (actor) => {
-      await actor.init();
-    },
-  );
-
+  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'q');
+  const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
-  const tracker = new EpisodeTracker(s['run.targetReturn']);
-  let envSteps = 0;
-  let update = 0;
-  let lostSegments = 0;
-  // Lost segments not yet reported in an update record (an update can lose every segment).
-  let unreported = 0;
   let gradientSteps = 0;
   let sinceTrain = 0;
   let sinceTarget = 0;
-  let stopReason: LoopOutcome['stopReason'] = 'budget';
-  let error: string | undefined;
 
   try {
-    while (envSteps < budget) {
-      if (!(await passGate(ctx))) {
-        stopReason = 'stopped';
-        break;
-      }
-      const t0 = performance.now();
-      const epsilon = linearEpsilon(envSteps, s['dqn.epsStart'], s['dqn.epsEnd'], s['dqn.epsFraction'], budget);
+    while (progress.budgetLeft && (await progress.proceed())) {
+      const startedAt = performance.now();
+      const epsilon = linearEpsilon(progress.envSteps, s['dqn.epsStart'], s['dqn.epsEnd'], s['dqn.epsFraction'], budget);
       const weights = await online.getWeightsAsync();
-      const results = await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), update, T, epsilon]);
-      const segs: Segment[] = [];
-      let lostNow = 0;
-      results.forEach((r, i) => {
-        if (r.status === 'rejected') {
-          lostNow += 1;
-          return;
-        }
-        const problem = validateSegment(r.value, spec.obsDim, spec.numActions);
-        if (problem) {
-          lostNow += 1;
-          ctx.emit({ type: 'notice', level: 'warning', message: `Rejected a segment from actor ${i}: ${problem}` });
-        } else segs.push(r.value);
-      });
-      lostSegments += lostNow;
-      unreported += lostNow;
+      const results = await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), progress.update, T, epsilon]);
+      const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
       if (segs.length === 0) continue;
       const seg = concatSegments(segs);
       buffer.addBatch(segmentTransitions(seg));
       const steps = seg.T * seg.numEnvs;
-      envSteps += steps;
       sinceTrain += steps;
       sinceTarget += steps;
 
       const sums: Record<string, number> = {};
       let n = 0;
-      if (envSteps >= s['dqn.learningStarts']) {
+      if (progress.envSteps + steps >= s['dqn.learningStarts']) {
         while (sinceTrain >= s['dqn.trainFrequency']) {
           sinceTrain -= s['dqn.trainFrequency'];
           const m = dqn.learn(buffer.sample(s['dqn.batchSize']));
@@ -129,57 +82,26 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
       } else sinceTrain = 0;
       const metrics: Record<string, number> = { epsilon, gradientSteps, bufferSize: buffer.size };
       for (const [k, v] of Object.entries(sums)) metrics[k] = v / n;
-      if (pauseOnNonFinite(ctx, metrics, update + 1, () => online.setWeights(weights))) continue;
-
-      update += 1;
-      tracker.add(seg.episodeReturns, envSteps, ctx.clock());
-      const dt = (performance.now() - t0) / 1000;
-      const record: UpdateRecord = {
-        type: 'update',
-        update,
-        envSteps,
-        episodes: tracker.episodes,
-        wallSeconds: ctx.clock(),
-        returns: Array.from(seg.episodeReturns),
-        lengths: Array.from(seg.episodeLengths),
-        meanReturn20: tracker.meanReturn20(),
-        stepsPerSecond: steps / Math.max(dt, 1e-9),
+      if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => online.setWeights(weights))) continue;
+      const stop = progress.finishUpdate({
+        steps,
+        startedAt,
+        returns: seg.episodeReturns,
+        lengths: seg.episodeLengths,
         metrics,
-        actorStepsPerSecond: Array.from({ length: s.actors }, (_, i) => {
-          const x = segs.find((g) => g.actorIndex === i);
-          return x ? (x.T * x.numEnvs) / Math.max(x.seconds, 1e-9) : 0;
-        }),
-        lostSegments: unreported,
+        actorStepsPerSecond: actorRates(s.actors, segs),
         policyLags: segs.map(() => 0),
-      };
-      unreported = 0;
-      ctx.emit(record);
-      demo.tick(ctx, pool, update, () => weights.map((w) => w.slice()));
-      if (tracker.solved && s['run.stopAtTarget']) {
-        stopReason = 'target';
-        break;
-      }
+      });
+      demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+      if (stop) break;
     }
   } catch (err) {
-    stopReason = 'error';
-    error = err instanceof Error ? err.message : String(err);
-    ctx.emit({ type: 'notice', level: 'error', message: `Training stopped: ${error}` });
+    progress.fail(err);
   } finally {
     emitStatus();
     ctx.setCrashTarget(null);
     await pool.terminate();
     dqn.dispose();
   }
-
-  return {
-    updates: update,
-    envSteps,
-    episodes: tracker.episodes,
-    finalMeanReturn20: tracker.meanReturn20(),
-    solved: tracker.solved,
-    stopReason,
-    lostSegments,
-    actorRespawns: respawns(),
-    ...(error ? { error } : {}),
-  };
+  return progress.outcome(respawns());
 }

@@ -10,137 +10,57 @@ import { Agent } from '../../core/agent';
 import { buildPolicyModel } from '../../core/mlp';
 import { Reinforce, type ReinforceBatch } from '../../algorithms/reinforce';
 import { envSpec } from '../../envs/registry';
-import type { UpdateRecord } from '../records';
-import { RolloutActor, validateEpisodeBatch, type EpisodeBatch, type RolloutActorOptions } from '../rolloutActor';
+import { validateEpisodeBatch, type EpisodeBatch } from '../segments';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, DemoTicker, EpisodeTracker, passGate, pauseOnNonFinite } from './common';
+import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s = ctx.config.settings;
   const spec = envSpec(s['env.id']);
-  const modelSpec = modelSpecFor(ctx.config, 'policy');
   const agent = new Agent<ReinforceBatch>(
-    new Reinforce(buildPolicyModel(modelSpec, s.seed), {
+    new Reinforce(buildPolicyModel(modelSpecFor(ctx.config, 'policy'), s.seed), {
       lr: s['reinforce.lr'],
       gamma: s['reinforce.gamma'],
       entCoef: s['reinforce.entropyCoef'],
     }),
   );
-
-  const actorOptions = (actorIndex: number): RolloutActorOptions => ({
-    envId: s['env.id'],
-    numEnvs: s.envsPerActor,
-    seed: s.seed,
-    actorIndex,
-    model: modelSpec,
-    backend: 'wasm',
-    wasmPaths: ctx.platform.wasmPaths,
-  });
-  const { pool, respawns, emitStatus } = await createReportingPool(
-    ctx,
-    actorHandle(ctx, RolloutActor, 'RolloutActor'),
-    s.actors,
-    (i): [RolloutActorOptions] => [actorOptions(i)],
-    async (actor) => {
-      await actor.init();
-    },
-  );
-
+  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'policy');
+  const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
-  const tracker = new EpisodeTracker(s['run.targetReturn']);
-  let envSteps = 0;
-  let update = 0;
-  let lostSegments = 0;
-  // Lost segments not yet reported in an update record (an update can lose every segment).
-  let unreported = 0;
-  let stopReason: LoopOutcome['stopReason'] = 'budget';
-  let error: string | undefined;
 
   try {
-    while (envSteps < s['run.envSteps']) {
-      if (!(await passGate(ctx))) {
-        stopReason = 'stopped';
-        break;
-      }
-      const t0 = performance.now();
-      const version = update;
+    while (progress.budgetLeft && (await progress.proceed())) {
+      const startedAt = performance.now();
       // Last good weights: broadcast copies of them, and restore them if the update goes bad.
       const weights = await agent.getWeightsAsync();
-      const results = await pool.map('rollEpisodes', () => [weights.map((w) => w.slice()), version]);
-      const batches: EpisodeBatch[] = [];
-      let lostNow = 0;
-      results.forEach((r, i) => {
-        if (r.status === 'rejected') {
-          lostNow += 1;
-          return;
-        }
-        const problem = validateEpisodeBatch(r.value, spec.obsDim, spec.numActions);
-        if (problem) {
-          lostNow += 1;
-          ctx.emit({ type: 'notice', level: 'warning', message: `Rejected a batch from actor ${i}: ${problem}` });
-        } else batches.push(r.value);
-      });
-      lostSegments += lostNow;
-      unreported += lostNow;
+      const results = await pool.map('rollEpisodes', () => [weights.map((w) => w.slice()), progress.update]);
+      const batches = progress.accept(results, (b) => validateEpisodeBatch(b, spec.obsDim, spec.numActions), 'batch');
       if (batches.length === 0) continue;
 
       const merged = concatEpisodeBatches(batches, spec.obsDim);
       const metrics = agent.learn(merged);
-      if (pauseOnNonFinite(ctx, metrics, update + 1, () => agent.setWeights(weights))) continue;
-
-      const returns = batches.flatMap((b) => Array.from(b.episodeReturns));
-      envSteps += merged.batchSize;
-      update += 1;
-      tracker.add(returns, envSteps, ctx.clock());
-      const dt = (performance.now() - t0) / 1000;
-      const record: UpdateRecord = {
-        type: 'update',
-        update,
-        envSteps,
-        episodes: tracker.episodes,
-        wallSeconds: ctx.clock(),
-        returns,
+      if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;
+      const stop = progress.finishUpdate({
+        steps: merged.batchSize,
+        startedAt,
+        returns: batches.flatMap((b) => Array.from(b.episodeReturns)),
         lengths: batches.flatMap((b) => Array.from(b.episodeLengths)),
-        meanReturn20: tracker.meanReturn20(),
-        stepsPerSecond: merged.batchSize / Math.max(dt, 1e-9),
         metrics,
-        actorStepsPerSecond: Array.from({ length: s.actors }, (_, i) => {
-          const b = batches.find((x) => x.actorIndex === i);
-          return b ? b.steps / Math.max(b.seconds, 1e-9) : 0;
-        }),
-        lostSegments: unreported,
-      };
-      unreported = 0;
-      ctx.emit(record);
-      demo.tick(ctx, pool, update, () => weights.map((w) => w.slice()));
-      if (tracker.solved && s['run.stopAtTarget']) {
-        stopReason = 'target';
-        break;
-      }
+        actorStepsPerSecond: actorRates(s.actors, batches),
+      });
+      demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+      if (stop) break;
     }
   } catch (err) {
-    stopReason = 'error';
-    error = err instanceof Error ? err.message : String(err);
-    ctx.emit({ type: 'notice', level: 'error', message: `Training stopped: ${error}` });
+    progress.fail(err);
   } finally {
     emitStatus();
     ctx.setCrashTarget(null);
     await pool.terminate();
     agent.dispose();
   }
-
-  return {
-    updates: update,
-    envSteps,
-    episodes: tracker.episodes,
-    finalMeanReturn20: tracker.meanReturn20(),
-    solved: tracker.solved,
-    stopReason,
-    lostSegments,
-    actorRespawns: respawns(),
-    ...(error ? { error } : {}),
-  };
+  return progress.outcome(respawns());
 }
 
 function concatEpisodeBatches(batches: EpisodeBatch[], obsDim: number): ReinforceBatch {

@@ -8,10 +8,8 @@ import { PolicyMlp } from '../../core/mlp';
 import { EsLearner, getFlatWeights, setFlatWeights, type EsResult } from '../../algorithms/es';
 import { NoiseTable } from '../../algorithms/noiseTable';
 import { deriveSeed } from '../../core/rng';
-import type { UpdateRecord } from '../records';
-import { RolloutActor, type RolloutActorOptions } from '../rolloutActor';
 import { modelSpecFor } from '../modelSpec';
-import { actorHandle, createReportingPool, EpisodeTracker, passGate } from './common';
+import { LoopProgress, rolloutPool } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -27,39 +25,12 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
     seed: s.seed,
   });
 
-  const actorOptions = (actorIndex: number): RolloutActorOptions => ({
-    envId: s['env.id'],
-    numEnvs: 1,
-    seed: s.seed,
-    actorIndex,
-    model: modelSpec,
-    backend: 'wasm',
-    wasmPaths: ctx.platform.wasmPaths,
-  });
-  const { pool, respawns, emitStatus } = await createReportingPool(
-    ctx,
-    actorHandle(ctx, RolloutActor, 'RolloutActor'),
-    s.actors,
-    (i): [RolloutActorOptions] => [actorOptions(i)],
-    async (actor) => {
-      await actor.init();
-    },
-  );
-
-  const tracker = new EpisodeTracker(s['run.targetReturn']);
-  let envSteps = 0;
-  let update = 0;
-  let lostSegments = 0;
-  let stopReason: LoopOutcome['stopReason'] = 'budget';
-  let error: string | undefined;
+  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'policy', 1);
+  const progress = new LoopProgress(ctx);
 
   try {
-    while (envSteps < s['run.envSteps']) {
-      if (!(await passGate(ctx))) {
-        stopReason = 'stopped';
-        break;
-      }
-      const t0 = performance.now();
+    while (progress.budgetLeft && (await progress.proceed())) {
+      const startedAt = performance.now();
       const indices = es.ask();
       // Deal the pairs out to the actors round-robin.
       const share = Array.from({ length: pool.size }, (_, a) => Int32Array.from(Array.from(indices).filter((_, k) => k % pool.size === a)));
@@ -68,51 +39,32 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
       const told: EsResult[] = [];
       const returns: number[] = [];
       let steps = 0;
-      results.forEach((r, a) => {
-        if (r.status === 'rejected') {
-          lostSegments += 1;
-          return;
-        }
-        const { returnPos, returnNeg } = r.value;
-        if (returnPos.length !== share[a].length || ![...returnPos, ...returnNeg].every(Number.isFinite)) {
-          lostSegments += 1;
-          ctx.emit({ type: 'notice', level: 'warning', message: `Rejected ES results from actor ${a}: wrong length or not finite` });
-          return;
-        }
-        share[a].forEach((noiseIndex, k) => told.push({ noiseIndex, returnPos: returnPos[k], returnNeg: returnNeg[k] }));
-        returns.push(...returnPos, ...returnNeg);
-        steps += r.value.steps;
-      });
+      const valid = progress.accept(
+        results.map((r, a) => (r.status === 'fulfilled' ? { status: 'fulfilled' as const, value: { ...r.value, actor: a } } : r)),
+        (v) => (v.returnPos.length === share[v.actor].length && [...v.returnPos, ...v.returnNeg].every(Number.isFinite) ? null : 'wrong length or not finite'),
+        'set of ES returns',
+      );
+      for (const v of valid) {
+        share[v.actor].forEach((noiseIndex, k) => told.push({ noiseIndex, returnPos: v.returnPos[k], returnNeg: v.returnNeg[k] }));
+        returns.push(...v.returnPos, ...v.returnNeg);
+        steps += v.steps;
+      }
       if (told.length === 0) continue;
       const metrics = es.tell(told);
-      envSteps += steps;
-      update += 1;
-      tracker.add(returns, envSteps, ctx.clock());
-      const dt = (performance.now() - t0) / 1000;
-      const record: UpdateRecord = {
-        type: 'update',
-        update,
-        envSteps,
-        episodes: tracker.episodes,
-        wallSeconds: ctx.clock(),
-        returns,
-        lengths: [],
-        meanReturn20: tracker.meanReturn20(),
-        stepsPerSecond: steps / Math.max(dt, 1e-9),
-        metrics,
-        actorStepsPerSecond: results.map((r) => (r.status === 'fulfilled' ? r.value.steps / Math.max(dt, 1e-9) : 0)),
-        lostSegments: results.filter((r) => r.status === 'rejected').length,
-      };
-      ctx.emit(record);
-      if (tracker.solved && s['run.stopAtTarget']) {
-        stopReason = 'target';
+      if (
+        progress.finishUpdate({
+          steps,
+          startedAt,
+          returns,
+          lengths: [],
+          metrics,
+          actorStepsPerSecond: results.map((r) => (r.status === 'fulfilled' ? r.value.steps / Math.max((performance.now() - startedAt) / 1000, 1e-9) : 0)),
+        })
+      )
         break;
-      }
     }
   } catch (err) {
-    stopReason = 'error';
-    error = err instanceof Error ? err.message : String(err);
-    ctx.emit({ type: 'notice', level: 'error', message: `Training stopped: ${error}` });
+    progress.fail(err);
   } finally {
     emitStatus();
     ctx.setCrashTarget(null);
@@ -120,16 +72,5 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
     setFlatWeights(model, es.theta);
     model.dispose();
   }
-
-  return {
-    updates: update,
-    envSteps,
-    episodes: tracker.episodes,
-    finalMeanReturn20: tracker.meanReturn20(),
-    solved: tracker.solved,
-    stopReason,
-    lostSegments,
-    actorRespawns: respawns(),
-    ...(error ? { error } : {}),
-  };
+  return progress.outcome(respawns());
 }
