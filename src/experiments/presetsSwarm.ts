@@ -7,13 +7,13 @@
  * - Direct work is reliable and can finish the whole task: up to 40 steps per direct run, 320
  *   orchestrator steps and 256 context units, while serial work on 32 items takes about 190 steps.
  *   It is only slow in critical steps. So doing everything itself is a sound (local) optimum.
- * - Subagents are fast in critical steps but each run is capped at 10 steps, so some time out
- *   and need a retry, and each result read back costs 3 context units (failed ones and
+ * - Subagents are fast in critical steps but each run is capped at 12 steps, so some time out
+ *   and need a retry, and each result read back costs 4 context units (failed ones and
  *   duplicates too). Assigning without retrying, or spending context on duplicates, loses item-F1.
  * - r_perf is item-F1 × a soft-deadline factor (full credit at critical steps ≤ serial / 3,
- *   down to 0.7 at the serial baseline): parallelism has real value in r_perf, but a serial
- *   orchestrator that gets every item right still earns 0.7, a comfortable place to stay.
- * - The orchestrator starts as a single agent (its direct logit starts at +3), as the report's
+ *   down to 0.8 at the serial baseline): parallelism has real value in r_perf, but a serial
+ *   orchestrator that gets every item right still earns 0.8, a comfortable place to stay.
+ * - The orchestrator starts as a single agent (its direct logit starts at +6), as the report's
  *   model did before PARL training. Whether it leaves that start is learned.
  * - Over-spawn (2 subagents per ready subtask) is on the menu: it buys r_parallel and nothing
  *   else, and costs context that retries may need.
