@@ -75,6 +75,11 @@ export function App({ autostart = false }: { autostart?: boolean }) {
             <RunControls />
             <ProgressPanel />
           </div>
+          {hasTrace && (
+            <div className="panel">
+              <SwarmTimeline />
+            </div>
+          )}
           <div className="panel">
             <Charts />
           </div>
@@ -88,11 +93,6 @@ export function App({ autostart = false }: { autostart?: boolean }) {
           {!isSwarm && (
             <div className="panel">
               <EnvView />
-            </div>
-          )}
-          {hasTrace && (
-            <div className="panel">
-              <SwarmTimeline />
             </div>
           )}
           {shown('teaching') && (

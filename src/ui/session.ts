@@ -17,6 +17,12 @@ let storePromise: Promise<RunStore | null> | null = null;
 let generation = 0;
 
 const SAVE_EVERY_MS = 1_000;
+/**
+ * The learner sends batches about 10 times a second; the charts take them at most 4 times a
+ * second (each ingest re-renders every chart on screen, and on a busy machine that is what
+ * makes the page stutter).
+ */
+const INGEST_MS = 250;
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -103,17 +109,30 @@ export async function startRun(): Promise<void> {
   }
   const timer = setInterval(() => void save(), SAVE_EVERY_MS);
 
+  let buffered: RunRecord[] = [];
+  let ingestTimer: ReturnType<typeof setTimeout> | null = null;
+  const ingest = () => {
+    if (ingestTimer !== null) clearTimeout(ingestTimer);
+    ingestTimer = null;
+    const batch = buffered;
+    buffered = [];
+    if (gen !== generation || batch.length === 0) return;
+    const st = usePlayground.getState();
+    st.ingest(batch);
+    if (st.status === 'starting' && batch.some((r) => r.type === 'update' || r.type === 'actors')) st.setStatus('running');
+  };
+
   const h = handle();
   const onRecords = h.proxy((records: RunRecord[]) => {
     if (gen !== generation) return;
     for (const r of records) if (isPersisted(r)) pending.push(r);
-    const st = usePlayground.getState();
-    st.ingest(records);
-    if (st.status === 'starting' && records.some((r) => r.type === 'update' || r.type === 'actors')) st.setStatus('running');
+    buffered.push(...records);
+    if (ingestTimer === null) ingestTimer = setTimeout(ingest, INGEST_MS);
   });
   let final: RunStatusKind = 'done';
   try {
     const summary = await h.api.start(config, onRecords);
+    ingest();
     final = summary.stopReason === 'error' ? 'error' : summary.stopReason === 'stopped' ? 'stopped' : 'done';
     if (gen === generation) {
       const st = usePlayground.getState();
@@ -121,6 +140,7 @@ export async function startRun(): Promise<void> {
       if (summary.error) st.notify('error', summary.error);
     }
   } catch (err) {
+    ingest();
     final = 'error';
     if (gen === generation) {
       const st = usePlayground.getState();

@@ -7,7 +7,7 @@
 import { create } from 'zustand';
 import { resolveExperiment, type ExperimentConfig } from '../experiments/config';
 import { decimateKeepingExtremes } from '../experiments/decimate';
-import type { ActorStatusRecord, BackendRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, TraceRecord } from '../experiments/records';
+import type { ActorStatusRecord, BackendRecord, DemoRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, TraceRecord } from '../experiments/records';
 import type { RunMeta } from '../experiments/runStore';
 import type { ExperimentSettings } from '../experiments/settings';
 
@@ -86,6 +86,8 @@ interface RunSlice {
   summary: SummaryRecord | null;
   envSteps: number;
   episodes: number;
+  /** Updates so far (what a swarm run's budget counts). */
+  updates: number;
   wallSeconds: number;
   stepsPerSecond: number;
   /** The saved run the charts show (the live one, or one opened from the list). */
@@ -104,6 +106,8 @@ interface MetricsSlice {
   lagHistogram: Record<number, number>;
   lostSegments: number;
   trace: TraceRecord | null;
+  /** The newest greedy demo episode (actor 0, recent weights), for the live environment view. */
+  demo: DemoRecord | null;
   clearMetrics(): void;
 }
 
@@ -142,9 +146,11 @@ const emptyMetrics = {
   lagHistogram: {} as Record<number, number>,
   lostSegments: 0,
   trace: null as TraceRecord | null,
+  demo: null as DemoRecord | null,
   summary: null as SummaryRecord | null,
   envSteps: 0,
   episodes: 0,
+  updates: 0,
   wallSeconds: 0,
   stepsPerSecond: 0,
   actors: [] as ActorStatusRecord['actors'],
@@ -215,7 +221,7 @@ export function applyRecords(s: PlaygroundState, records: readonly RunRecord[]):
           segments: (actorStats[i]?.segments ?? 0) + (sps > 0 ? 1 : 0),
         }));
         lostSegments += r.lostSegments;
-        Object.assign(patch, { envSteps: r.envSteps, episodes: r.episodes, wallSeconds: r.wallSeconds, stepsPerSecond: r.stepsPerSecond });
+        Object.assign(patch, { envSteps: r.envSteps, episodes: r.episodes, updates: r.update, wallSeconds: r.wallSeconds, stepsPerSecond: r.stepsPerSecond });
         break;
       }
       case 'swarm':
@@ -227,6 +233,9 @@ export function applyRecords(s: PlaygroundState, records: readonly RunRecord[]):
         break;
       case 'trace':
         patch.trace = r;
+        break;
+      case 'demo':
+        if (r.frames.length > 0 && r.keys.length > 0) patch.demo = r;
         break;
       case 'summary':
         patch.summary = r;

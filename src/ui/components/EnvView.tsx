@@ -1,10 +1,13 @@
 /**
- * The environment, drawn on a canvas. It plays in the main thread with the env classes (they are
- * pure TypeScript and cost microseconds a step), at about 30 frames a second, and only while the
- * canvas is on screen and the tab is visible. The learner sends no policy snapshots yet, so the
- * actions come from a seeded uniform policy, and the panel says so.
+ * The environment, drawn on a canvas, only while the canvas is on screen and the tab is visible.
+ * While training, it replays the newest demo episode: a greedy episode actor 0 plays with recent
+ * weights every few seconds (`demo` records). An episode is played to its end before the next
+ * newest one starts, so long episodes are seen whole. Before the first demo arrives, a seeded
+ * uniform-random policy plays in the main thread (the env classes cost microseconds a step), and
+ * the panel says so.
  */
 import { useEffect, useRef, useState } from 'react';
+import type { DemoRecord } from '../../experiments/records';
 import { Rng } from '../../core/rng';
 import { makeEnv } from '../../envs/registry';
 import { usePlayground } from '../store';
@@ -12,6 +15,8 @@ import { usePlayground } from '../store';
 const W = 320;
 const H = 200;
 const FRAME_MS = 33;
+/** Pause on an episode's last frame before the next one starts. */
+const HOLD_MS = 600;
 
 type Draw = (ctx: CanvasRenderingContext2D, s: Record<string, number>) => void;
 
@@ -90,11 +95,28 @@ const drawMountainCar: Draw = (ctx, s) => {
 
 const DRAW: Record<string, Draw> = { 'CartPole-v1': drawCartPole, 'Acrobot-v1': drawAcrobot, 'MountainCar-v0': drawMountainCar };
 
+/** What the caption says about the episode on the canvas. */
+type Playing = { kind: 'random'; n: number; ret: number } | { kind: 'demo'; update: number; ret: number; frames: number };
+
+function demoState(d: DemoRecord, f: number): Record<string, number> {
+  const k = d.keys.length;
+  const out: Record<string, number> = {};
+  for (let i = 0; i < k; i++) out[d.keys[i]] = d.frames[f * k + i];
+  return out;
+}
+
 export function EnvView() {
   const envId = usePlayground((s) => s.config.settings['env.id']);
   const seed = usePlayground((s) => s.config.settings.seed);
+  const demo = usePlayground((s) => (s.demo && s.demo.envId === s.config.settings['env.id'] ? s.demo : null));
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [episode, setEpisode] = useState({ n: 0, ret: 0 });
+  // The animation loop reads the newest demo from here, so a new record never restarts it.
+  const newest = useRef<DemoRecord | null>(demo);
+  const [playing, setPlaying] = useState<Playing>({ kind: 'random', n: 0, ret: 0 });
+
+  useEffect(() => {
+    newest.current = demo;
+  }, [demo]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -111,28 +133,54 @@ export function EnvView() {
     env.reset({ seed });
     let ret = 0;
     let episodes = 0;
+    let current: DemoRecord | null = null;
+    let frame = 0;
+    let holdUntil = 0;
     let visible = true;
     let raf = 0;
     let last = 0;
     const observer = new IntersectionObserver(([e]) => (visible = e.isIntersecting));
     observer.observe(canvas);
-    const frame = (t: number) => {
-      raf = requestAnimationFrame(frame);
-      if (!visible || document.hidden || t - last < FRAME_MS) return;
+    const paint = (state: Record<string, number>) => {
+      ctx.fillStyle = '#0b1220';
+      ctx.fillRect(0, 0, W, H);
+      draw(ctx, state);
+    };
+    const tick = (t: number) => {
+      raf = requestAnimationFrame(tick);
+      if (!visible || document.hidden || t - last < FRAME_MS || t < holdUntil) return;
       last = t;
+      if (current && newest.current === null) {
+        // The run was reset: back to the random placeholder.
+        current = null;
+        setPlaying({ kind: 'random', n: episodes, ret: 0 });
+      }
+      if (current === null || frame >= current.frames.length / current.keys.length) {
+        // Start the newest demo (or replay the one just shown until a newer one comes).
+        const next = newest.current;
+        if (next) {
+          current = next;
+          frame = 0;
+          setPlaying({ kind: 'demo', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length });
+        }
+      }
+      if (current) {
+        paint(demoState(current, frame));
+        frame += 1;
+        if (frame >= current.frames.length / current.keys.length) holdUntil = t + HOLD_MS;
+        return;
+      }
       const step = env.step(rng.int(n));
       ret += step.reward;
       if (step.terminated || step.truncated) {
         episodes += 1;
-        setEpisode({ n: episodes, ret });
+        setPlaying({ kind: 'random', n: episodes, ret });
         ret = 0;
         env.reset();
       }
-      ctx.fillStyle = '#0b1220';
-      ctx.fillRect(0, 0, W, H);
-      draw(ctx, env.renderState());
+      paint(env.renderState());
     };
-    raf = requestAnimationFrame(frame);
+    raf = requestAnimationFrame(tick);
     return () => {
       cancelAnimationFrame(raf);
       observer.disconnect();
@@ -146,10 +194,15 @@ export function EnvView() {
         {envId} <span className="muted">live view</span>
       </h2>
       <canvas ref={canvasRef} className="env-canvas" style={{ aspectRatio: `${W} / ${H}` }} role="img" aria-label={`${envId} animation`} data-testid="env-canvas" />
-      <p className="help">
-        Uniform random actions (the learner does not send policy snapshots yet), so you see the task, not the agent. Episode {episode.n}, last return{' '}
-        {episode.ret.toFixed(0)}.
-      </p>
+      {playing.kind === 'demo' ? (
+        <p className="help" data-testid="env-caption" data-source="demo">
+          <strong>The agent</strong> at update {playing.update}: a greedy episode with its recent weights, return {playing.ret.toFixed(0)} ({playing.frames} steps).
+        </p>
+      ) : (
+        <p className="help" data-testid="env-caption" data-source="random">
+          Random actions until the first update: you see the task, not the agent yet.{playing.n > 0 ? ` Episode ${playing.n}, return ${playing.ret.toFixed(0)}.` : ''}
+        </p>
+      )}
     </section>
   );
 }

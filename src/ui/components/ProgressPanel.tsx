@@ -7,21 +7,36 @@ function formatSeconds(s: number): string {
 }
 
 export function ProgressPanel() {
-  const budget = usePlayground((s) => s.config.settings['run.envSteps']);
+  const isSwarm = usePlayground((s) => s.config.settings.algorithm.startsWith('swarm'));
+  const stepBudget = usePlayground((s) => s.config.settings['run.envSteps']);
+  const updateBudget = usePlayground((s) => s.config.settings['swarm.updates']);
   const envSteps = usePlayground((s) => s.envSteps);
+  const updates = usePlayground((s) => s.updates);
   const episodes = usePlayground((s) => s.episodes);
   const wall = usePlayground((s) => s.wallSeconds);
   const summary = usePlayground((s) => s.summary);
-  const frac = Math.min(1, envSteps / budget);
+  // A swarm run's budget is its orchestrator updates (the env-step budget is only a safety cap).
+  const done = isSwarm ? updates : envSteps;
+  const budget = isSwarm ? updateBudget : stepBudget;
+  const frac = Math.min(1, done / budget);
   const rate = wall > 0 ? envSteps / wall : 0;
-  const left = rate > 0 ? (budget - envSteps) / rate : NaN;
+  const doneRate = wall > 0 ? done / wall : 0;
+  const left = doneRate > 0 ? (budget - done) / doneRate : NaN;
   return (
     <div className="progress-panel">
-      <div className="progress" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={envSteps} data-testid="progress">
+      <div className="progress" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={done} data-testid="progress">
         <div className="progress-fill" style={{ width: `${(frac * 100).toFixed(2)}%` }} />
       </div>
       <div className="progress-stats">
-        <span data-testid="env-steps">{envSteps.toLocaleString('en-US')} / {budget.toLocaleString('en-US')} steps</span>
+        {isSwarm ? (
+          <span data-testid="env-steps">
+            {updates.toLocaleString('en-US')} / {budget.toLocaleString('en-US')} updates · {envSteps.toLocaleString('en-US')} steps
+          </span>
+        ) : (
+          <span data-testid="env-steps">
+            {envSteps.toLocaleString('en-US')} / {budget.toLocaleString('en-US')} steps
+          </span>
+        )}
         <span data-testid="episodes">{episodes} episodes</span>
         <span>{Math.round(rate).toLocaleString('en-US')} steps/s</span>
         <span>{summary ? `finished: ${summary.stopReason}` : Number.isFinite(left) ? `about ${formatSeconds(left)} left` : ''}</span>

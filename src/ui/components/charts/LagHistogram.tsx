@@ -1,10 +1,14 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { usePlayground } from '../../store';
+import { memo } from 'react';
+import type { PlaygroundState } from '../../store';
 import { ChartFrame } from './ChartFrame';
+import { useChartValue } from './live';
+
+const selectHist = (s: PlaygroundState) => s.lagHistogram;
 import { AXIS_TICK, axisLabel, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 
-export function LagHistogram() {
-  const hist = usePlayground((s) => s.lagHistogram);
+export const LagHistogram = memo(function LagHistogram() {
+  const hist = useChartValue(selectHist);
   const lags = Object.keys(hist).map(Number).sort((a, b) => a - b);
   const max = lags.length ? lags[lags.length - 1] : 0;
   const data = Array.from({ length: max + 1 }, (_, lag) => ({ lag, batches: hist[lag] ?? 0 }));
@@ -21,4 +25,4 @@ export function LagHistogram() {
       </ResponsiveContainer>
     </ChartFrame>
   );
-}
+});

@@ -1,8 +1,12 @@
 import { memo } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { usePlayground, type UpdatePoint } from '../../store';
+import type { PlaygroundState, UpdatePoint } from '../../store';
 import { ChartFrame } from './ChartFrame';
-import { AXIS_TICK, GRID, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+import { forDisplay, useChartValue } from './live';
+
+const selectKeys = (s: PlaygroundState) => s.metricKeys;
+const selectUpdates = (s: PlaygroundState) => s.updatePoints;
+const byMean = (p: UpdatePoint) => p.meanReturn20 ?? 0;
+import { GRID, SERIES_COLORS } from './theme';
 
 const LABELS: Record<string, string> = {
   loss: 'loss',
@@ -17,29 +21,65 @@ const LABELS: Record<string, string> = {
   returnStd: 'batch return std',
 };
 
+const SPARK_W = 200;
+const SPARK_H = 80;
+
+function fmt(v: number): string {
+  return Number(v.toPrecision(3)).toString();
+}
+
+/**
+ * One metric as a plain SVG line (no recharts: a dozen full charts re-rendering 4 times a second
+ * were most of the page's main-thread work while training). The y range is printed at the left.
+ */
 const MiniChart = memo(function MiniChart({ metric, data, color }: { metric: string; data: UpdatePoint[]; color: string }) {
+  const pts = data.flatMap((p) => (Number.isFinite(p.metrics[metric]) ? [[p.update, p.metrics[metric]] as const] : []));
+  const label = LABELS[metric] ?? metric;
+  if (pts.length === 0) return null;
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const [x, y] of pts) {
+    x0 = Math.min(x0, x);
+    x1 = Math.max(x1, x);
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
+  }
+  const sx = (x: number) => (x1 > x0 ? ((x - x0) / (x1 - x0)) * (SPARK_W - 4) + 2 : SPARK_W / 2);
+  const sy = (y: number) => (y1 > y0 ? SPARK_H - 4 - ((y - y0) / (y1 - y0)) * (SPARK_H - 8) : SPARK_H / 2);
+  const d = pts.map(([x, y], i) => `${i ? 'L' : 'M'}${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join('');
+  const last = pts[pts.length - 1][1];
   return (
     <div className="mini-chart">
-      <div className="mini-title">{LABELS[metric] ?? metric}</div>
-      <ResponsiveContainer width="100%" height={110}>
-        <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="update" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} height={18} />
-          <YAxis tick={AXIS_TICK} width={52} tickFormatter={(v: number) => Number(v.toPrecision(2)).toString()} />
-          <Tooltip contentStyle={TOOLTIP_STYLE} />
-          <Line dataKey={(p: UpdatePoint) => p.metrics[metric]} name={LABELS[metric] ?? metric} stroke={color} dot={false} isAnimationActive={false} strokeWidth={1.5} />
-        </LineChart>
-      </ResponsiveContainer>
+      <div className="mini-title">
+        {label} <span className="mini-last">{fmt(last)}</span>
+      </div>
+      <div className="mini-body">
+        <div className="mini-range" aria-hidden="true">
+          <span>{fmt(y1)}</span>
+          <span>{fmt(y0)}</span>
+        </div>
+        <svg className="export-surface mini-svg" viewBox={`0 0 ${SPARK_W} ${SPARK_H}`} preserveAspectRatio="none" role="img" aria-label={`${label}: last ${fmt(last)}, range ${fmt(y0)} to ${fmt(y1)} over updates ${x0} to ${x1}`}>
+          <rect x="0" y="0" width={SPARK_W} height={SPARK_H} fill="none" stroke={GRID} />
+          <path d={d} fill="none" stroke={color} strokeWidth={1.5} vectorEffect="non-scaling-stroke" />
+        </svg>
+      </div>
+      <div className="mini-axis muted" aria-hidden="true">
+        <span>update {x0}</span>
+        <span>{x1}</span>
+      </div>
     </div>
   );
 });
 
 /** One small chart per metric the algorithm reports (their scales differ too much to share an axis). */
-export function LossCharts() {
-  const keys = usePlayground((s) => s.metricKeys);
-  const updates = usePlayground((s) => s.updatePoints);
+export const LossCharts = memo(function LossCharts() {
+  const keys = useChartValue(selectKeys);
+  const all = useChartValue(selectUpdates);
+  const updates = forDisplay(all, byMean, 200);
   return (
-    <ChartFrame title="Losses" caption="what the algorithm reports each update, by update" testId="loss-chart" points={updates.length} wide>
+    <ChartFrame title="Losses" caption="what the algorithm reports each update, by update" testId="loss-chart" points={all.length} wide>
       <div className="mini-grid">
         {keys.map((k, i) => (
           <MiniChart key={k} metric={k} data={updates} color={SERIES_COLORS[(i + 1) % SERIES_COLORS.length]} />
@@ -47,4 +87,4 @@ export function LossCharts() {
       </div>
     </ChartFrame>
   );
-}
+});

@@ -1,17 +1,30 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { usePlayground } from '../../store';
+import { memo, useMemo } from 'react';
+import type { EpisodePoint, PlaygroundState } from '../../store';
 import { ChartFrame } from './ChartFrame';
+import { forDisplay, useChartValue } from './live';
+
+const selectEpisodes = (s: PlaygroundState) => s.episodePoints;
+const selectUpdates = (s: PlaygroundState) => s.updatePoints;
+const selectOverlays = (s: PlaygroundState) => s.overlays;
+const selectTarget = (s: PlaygroundState) => s.config.settings['run.targetReturn'];
+const byReturn = (p: EpisodePoint) => p.ret;
+const byMean = (p: { mean: number }) => p.mean;
 import { AXIS_TICK, axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 
-export function ReturnChart() {
-  const episodes = usePlayground((s) => s.episodePoints);
-  const updates = usePlayground((s) => s.updatePoints);
-  const overlays = usePlayground((s) => s.overlays);
-  const target = usePlayground((s) => s.config.settings['run.targetReturn']);
-  const mean = updates.filter((u) => u.meanReturn20 !== null).map((u) => ({ envSteps: u.envSteps, mean: u.meanReturn20 }));
+export const ReturnChart = memo(function ReturnChart() {
+  const allEpisodes = useChartValue(selectEpisodes);
+  const updates = useChartValue(selectUpdates);
+  const overlays = useChartValue(selectOverlays);
+  const target = useChartValue(selectTarget);
+  const episodes = forDisplay(allEpisodes, byReturn);
+  const mean = useMemo(
+    () => forDisplay(updates.flatMap((u) => (u.meanReturn20 === null ? [] : [{ envSteps: u.envSteps, mean: u.meanReturn20 }])), byMean),
+    [updates],
+  );
   return (
-    <ChartFrame title="Episode return" caption="each finished episode, and the mean of the last 20 by env steps (saved runs overlaid)" testId="return-chart" points={episodes.length} wide>
-      {episodes.length === 0 && overlays.length === 0 ? (
+    <ChartFrame title="Episode return" caption="each finished episode, and the mean of the last 20 by env steps (saved runs overlaid)" testId="return-chart" points={allEpisodes.length} wide>
+      {allEpisodes.length === 0 && overlays.length === 0 ? (
         <p className="empty chart-empty">Press Start: returns appear here as the actors finish episodes.</p>
       ) : (
         <div className="chart-pair">
@@ -43,4 +56,4 @@ export function ReturnChart() {
       )}
     </ChartFrame>
   );
-}
+});

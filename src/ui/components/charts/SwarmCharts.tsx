@@ -1,12 +1,21 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { usePlayground } from '../../store';
+import { memo } from 'react';
+import type { LambdaPoint, PlaygroundState, SwarmPoint } from '../../store';
 import { ChartFrame } from './ChartFrame';
+import { forDisplay, useChartValue } from './live';
 import { AXIS_TICK, axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+
+const selectSwarm = (s: PlaygroundState) => s.swarmPoints;
+const selectLambdas = (s: PlaygroundState) => s.lambdaPoints;
+const byTotal = (p: SwarmPoint) => p.total;
+const byLambda1 = (p: LambdaPoint) => p.lambda1;
+const bySteps = (p: SwarmPoint) => p.criticalSteps;
+const byParallelism = (p: SwarmPoint) => p.avgParallelism;
 
 const legend = <Legend verticalAlign="top" height={22} wrapperStyle={{ fontSize: 11 }} />;
 
-export function RewardComponentsChart() {
-  const data = usePlayground((s) => s.swarmPoints);
+export const RewardComponentsChart = memo(function RewardComponentsChart() {
+  const data = forDisplay(useChartValue(selectSwarm), byTotal);
   return (
     <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish, per episode" testId="reward-chart" points={data.length}>
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
@@ -23,10 +32,10 @@ export function RewardComponentsChart() {
       </ResponsiveContainer>
     </ChartFrame>
   );
-}
+});
 
-export function LambdaChart() {
-  const data = usePlayground((s) => s.lambdaPoints);
+export const LambdaChart = memo(function LambdaChart() {
+  const data = forDisplay(useChartValue(selectLambdas), byLambda1);
   return (
     <ChartFrame title="Annealing" caption="λ1 and λ2 against orchestrator training steps" testId="lambda-chart" points={data.length}>
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
@@ -42,10 +51,10 @@ export function LambdaChart() {
       </ResponsiveContainer>
     </ChartFrame>
   );
-}
+});
 
-export function CriticalStepsChart() {
-  const data = usePlayground((s) => s.swarmPoints);
+export const CriticalStepsChart = memo(function CriticalStepsChart() {
+  const data = forDisplay(useChartValue(selectSwarm), bySteps);
   const hasBound = data.some((p) => p.lowerBound !== null);
   return (
     <ChartFrame title="Critical vs total steps" caption="per episode; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length}>
@@ -64,10 +73,10 @@ export function CriticalStepsChart() {
       </ResponsiveContainer>
     </ChartFrame>
   );
-}
+});
 
-export function ParallelismChart() {
-  const data = usePlayground((s) => s.swarmPoints);
+export const ParallelismChart = memo(function ParallelismChart() {
+  const data = forDisplay(useChartValue(selectSwarm), byParallelism);
   return (
     <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right)" testId="parallelism-chart" points={data.length}>
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
@@ -85,4 +94,4 @@ export function ParallelismChart() {
       </ResponsiveContainer>
     </ChartFrame>
   );
-}
+});

@@ -1,10 +1,14 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { usePlayground } from '../../store';
+import { memo } from 'react';
+import type { PlaygroundState } from '../../store';
 import { ChartFrame } from './ChartFrame';
+import { useChartValue } from './live';
+
+const selectStats = (s: PlaygroundState) => s.actorStats;
 import { AXIS_TICK, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 
-export function ThroughputChart() {
-  const stats = usePlayground((s) => s.actorStats);
+export const ThroughputChart = memo(function ThroughputChart() {
+  const stats = useChartValue(selectStats);
   const data = stats.map((a, i) => ({ actor: `#${i}`, sps: Math.round(a.stepsPerSecond) }));
   return (
     <ChartFrame title="Throughput per actor" caption="env steps per second in the last update" testId="throughput-chart" points={data.length}>
@@ -19,4 +23,4 @@ export function ThroughputChart() {
       </ResponsiveContainer>
     </ChartFrame>
   );
-}
+});

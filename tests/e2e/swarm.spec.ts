@@ -1,0 +1,59 @@
+/**
+ * The agent swarm in the browser: the swarm-annealed preset, opened from a link with a small
+ * budget, trains the orchestrator in the learner worker (frozen subagent checkpoints fetched from
+ * /subagents/*.ckpt), fills the swarm charts with real 'swarm' records and draws a real 'trace'
+ * record in the timeline. SwiftShader WebGPU is slow, so the budget is 2 updates of 8 episodes on 16 items.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolveExperiment } from '../../src/experiments/config';
+import { encodeExperiment } from '../../src/experiments/urlState';
+import { test, expect } from './fixtures';
+
+const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+
+// Tall enough that every swarm chart is on screen (charts off screen hold still until scrolled to).
+test.use({ viewport: { width: 1280, height: 1800 } });
+
+test('swarm-annealed trains in the browser: swarm charts fill and the timeline draws a real trace', async ({ page }) => {
+  test.setTimeout(240_000);
+  const config = resolveExperiment('swarm-annealed', {
+    actors: 2,
+    envsPerActor: 4,
+    'swarm.items': 16,
+    'swarm.updates': 2,
+    'swarm.annealUpdates': 2,
+    'swarm.traceEvery': 1,
+  });
+  await page.goto(`/#x=${encodeExperiment(config, { autostart: true })}`);
+  await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
+  await expect(page.getByTestId('status')).toHaveText(/starting|running/, { timeout: 60_000 });
+
+  // A real trace: stages along the critical-step axis, PARL above, the serial episode below.
+  const timeline = page.getByTestId('swarm-timeline');
+  await expect(timeline).toBeVisible({ timeout: 180_000 });
+  await expect(timeline).toContainText('update');
+  const parl = page.getByTestId('timeline-parl');
+  const serial = page.getByTestId('timeline-serial');
+  await expect(parl.locator('rect').first()).toBeVisible();
+  await expect(serial.locator('rect').first()).toBeVisible();
+  // The critical path is outlined in white, in both lanes.
+  expect(await parl.locator('rect[stroke="#fff"]').count()).toBeGreaterThan(0);
+  expect(await serial.locator('rect[stroke="#fff"]').count()).toBeGreaterThan(0);
+
+  for (const id of ['reward-chart', 'critical-chart', 'parallelism-chart']) {
+    const chart = page.getByTestId(id);
+    await expect.poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect(chart.locator('.recharts-line-curve').first()).toBeVisible();
+  }
+  await expect.poll(async () => Number(await page.getByTestId('lambda-chart').getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
+  // The serial baseline is a line of the critical-steps chart.
+  await expect(page.getByTestId('critical-chart')).toContainText('serial baseline');
+
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 180_000 });
+  await expect(page.getByTestId('env-steps')).toContainText('2 / 2 updates');
+  // Both updates' swarm records arrived: 2 updates x 2 actors x 4 episodes.
+  await expect.poll(async () => Number(await page.getByTestId('critical-chart').getAttribute('data-points'))).toBe(16);
+  await expect.poll(async () => Number(await page.getByTestId('lambda-chart').getAttribute('data-points'))).toBe(2);
+  await page.screenshot({ path: `${shots}swarm-done.png`, fullPage: true });
+});
