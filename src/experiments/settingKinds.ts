@@ -10,6 +10,8 @@ export interface SettingBase {
   help: string;
   /** Settings in the same group are shown together. */
   group: string;
+  /** The algorithms this setting matters to (all when absent); the UI hides it for the others. */
+  appliesTo?: readonly string[];
 }
 
 export interface IntSetting extends SettingBase {
@@ -53,3 +55,8 @@ export const flag = (group: SettingBase['group'], label: string, def: boolean, h
 export const choice = <T extends string>(group: SettingBase['group'], label: string, options: readonly T[], def: T, help: string): EnumSetting<T> => ({
   kind: 'enum', group, label, options, default: def, help,
 });
+
+/** The same setting, marked as mattering only to the given algorithms. */
+export function only<S extends Setting>(algorithms: readonly string[], setting: S): S {
+  return { ...setting, appliesTo: algorithms };
+}

@@ -3,16 +3,19 @@
  * algorithm's hyperparameters (keys prefixed by the algorithm). Defaults follow CleanRL and
  * SB3's rl-zoo for CartPole where they exist; the presets cite their sources.
  */
-import { choice, flag, int, num, type Setting } from './settingKinds';
+import { choice, flag, int, num, only, type Setting } from './settingKinds';
+
+const SEGMENTS = ['a2c', 'ppo', 'impala', 'dqn'];
+const ON_POLICY_SEGMENTS = ['a2c', 'ppo', 'impala'];
 
 export const INFERENCE_PLACEMENTS = ['actor', 'learner'] as const;
 
 export const ENGINE_SETTINGS = {
-  inference: choice('parallel', 'Inference placement', INFERENCE_PLACEMENTS, 'actor', 'actor: each actor acts with its own policy copy (IMPALA style); learner: actors only step envs and the learner runs one batched forward pass for all (SEED style).'),
-  'sampling.segmentLength': int('parallel', 'Segment length T', 4, 1_024, 128, 'Steps each env copy runs per segment before the actor sends it (one message per segment).'),
-  'sampling.broadcastInterval': int('parallel', 'Broadcast interval', 1, 100, 1, 'Async mode: the learner sends new weights to the actors every this many updates.'),
-  'sampling.queueCapacity': int('parallel', 'Queue capacity', 1, 64, 4, 'Async mode: segments waiting for the learner; a full queue makes actors wait (backpressure).'),
-  'sampling.segmentsPerBatch': int('parallel', 'Segments per batch', 1, 16, 2, 'Async mode: segments the learner takes from the queue for one update.'),
+  inference: only(ON_POLICY_SEGMENTS, choice('parallel', 'Inference placement', INFERENCE_PLACEMENTS, 'actor', 'actor: each actor acts with its own policy copy (IMPALA style); learner: actors only step envs and the learner runs one batched forward pass for all (SEED style).')),
+  'sampling.segmentLength': only(SEGMENTS, int('parallel', 'Segment length T', 4, 1_024, 128, 'Steps each env copy runs per segment before the actor sends it (one message per segment).')),
+  'sampling.broadcastInterval': only(['impala'], int('parallel', 'Broadcast interval', 1, 100, 1, 'Async mode: the learner sends new weights to the actors every this many updates.')),
+  'sampling.queueCapacity': only(['impala'], int('parallel', 'Queue capacity', 1, 64, 4, 'Async mode: segments waiting for the learner; a full queue makes actors wait (backpressure).')),
+  'sampling.segmentsPerBatch': only(['impala'], int('parallel', 'Segments per batch', 1, 16, 2, 'Async mode: segments the learner takes from the queue for one update.')),
 
   'ppo.lr': num('ppo', 'Learning rate', 1e-5, 0.05, 2.5e-4, 'Adam step size.', true),
   'ppo.gamma': num('ppo', 'Discount γ', 0.8, 1, 0.99, 'Weight of future rewards.'),

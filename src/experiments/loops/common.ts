@@ -114,9 +114,12 @@ export async function passGate(ctx: LoopContext): Promise<boolean> {
   return true;
 }
 
+/** Metrics that must be finite after an update; diagnostics such as explained variance may be NaN. */
+const MUST_BE_FINITE = /loss|entropy|gradnorm|approxkl/i;
+
 /** Restore the last good weights and pause, with a message, when an update's loss is not finite. */
 export function pauseOnNonFinite(ctx: LoopContext, metrics: Record<string, number>, update: number, restore: () => void): boolean {
-  if (Object.values(metrics).every(Number.isFinite)) return false;
+  if (Object.entries(metrics).every(([k, v]) => !MUST_BE_FINITE.test(k) || Number.isFinite(v))) return false;
   restore();
   ctx.gate.pause();
   ctx.emit({

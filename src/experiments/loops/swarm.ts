@@ -36,7 +36,7 @@ import { buildEpisodeTrace, stagesFromRecords } from '../../swarm/trace';
 import type { LambdaSchedules } from '../../swarm/types';
 import type { ExperimentSettings } from '../settings';
 import type { SwarmEpisodeStats, SwarmUpdateRecord, UpdateRecord } from '../records';
-import { actorHandle, createReportingPool, EpisodeTracker } from './common';
+import { actorHandle, createReportingPool, EpisodeTracker, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 const GAMMA = 0.99;
@@ -267,6 +267,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
       const B = actions.length;
       const obs = new Float32Array(B * ORCH_OBS_DIM);
       obsRows.forEach((o, k) => obs.set(o, k * ORCH_OBS_DIM));
+      const lastGood = await agent.getWeightsAsync();
       const metrics = agent.learn({
         obs,
         actions: Int32Array.from(actions),
@@ -276,11 +277,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
         advantages: Float32Array.from(advantages),
         returns: Float32Array.from(returns),
       });
-      if (!Object.values(metrics).every(Number.isFinite)) {
-        ctx.gate.pause();
-        ctx.emit({ type: 'notice', level: 'error', message: `Non-finite orchestrator loss at update ${update + 1}: training is paused. Lower swarm.lr, then resume.` });
-        continue;
-      }
+      if (pauseOnNonFinite(ctx, metrics, update + 1, () => agent.setWeights(lastGood))) continue;
 
       update += 1;
       envSteps += workerSteps + orchSteps;

@@ -12,9 +12,13 @@ const GROUP_TITLES: Record<string, string> = {
 };
 const GROUP_ORDER = ['run', 'env', 'parallel', 'model'];
 
-/** A setting belongs to another algorithm when its group or key prefix names one that is not chosen. */
+/**
+ * A setting belongs to another algorithm when the settings table says which algorithms it applies
+ * to, or when its group or key prefix names an algorithm that is not chosen.
+ */
 function relevant(key: SettingKey, algorithm: string): boolean {
   const setting = SETTINGS[key] as Setting;
+  if (setting.appliesTo && !setting.appliesTo.includes(algorithm)) return false;
   const prefix = key.includes('.') ? key.slice(0, key.indexOf('.')) : '';
   const algos = ALGORITHMS as readonly string[];
   const isSwarmAlgo = algorithm.startsWith('swarm');
