@@ -157,9 +157,22 @@ const emptyMetrics = {
   actorStats: [] as ActorStats[],
 };
 
+/**
+ * In the browser a preset starts with one actor per spare core (the page and the learner keep
+ * one), at most 4. A shared link carries the number it was made with, so it still reproduces.
+ */
+export function browserDefaultActors(): number {
+  const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
+function presetForThisBrowser(name: string): ExperimentConfig {
+  return resolveExperiment(name, { ...resolveExperiment(name).settings, actors: browserDefaultActors() });
+}
+
 export const usePlayground = create<PlaygroundState>()((set) => ({
-  config: resolveExperiment('quickstart'),
-  setPreset: (name) => set({ config: resolveExperiment(name) }),
+  config: presetForThisBrowser('quickstart'),
+  setPreset: (name) => set({ config: presetForThisBrowser(name) }),
   setSetting: (key, value) =>
     set((s) => ({ config: resolveExperiment(s.config.preset, { ...s.config.settings, [key]: value }) })),
   replaceConfig: (config) => set({ config }),

@@ -24,7 +24,9 @@ test('QuickStart trains in the browser: actors in Web Workers, a live return cur
   await page.getByLabel('Budget (env steps)').press('Enter');
   await page.getByTestId('start').click();
   await expect(page.getByTestId('status')).toHaveText('running', { timeout: 60_000 });
-  await expect(page.getByTestId('actors').locator('tbody tr')).toHaveCount(2);
+  // One actor per spare core by default, at most 4.
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await expect(page.getByTestId('actors').locator('tbody tr')).toHaveCount(Math.max(1, Math.min(4, cores - 1)));
 
   const chart = page.getByTestId('return-chart');
   await expect.poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(8);

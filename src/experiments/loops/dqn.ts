@@ -55,6 +55,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
     while (progress.budgetLeft && (await progress.proceed())) {
       const startedAt = performance.now();
       const epsilon = linearEpsilon(progress.envSteps, s['dqn.epsStart'], s['dqn.epsEnd'], s['dqn.epsFraction'], budget);
+      dqn.epsilon = epsilon;
       const weights = await online.getWeightsAsync();
       const results = await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), progress.update, T, epsilon]);
       const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
@@ -80,8 +81,10 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
           dqn.syncTarget(1);
         }
       } else sinceTrain = 0;
-      const metrics: Record<string, number> = { epsilon, gradientSteps, bufferSize: buffer.size };
+      const metrics: Record<string, number> = {};
       for (const [k, v] of Object.entries(sums)) metrics[k] = v / n;
+      // The loop's own figures last: the ε the actors used, not the algorithm's copy.
+      Object.assign(metrics, { epsilon, gradientSteps, bufferSize: buffer.size });
       if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => online.setWeights(weights))) continue;
       const stop = progress.finishUpdate({
         steps,

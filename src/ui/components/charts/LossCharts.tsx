@@ -3,6 +3,11 @@ import type { PlaygroundState, UpdatePoint } from '../../store';
 import { ChartFrame } from './ChartFrame';
 import { forDisplay, useChartValue } from './live';
 
+// Figures the swarm charts already plot, and bookkeeping counters: not losses.
+const SHOWN_ELSEWHERE = new Set([
+  'lambda1', 'lambda2', 'rPerf', 'finishRate', 'avgParallelism', 'criticalSteps', 'criticalOverSerial',
+  'orchForwardCalls', 'subagentForwardCalls', 'ticks', 'forwardCalls', 'epochs', 'gradientSteps', 'bufferSize', 'queueSize', 'blockedPushes',
+]);
 const selectKeys = (s: PlaygroundState) => s.metricKeys;
 const selectUpdates = (s: PlaygroundState) => s.updatePoints;
 const byMean = (p: UpdatePoint) => p.meanReturn20 ?? 0;
@@ -81,7 +86,7 @@ export const LossCharts = memo(function LossCharts() {
   return (
     <ChartFrame title="Losses" caption="what the algorithm reports each update, by update" testId="loss-chart" points={all.length} wide>
       <div className="mini-grid">
-        {keys.map((k, i) => (
+        {keys.filter((k) => !SHOWN_ELSEWHERE.has(k)).map((k, i) => (
           <MiniChart key={k} metric={k} data={updates} color={SERIES_COLORS[(i + 1) % SERIES_COLORS.length]} />
         ))}
       </div>
