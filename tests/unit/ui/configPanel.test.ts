@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { groupedSettings } from '../../../src/ui/components/ConfigPanel';
+
+const keysFor = (algorithm: string) => groupedSettings(algorithm, []).flatMap(([, keys]) => keys as string[]);
+
+describe('config panel: settings shown for the chosen algorithm', () => {
+  it('shows a swarm run its task settings, not the classic env, network or segment settings', () => {
+    const keys = keysFor('swarm-ppo');
+    expect(keys).toContain('swarm.items');
+    expect(keys).toContain('seed');
+    for (const k of ['env.id', 'model.hidden', 'run.envSteps', 'sampling.segmentLength', 'inference', 'ppo.lr']) expect(keys).not.toContain(k);
+  });
+
+  it('shows PPO its own hyperparameters and sampling, not IMPALA queue settings or the swarm', () => {
+    const keys = keysFor('ppo');
+    for (const k of ['ppo.lr', 'sampling.segmentLength', 'inference', 'env.id']) expect(keys).toContain(k);
+    for (const k of ['sampling.queueCapacity', 'impala.lr', 'dqn.lr', 'swarm.items', 'reinforce.lr']) expect(keys).not.toContain(k);
+    expect(keysFor('impala')).toContain('sampling.queueCapacity');
+  });
+});
