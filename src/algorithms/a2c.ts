@@ -19,7 +19,7 @@
  *    (SB3 writes L_v = mean((R − V)²) without the 0.5; with the same vfCoef our value term is half of SB3's.)
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
+import { PolicyAlgorithm } from '../core/algorithm';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { normalize } from './reinforce';
 import {
@@ -77,7 +77,7 @@ export const A2C_DEFAULTS: Readonly<A2cConfig> = Object.freeze({
 /** See `OnPolicyBatch` (common.ts): obs [B·obsDim], actions [B], and advantages+returns or the GAE rollout. */
 export type A2cBatch = OnPolicyBatch;
 
-export class A2c extends Algorithm<A2cBatch, ActorCriticModel> {
+export class A2c extends PolicyAlgorithm<A2cBatch, ActorCriticModel> {
   readonly config: A2cConfig;
   protected override optimizer: tf.Optimizer;
 
@@ -85,16 +85,6 @@ export class A2c extends Algorithm<A2cBatch, ActorCriticModel> {
     super(model);
     this.config = { ...A2C_DEFAULTS, ...config };
     this.optimizer = makeOptimizer(this.config.optimizer, this.config.lr, this.config.eps, this.config.rmspropDecay);
-  }
-
-  /** Logits [B, A]: argmax is the greedy action. */
-  predict(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => this.model.forward(obs).logits);
-  }
-
-  /** Probabilities π(·|s) [B, A]. */
-  sample(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => tf.softmax(this.model.forward(obs).logits));
   }
 
   /** The loss and its terms for a batch (no update); call inside tf.tidy. */

@@ -25,7 +25,7 @@
  *    learning rate does not depend on the segment size.)
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
+import { PolicyAlgorithm } from '../core/algorithm';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { vtrace } from './vtrace';
 import { categorical, checkObsActions, makeOptimizer, type ActorCriticModel, type OptimizerKind } from './common';
@@ -96,7 +96,7 @@ export interface ImpalaBatch {
   numEnvs: number;
 }
 
-export class Impala extends Algorithm<ImpalaBatch, ActorCriticModel> {
+export class Impala extends PolicyAlgorithm<ImpalaBatch, ActorCriticModel> {
   readonly config: ImpalaConfig;
   protected override optimizer: tf.Optimizer;
 
@@ -104,16 +104,6 @@ export class Impala extends Algorithm<ImpalaBatch, ActorCriticModel> {
     super(model);
     this.config = { ...IMPALA_DEFAULTS, ...config };
     this.optimizer = makeOptimizer(this.config.optimizer, this.config.lr, this.config.eps, this.config.rmspropDecay);
-  }
-
-  /** Logits [B, A]: argmax is the greedy action. */
-  predict(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => this.model.forward(obs).logits);
-  }
-
-  /** Probabilities π(·|s) [B, A] (what actors sample from and record log μ of). */
-  sample(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => tf.softmax(this.model.forward(obs).logits));
   }
 
   /** Loss for given V-trace targets (no update); call inside tf.tidy. */

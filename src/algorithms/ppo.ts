@@ -27,7 +27,7 @@
  * (plus one per epoch when targetKl is set).
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
+import { PolicyAlgorithm } from '../core/algorithm';
 import { Rng } from '../core/rng';
 import { clipByGlobalNorm } from '../core/tensorUtils';
 import {
@@ -127,7 +127,7 @@ export interface PpoLossTerms {
 
 const METRICS = ['loss', 'pgLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFrac', 'gradNorm'] as const;
 
-export class Ppo extends Algorithm<PpoBatch, ActorCriticModel> {
+export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
   readonly config: PpoConfig;
   protected override optimizer: tf.Optimizer;
   private readonly rng: Rng;
@@ -143,16 +143,6 @@ export class Ppo extends Algorithm<PpoBatch, ActorCriticModel> {
     }
     this.optimizer = makeOptimizer('adam', this.config.lr, this.config.eps);
     this.rng = new Rng(this.config.seed).fork(0x990);
-  }
-
-  /** Logits [B, A]: argmax is the greedy action. */
-  predict(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => this.model.forward(obs).logits);
-  }
-
-  /** Probabilities π(·|s) [B, A]. */
-  sample(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => tf.softmax(this.model.forward(obs).logits));
   }
 
   /** The clipped-surrogate loss and diagnostics for one minibatch (no update); call inside tf.tidy. */

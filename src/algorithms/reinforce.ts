@@ -24,7 +24,7 @@
  * / weights equal to float32 rounding (not bit for bit: the matmul kernels sum in different orders).
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
+import { PolicyAlgorithm } from '../core/algorithm';
 import type { Model } from '../core/model';
 import { clipByGlobalNorm, readScalars, rowWidth } from '../core/tensorUtils';
 
@@ -95,7 +95,7 @@ export function normalize(x: Float32Array, eps = 1e-8): { out: Float32Array; mea
   return { out, mean, std };
 }
 
-export class Reinforce extends Algorithm<ReinforceBatch, PolicyModel> {
+export class Reinforce extends PolicyAlgorithm<ReinforceBatch, PolicyModel> {
   readonly config: ReinforceConfig;
   protected override optimizer: tf.Optimizer;
 
@@ -103,16 +103,6 @@ export class Reinforce extends Algorithm<ReinforceBatch, PolicyModel> {
     super(model);
     this.config = { ...REINFORCE_DEFAULTS, ...config };
     this.optimizer = tf.train.adam(this.config.lr);
-  }
-
-  /** Logits [B, A]: argmax is the greedy action. */
-  predict(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => this.model.forward(obs).logits);
-  }
-
-  /** Probabilities π(·|s) [B, A]. */
-  sample(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => tf.softmax(this.model.forward(obs).logits));
   }
 
   /** The loss terms for a batch (no update); inside tf.tidy. Exposed for tests and teaching. */

@@ -9,7 +9,7 @@
  *   - the optimizer's own state (Adam moments), created on the first `learn` and kept.
  * So after the first `learn`, `tf.memory().numTensors` is unchanged by any number of calls.
  */
-import type * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs';
 import type { Model, ModelOutput } from './model';
 
 export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = Model<ModelOutput>> {
@@ -44,5 +44,21 @@ export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = 
     this.optimizer?.dispose();
     this.optimizer = null;
     for (const m of this.models()) m.dispose();
+  }
+}
+
+/**
+ * An Algorithm whose model has a discrete policy head (`logits`): greedy scores are the logits
+ * and sampling uses their softmax. REINFORCE, A2C, PPO and IMPALA share this; only `learn` differs.
+ */
+export abstract class PolicyAlgorithm<Batch, M extends Model<{ logits: tf.Tensor2D } & ModelOutput>> extends Algorithm<Batch, M> {
+  /** Logits [B, A]: argmax is the greedy action. */
+  predict(obs: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => this.model.forward(obs).logits);
+  }
+
+  /** Probabilities π(·|s) [B, A]. */
+  sample(obs: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => tf.softmax(this.model.forward(obs).logits));
   }
 }
