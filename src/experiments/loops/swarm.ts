@@ -184,6 +184,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
       });
       let workerSteps = 0;
       let orchSteps = 0;
+      const actorSteps = new Array<number>(pool.size).fill(0);
       while (alive.size > 0) {
         const ids = [...alive];
         for (const i of ids) {
@@ -209,6 +210,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
           }
           orchSteps += p.orchSlots.length;
           workerSteps += p.workRole.length;
+          actorSteps[i] += p.orchSlots.length + p.workRole.length;
         });
         const next = await Promise.allSettled(active.map((i, k) => pool.call(i, 'advance', answer.orch[k].actions, answer.work[k])));
         next.forEach((r, k) => {
@@ -308,7 +310,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
           subagentForwardCalls: inference.subagent.forwardCalls,
           ticks: inference.ticks,
         },
-        actorStepsPerSecond: Array.from({ length: s.actors }, () => 0),
+        actorStepsPerSecond: actorSteps.map((n) => n / Math.max(dt, 1e-9)),
         lostSegments: 0,
       };
       ctx.emit(record);

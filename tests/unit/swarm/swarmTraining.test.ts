@@ -148,6 +148,8 @@ describe('swarm training in worker threads', () => {
     }
     const updates = records.filter((r) => r.type === 'update');
     expect(updates.length).toBe(4);
+    // Every actor ran its sims, so each reports its own throughput.
+    for (const u of updates) if (u.type === 'update') expect(u.actorStepsPerSecond.every((x) => x > 0)).toBe(true);
     expect(tf.getBackend()).toBeDefined();
   }, 60_000);
 
