@@ -45,7 +45,7 @@ interface EvalFigures {
   byGrid: Record<string, { successRate: number; meanSteps: number }>;
 }
 
-function evaluate(agent: FrozenSubagent, seed: number): EvalFigures {
+async function evaluate(agent: FrozenSubagent, seed: number): Promise<EvalFigures> {
   const rng = new Rng(seed);
   const byGrid: EvalFigures['byGrid'] = {};
   let ok = 0;
@@ -62,7 +62,7 @@ function evaluate(agent: FrozenSubagent, seed: number): EvalFigures {
     const found = new Uint8Array(envs.length);
     while (active.length > 0) {
       active.forEach((e, row) => envs[e].writeObs(obs, row * ITEM_OBS_DIM));
-      const a = agent.act(obs, active.length, rng);
+      const a = await agent.act(obs, active.length, rng);
       const scratch = new Float32Array(ITEM_OBS_DIM);
       const next: number[] = [];
       active.forEach((e, row) => {
@@ -112,12 +112,12 @@ async function trainSize(size: SubagentSize, outDir: string): Promise<Record<str
   const out: Record<string, unknown>[] = [];
   let envSteps = 0;
   const started = performance.now();
-  const save = (name: string, update: number) => {
+  const save = async (name: string, update: number) => {
     const ckpt = policyCheckpoint(model, size, hidden, update, envSteps);
     const file = join(outDir, name);
     writeFileSync(file, encodeCheckpoint(ckpt));
     const frozen = new FrozenSubagent(ckpt, name);
-    const figures = evaluate(frozen, EVAL_SEED);
+    const figures = await evaluate(frozen, EVAL_SEED);
     frozen.dispose();
     const entry = { file: name, size, hidden: [...hidden], update, envSteps, bytes: statSync(file).size, ...figures };
     out.push(entry);
@@ -193,9 +193,9 @@ async function trainSize(size: SubagentSize, outDir: string): Promise<Record<str
         `${size} update ${update}/${plan.updates}: solved ${solved}/${episodes} episodes, entropy ${m.entropy.toFixed(3)}, ${secs.toFixed(0)} s\n`,
       );
     }
-    if (plan.keep.includes(update)) save(`${size}-u${update}.ckpt`, update);
+    if (plan.keep.includes(update)) await save(`${size}-u${update}.ckpt`, update);
   }
-  save(`${size}.ckpt`, plan.updates);
+  await save(`${size}.ckpt`, plan.updates);
   ppo.dispose();
   return out;
 }

@@ -43,14 +43,26 @@ export class CentralInference {
   ) {}
 
   /** Decisions for `n` orchestrator rows in one forward pass. */
-  decide(obs: Float32Array, n: number): OrchestratorDecisions {
-    const out: OrchestratorDecisions = { actions: new Int32Array(n), logProbs: new Float32Array(n), values: new Float32Array(n) };
-    if (n === 0) return out;
+  async decide(obs: Float32Array, n: number): Promise<OrchestratorDecisions> {
+    return this.sampleDecisions(await this.orchestratorOutputs(obs, n), n);
+  }
+
+  /** One forward pass of the orchestrator, read back without blocking the backend. */
+  private async orchestratorOutputs(obs: Float32Array, n: number): Promise<{ probs: Float32Array; values: Float32Array }> {
+    if (n === 0) return { probs: new Float32Array(0), values: new Float32Array(0) };
     this.orchForwardCalls += 1;
-    const { probs, values } = tf.tidy(() => {
+    const [probsT, valuesT] = tf.tidy(() => {
       const o = this.orchestrator.forward(tf.tensor2d(obs, [n, ORCH_OBS_DIM]));
-      return { probs: tf.softmax(o.logits).dataSync(), values: o.value.dataSync() };
+      return [tf.softmax(o.logits), o.value];
     });
+    const [probs, values] = await Promise.all([probsT.data(), valuesT.data()]);
+    probsT.dispose();
+    valuesT.dispose();
+    return { probs: probs as Float32Array, values: values as Float32Array };
+  }
+
+  private sampleDecisions({ probs, values }: { probs: Float32Array; values: Float32Array }, n: number): OrchestratorDecisions {
+    const out: OrchestratorDecisions = { actions: new Int32Array(n), logProbs: new Float32Array(n), values: new Float32Array(n) };
     const A = NUM_ORCH_ACTIONS;
     for (let i = 0; i < n; i++) {
       let a: number;
@@ -65,8 +77,11 @@ export class CentralInference {
     return out;
   }
 
-  /** Answer every pending row of every actor: one forward pass per model. */
-  tick(pendings: readonly SwarmPending[]): TickAnswer {
+  /**
+   * Answer every pending row of every actor: one forward pass per model. All passes are queued
+   * before any result is read back, and the readbacks do not block the backend.
+   */
+  async tick(pendings: readonly SwarmPending[]): Promise<TickAnswer> {
     this.ticks += 1;
     // Orchestrator rows of all actors, concatenated.
     const nOrch = pendings.reduce((a, p) => a + p.orchSlots.length, 0);
@@ -76,7 +91,27 @@ export class CentralInference {
       orchObs.set(p.orchObs, r * ORCH_OBS_DIM);
       r += p.orchSlots.length;
     }
-    const all = this.decide(orchObs, nOrch);
+    // Worker rows, split by role: subagents (1) and the orchestrator's own direct work (0).
+    const roles = ([1, 0] as const).map((role) => {
+      const idx: Array<[number, number]> = [];
+      pendings.forEach((p, pi) => p.workRole.forEach((w, i) => w === role && idx.push([pi, i])));
+      const obs = new Float32Array(idx.length * ITEM_OBS_DIM);
+      idx.forEach(([pi, i], k) => obs.set(pendings[pi].workObs.subarray(i * ITEM_OBS_DIM, (i + 1) * ITEM_OBS_DIM), k * ITEM_OBS_DIM));
+      const model = role === 1 ? this.subagent : this.direct;
+      const temperature = role === 1 ? this.options.subagentTemperature : this.options.directTemperature;
+      return { idx, model, probs: idx.length > 0 ? model.probabilities(obs, idx.length, temperature) : Promise.resolve(new Float32Array(0)) };
+    });
+    // Every pass is queued before anything is read back; then sample in a fixed order, so the
+    // Rng stream (and so the run) does not depend on which readback lands first.
+    const orchOut = await this.orchestratorOutputs(orchObs, nOrch);
+    const roleProbs = await Promise.all(roles.map((x) => x.probs));
+    const all = this.sampleDecisions(orchOut, nOrch);
+    const work = pendings.map((p) => new Int32Array(p.workRole.length));
+    roles.forEach(({ idx, model }, k) => {
+      if (idx.length === 0) return;
+      const actions = model.choose(roleProbs[k], idx.length, this.rng);
+      idx.forEach(([pi, i], j) => (work[pi][i] = actions[j]));
+    });
     const orch: OrchestratorDecisions[] = [];
     r = 0;
     for (const p of pendings) {
@@ -84,19 +119,7 @@ export class CentralInference {
       orch.push({ actions: all.actions.slice(r, r + n), logProbs: all.logProbs.slice(r, r + n), values: all.values.slice(r, r + n) });
       r += n;
     }
-    // Worker rows: split by role, one pass per model.
-    const work = pendings.map((p) => new Int32Array(p.workRole.length));
-    for (const role of [1, 0] as const) {
-      const model = role === 1 ? this.subagent : this.direct;
-      const idx: Array<[number, number]> = [];
-      pendings.forEach((p, pi) => p.workRole.forEach((w, i) => w === role && idx.push([pi, i])));
-      if (idx.length === 0) continue;
-      const obs = new Float32Array(idx.length * ITEM_OBS_DIM);
-      idx.forEach(([pi, i], k) => obs.set(pendings[pi].workObs.subarray(i * ITEM_OBS_DIM, (i + 1) * ITEM_OBS_DIM), k * ITEM_OBS_DIM));
-      const temperature = role === 1 ? this.options.subagentTemperature : this.options.directTemperature;
-      const actions = model.act(obs, idx.length, this.rng, { temperature });
-      idx.forEach(([pi, i], k) => (work[pi][i] = actions[k]));
-    }
     return { orch, work };
   }
+
 }

@@ -102,8 +102,11 @@ export class FrozenSubagent {
     this.model.setWeights(ckpt.weights);
   }
 
-  /** Probabilities softmax(logits / τ), [n · 5] row-major, in one forward pass. */
-  probabilities(obs: Float32Array, n: number, temperature = 1): Float32Array {
+  /**
+   * Probabilities softmax(logits / τ), [n · 5] row-major, in one forward pass. Read back without
+   * blocking, so on WebGPU the pass is queued and other work (the orchestrator's pass) overlaps it.
+   */
+  async probabilities(obs: Float32Array, n: number, temperature = 1): Promise<Float32Array> {
     if (n === 0) return new Float32Array(0);
     if (obs.length < n * ITEM_OBS_DIM) throw new Error(`FrozenSubagent.act: ${obs.length} obs values for ${n} rows of ${ITEM_OBS_DIM}`);
     this.forwardCalls += 1;
@@ -113,17 +116,21 @@ export class FrozenSubagent {
       const x = tf.tensor2d(obs.subarray(0, n * ITEM_OBS_DIM), [n, ITEM_OBS_DIM]);
       return tf.softmax(tf.div(this.model.forward(x).logits, t));
     });
-    const p = new Float32Array(probs.dataSync());
+    const p = new Float32Array(await probs.data());
     probs.dispose();
     return p;
   }
 
   /** One action per row: sampled (or argmax for rows where greedy[i] is 1), one forward pass. */
-  act(obs: Float32Array, n: number, rng: Rng, options: { temperature?: number; greedy?: Uint8Array } = {}): Int32Array {
-    const p = this.probabilities(obs, n, options.temperature ?? 1);
+  async act(obs: Float32Array, n: number, rng: Rng, options: { temperature?: number; greedy?: Uint8Array } = {}): Promise<Int32Array> {
+    return this.choose(await this.probabilities(obs, n, options.temperature ?? 1), n, rng, options.greedy);
+  }
+
+  /** Actions from probabilities already read back (sampling with the caller's Rng, in row order). */
+  choose(p: Float32Array, n: number, rng: Rng, greedy?: Uint8Array): Int32Array {
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      if (options.greedy?.[i]) {
+      if (greedy?.[i]) {
         let best = 0;
         for (let a = 1; a < ITEM_NUM_ACTIONS; a++) if (p[i * ITEM_NUM_ACTIONS + a] > p[i * ITEM_NUM_ACTIONS + best]) best = a;
         out[i] = best;
@@ -131,6 +138,7 @@ export class FrozenSubagent {
     }
     return out;
   }
+
 
   getWeights(): Float32Array[] {
     return this.model.getWeights();

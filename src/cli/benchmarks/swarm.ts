@@ -128,7 +128,7 @@ export const swarmScaleBenchmark: Benchmark = {
         stageCalls = 0;
       }
       const before = large.forwardCalls;
-      const answer = inference.tick([p]);
+      const answer = await inference.tick([p]);
       stageCalls += large.forwardCalls - before;
       p = actor.advance(orchActions.length ? orchActions : answer.orch[0].actions, answer.work[0]);
       for (const f of p.finished) log = f.log;

@@ -196,7 +196,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
         }
         const active = [...alive];
         if (active.length === 0) break;
-        const answer = inference.tick(active.map((i) => pendings[i]));
+        const answer = await inference.tick(active.map((i) => pendings[i]));
         active.forEach((i, k) => {
           const p = pendings[i];
           const d = answer.orch[k];

@@ -151,7 +151,7 @@ export function EnvView() {
       if (!visible || document.hidden || t - last < FRAME_MS || t < holdUntil) return;
       last = t;
       if (current && newest.current === null) {
-        // The run was reset: back to the random placeholder.
+        // The run was reset: back to the random-action preview.
         current = null;
         setPlaying({ kind: 'random', n: episodes, ret: 0 });
       }

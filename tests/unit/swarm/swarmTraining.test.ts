@@ -35,7 +35,7 @@ describe('frozen subagents', () => {
     const rows: { obs: Float32Array; a: number; lp: number; v: number }[] = [];
     let p = actor.start(0, 2);
     while (p.running > 0) {
-      const ans = inference.tick([p]);
+      const ans = await inference.tick([p]);
       for (let r = 0; r < p.orchSlots.length; r++) rows.push({ obs: p.orchObs.slice(r * ORCH_OBS_DIM, (r + 1) * ORCH_OBS_DIM), a: ans.orch[0].actions[r], lp: ans.orch[0].logProbs[r], v: ans.orch[0].values[r] });
       p = actor.advance(ans.orch[0].actions, ans.work[0]);
     }
@@ -82,7 +82,7 @@ describe('central inference', () => {
     let subagentsSeen = 0;
     while (p.running > 0) {
       const before = sub.forwardCalls;
-      const ans = inference.tick([p]);
+      const ans = await inference.tick([p]);
       if (p.workRole.length > 0) {
         stageTicks += 1;
         stageCalls += sub.forwardCalls - before;
