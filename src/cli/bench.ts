@@ -9,6 +9,7 @@ import { quickstartBenchmark } from './benchmarks/quickstart';
 import { swarmScaleBenchmark, swarmStoryBenchmark } from './benchmarks/swarm';
 import type { Benchmark } from './benchmarks/types';
 import { uiBenchmark } from './benchmarks/ui';
+import { runMain } from './runMain';
 
 const BENCHMARKS: Benchmark[] = [
   quickstartBenchmark,
@@ -51,10 +52,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

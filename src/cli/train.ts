@@ -13,6 +13,7 @@ import { nodePlatform } from './nodePlatform';
 import { TrainingRun } from '../experiments/trainer';
 import { parseTrainArgs } from './args';
 import { ProgressBar } from './progress';
+import { runMain } from './runMain';
 
 async function main(): Promise<number> {
   let args;
@@ -61,10 +62,4 @@ async function main(): Promise<number> {
   return summary.stopReason === 'error' ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

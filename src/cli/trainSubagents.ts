@@ -24,6 +24,7 @@ import { ActorCriticMlp } from '../core/mlp';
 import { Rng, deriveSeed } from '../core/rng';
 import { ITEM_OBS_DIM, ItemSearchEnv } from '../envs/swarm/itemSearch';
 import { FrozenSubagent, SUBAGENT_HIDDEN, subagentSpec, type SubagentSize } from '../swarm/subagents';
+import { runMain } from './runMain';
 
 const GRIDS = [3, 4, 5, 6, 8];
 const NUM_ENVS = 32;
@@ -224,10 +225,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);
