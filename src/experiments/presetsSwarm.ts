@@ -11,10 +11,14 @@
  *   and need a retry, and each result read back costs 4 context units (failed ones and
  *   duplicates too). Assigning without retrying, or spending context on duplicates, loses item-F1.
  * - r_perf is item-F1 × a soft-deadline factor (full credit at critical steps ≤ serial / 3,
- *   down to 0.8 at the serial baseline): parallelism has real value in r_perf, but a serial
- *   orchestrator that gets every item right still earns 0.8, a comfortable place to stay.
- * - The orchestrator starts as a single agent (its direct logit starts at +6), as the report's
- *   model did before PARL training. Whether it leaves that start is learned.
+ *   down to 0.8 at serial / 2 and beyond): parallelism has real value in r_perf, but only a plan
+ *   that runs most items at once earns it. A serial orchestrator that gets every item right
+ *   earns 0.8, and so does one that hands out a few items now and then: the serial start is a
+ *   plateau of r_perf, a comfortable place to stay.
+ * - The orchestrator starts as a single agent (its direct logit starts at +9, so about 1 episode
+ *   in 50 tries any subagent at all), as the report's model did before PARL training. Whether it
+ *   leaves that start is learned. Returns are undiscounted (src/experiments/loops/swarm.ts), so
+ *   nothing but the reward pays for fewer decisions.
  * - Over-spawn (2 subagents per ready subtask) is on the menu: it buys r_parallel and nothing
  *   else, and costs context that retries may need.
  */
@@ -38,7 +42,8 @@ const BASE: Partial<ExperimentSettings> = {
   'swarm.contextPerResult': 4,
   'swarm.deadline': 1 / 3,
   'swarm.lateFloor': 0.8,
-  'swarm.initDirectBias': 6,
+  'swarm.lateAt': 1 / 2,
+  'swarm.initDirectBias': 9,
   'swarm.updates': 60,
   'swarm.annealUpdates': 30,
   'swarm.traceEvery': 10,
@@ -81,6 +86,19 @@ export const SWARM_PRESETS: readonly Preset[] = [
     name: 'swarm-taskgraph',
     title: 'Agent swarm: task graph (subtasks with dependencies)',
     description: 'The annealed schedule on generated task graphs (medium): only ready subtasks can be assigned, so the orchestrator must follow the dependencies and parallelise each layer of the DAG.',
-    settings: { ...BASE, 'swarm.task': 'taskGraph', 'swarm.lambda1': 0.5, 'swarm.lambda1Schedule': 'linear', 'swarm.lambda2': 0.5, 'swarm.lambda2Schedule': 'linear' },
+    // A DAG's lower bound is near serial / 3.5 (medium graphs), so the deadline sits at serial / 2
+    // and the ramp runs to the serial baseline; graph subtasks are longer walks, so subagents
+    // get 24 steps.
+    settings: {
+      ...BASE,
+      'swarm.task': 'taskGraph',
+      'swarm.subagentStepCap': 24,
+      'swarm.deadline': 1 / 2,
+      'swarm.lateAt': 1,
+      'swarm.lambda1': 0.5,
+      'swarm.lambda1Schedule': 'linear',
+      'swarm.lambda2': 0.5,
+      'swarm.lambda2Schedule': 'linear',
+    },
   },
 ];

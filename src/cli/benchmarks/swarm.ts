@@ -35,16 +35,25 @@ export interface FinalFigures {
   critical: number;
   criticalOverSerial: number;
   peakParallelism: number;
+  /** First update at which at least half the episodes launch a subagent (null: never). */
+  leftSerialAt: number | null;
+  /** Mean r_perf over the 5 updates up to the run's midpoint (before a curriculum switch at half time). */
+  rPerfMid: number;
 }
 
 export function finalFigures(records: SwarmUpdateRecord[], last = 10): FinalFigures {
   const eps: SwarmEpisodeStats[] = records.slice(-last).flatMap((r) => r.episodes);
   const mean = (f: (x: SwarmEpisodeStats) => number) => eps.reduce((a, x) => a + f(x), 0) / Math.max(1, eps.length);
   let peak = 0;
+  let leftSerialAt: number | null = null;
   for (const r of records) {
-    const m = r.episodes.reduce((a, x) => a + x.avgParallelism, 0) / Math.max(1, r.episodes.length);
-    peak = Math.max(peak, m);
+    const n = Math.max(1, r.episodes.length);
+    peak = Math.max(peak, r.episodes.reduce((a, x) => a + x.avgParallelism, 0) / n);
+    const launching = r.episodes.filter((x) => x.maxParallelism > 0).length / n;
+    if (leftSerialAt === null && launching >= 0.5) leftSerialAt = r.update;
   }
+  const half = Math.floor(records.length / 2);
+  const midEps = records.slice(Math.max(0, half - 5), half).flatMap((r) => r.episodes);
   return {
     parallelism: mean((x) => x.avgParallelism),
     serialFraction: mean((x) => (x.maxParallelism === 0 ? 1 : 0)),
@@ -53,6 +62,8 @@ export function finalFigures(records: SwarmUpdateRecord[], last = 10): FinalFigu
     critical: mean((x) => x.criticalSteps),
     criticalOverSerial: mean((x) => x.criticalSteps / Math.max(1, x.serialBaseline)),
     peakParallelism: peak,
+    leftSerialAt,
+    rPerfMid: midEps.reduce((a, x) => a + x.rPerf, 0) / Math.max(1, midEps.length),
   };
 }
 
@@ -84,19 +95,22 @@ export const swarmStoryBenchmark: Benchmark = {
         const f = finalFigures(swarm);
         const ph = phenomena(f);
         per.push({ ...f, seed, seconds: summary.wallSeconds, phenomena: ph });
-        rows.push([preset, seed, f.parallelism.toFixed(1), f.peakParallelism.toFixed(1), f.finishRate.toFixed(2), f.rPerf.toFixed(3), f.critical.toFixed(1), f.criticalOverSerial.toFixed(3), summary.wallSeconds.toFixed(0), ph.join(', ') || '-']);
+        rows.push([
+          preset, seed, f.leftSerialAt ?? 'never', f.parallelism.toFixed(1), f.peakParallelism.toFixed(1), f.finishRate.toFixed(2), f.rPerfMid.toFixed(3), f.rPerf.toFixed(3), f.critical.toFixed(1), f.criticalOverSerial.toFixed(3), summary.wallSeconds.toFixed(0), ph.join(', ') || '-',
+        ]);
         process.stderr.write(`${preset} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical/serial ${f.criticalOverSerial.toFixed(3)}, finish ${f.finishRate.toFixed(2)} (${summary.wallSeconds.toFixed(0)} s)\n`);
       }
-      const med = (k: keyof FinalFigures) => median(per.map((p) => p[k]));
+      const med = (k: Exclude<keyof FinalFigures, 'leftSerialAt'>) => median(per.map((p) => p[k]));
+      const left = per.filter((p) => p.leftSerialAt !== null).length;
       const count = (name: string) => per.filter((p) => p.phenomena.includes(name)).length;
       rows.push([
-        `**${preset} median**`, '', med('parallelism').toFixed(1), med('peakParallelism').toFixed(1), med('finishRate').toFixed(2), med('rPerf').toFixed(3), med('critical').toFixed(1), med('criticalOverSerial').toFixed(3), median(per.map((p) => p.seconds)).toFixed(0),
+        `**${preset} median**`, '', `${left}/${per.length} left`, med('parallelism').toFixed(1), med('peakParallelism').toFixed(1), med('finishRate').toFixed(2), med('rPerfMid').toFixed(3), med('rPerf').toFixed(3), med('critical').toFixed(1), med('criticalOverSerial').toFixed(3), median(per.map((p) => p.seconds)).toFixed(0),
         `serial collapse ${count('serial collapse')}/${per.length}, spurious ${count('spurious parallelism')}/${per.length}, target ${count('target met')}/${per.length}`,
       ]);
       figures[preset] = { runs: per, median: { rPerf: med('rPerf'), criticalOverSerial: med('criticalOverSerial'), finishRate: med('finishRate'), parallelism: med('parallelism') } };
     }
     return {
-      table: markdownTable(['preset', 'seed', 'parallelism', 'peak', 'finish rate', 'r_perf', 'critical', 'critical ÷ serial', 'wall s', 'phenomena'], rows),
+      table: markdownTable(['preset', 'seed', 'left serial at update', 'parallelism', 'peak', 'finish rate', 'r_perf at half time', 'r_perf', 'critical', 'critical ÷ serial', 'wall s', 'phenomena'], rows),
       figures,
     };
   },

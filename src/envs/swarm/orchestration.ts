@@ -17,10 +17,12 @@
  * - Latency (optional soft deadline, as in the report's "time to reach a target score"): with
  *   `deadline` = d > 0 the episode's r_perf is the task score times a latency factor of its
  *   critical steps C, against the task's serial baseline S:
- *     D = d · S,   factor = 1 − (1 − lateFloor) · clip((C − D) / (S − D), 0, 1)
- *   full credit at or under the deadline, falling linearly to `lateFloor` at the serial baseline
- *   (and staying there beyond it). So serial work that gets everything right still earns only
- *   `lateFloor`, and parallelism has value in r_perf itself. `deadline` = 0 turns it off.
+ *     D = d · S,   L = max(lateAt, d) · S,
+ *     factor = 1 − (1 − lateFloor) · clip((C − D) / (L − D), 0, 1)     (a step at D when L = D)
+ *   full credit at or under the deadline, falling linearly to `lateFloor` at L (and staying there
+ *   beyond it). So serial work that gets everything right still earns only `lateFloor`, and
+ *   parallelism has value in r_perf itself, but only once it cuts the critical steps below L: an
+ *   answer that is merely less late than serial work earns nothing more. `deadline` = 0 turns it off.
  * - These rules are the same for every preset; only the λ schedules differ between them.
  * - Gating: a subtask can start only when every subtask it depends on is done. Invalid actions
  *   (blocked, already done, unknown or duplicated ids, no steps or context left, acting after
@@ -60,8 +62,10 @@ export interface OrchestrationLimits {
   maxSubagentsPerStage: number;
   /** Soft deadline on critical steps as a fraction of the serial baseline, in [0, 1) (default 0: none). */
   deadline: number;
-  /** The latency factor at and beyond the serial baseline, in [0, 1] (default 1: no penalty). */
+  /** The latency factor at and beyond `lateAt` × the serial baseline, in [0, 1] (default 1: no penalty). */
   lateFloor: number;
+  /** Where the latency factor reaches `lateFloor`, as a fraction of the serial baseline, in (0, 1] (default 1). */
+  lateAt: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Omit<OrchestrationLimits, 'directStepCap'>> = {
@@ -73,6 +77,7 @@ export const DEFAULT_LIMITS: Readonly<Omit<OrchestrationLimits, 'directStepCap'>
   maxSubagentsPerStage: 100,
   deadline: 0,
   lateFloor: 1,
+  lateAt: 1,
 };
 
 export function resolveLimits(partial: Partial<OrchestrationLimits> = {}): OrchestrationLimits {
@@ -89,14 +94,20 @@ export function resolveLimits(partial: Partial<OrchestrationLimits> = {}): Orche
   }
   if (!(Number.isFinite(l.deadline) && l.deadline >= 0 && l.deadline < 1)) throw new OrchestrationError(`limits: deadline must be in [0, 1) (a fraction of the serial baseline), got ${l.deadline}`);
   if (!(Number.isFinite(l.lateFloor) && l.lateFloor >= 0 && l.lateFloor <= 1)) throw new OrchestrationError(`limits: lateFloor must be in [0, 1], got ${l.lateFloor}`);
+  if (!(Number.isFinite(l.lateAt) && l.lateAt > 0 && l.lateAt <= 1)) throw new OrchestrationError(`limits: lateAt must be in (0, 1] (a fraction of the serial baseline), got ${l.lateAt}`);
   return l;
 }
 
 /** The latency factor of an episode with `critical` critical steps (see the soft deadline above). */
-export function latencyFactor(critical: number, serialBaseline: number, limits: Pick<OrchestrationLimits, 'deadline' | 'lateFloor'>): number {
+export function latencyFactor(
+  critical: number,
+  serialBaseline: number,
+  limits: Pick<OrchestrationLimits, 'deadline' | 'lateFloor'> & { lateAt?: number },
+): number {
   if (limits.deadline <= 0 || serialBaseline <= 0) return 1;
   const D = limits.deadline * serialBaseline;
-  const late = Math.min(1, Math.max(0, (critical - D) / (serialBaseline - D)));
+  const L = Math.max(limits.lateAt ?? 1, limits.deadline) * serialBaseline;
+  const late = L <= D ? (critical > D ? 1 : 0) : Math.min(1, Math.max(0, (critical - D) / (L - D)));
   return 1 - (1 - limits.lateFloor) * late;
 }
 

@@ -39,8 +39,13 @@ import type { SwarmEpisodeStats, SwarmUpdateRecord, UpdateRecord } from '../reco
 import { actorHandle, createReportingPool, EpisodeTracker, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
-const GAMMA = 0.99;
-const GAE_LAMBDA = 0.95;
+// Undiscounted Monte Carlo advantages (γ = λ = 1, A_t = R − V(s_t)), as for the report's
+// outcome-rewarded episodes. A discount per decision would be a hidden cost per orchestrator
+// decision, so plans with fewer, larger stages would be paid for their shape alone: a disguised
+// r_parallel even in the unshaped preset (measured: with γ = 0.99 the unshaped runs left the
+// serial start in 5/5 seeds while r_perf was still flat).
+const GAMMA = 1;
+const GAE_LAMBDA = 1;
 
 export function swarmTaskConfigFrom(s: ExperimentSettings): SwarmTaskConfig {
   return {
@@ -57,6 +62,7 @@ export function swarmTaskConfigFrom(s: ExperimentSettings): SwarmTaskConfig {
       maxSubagentsPerStage: s['swarm.maxSubagents'],
       deadline: s['swarm.deadline'],
       lateFloor: s['swarm.lateFloor'],
+      lateAt: s['swarm.lateAt'],
     }),
   };
 }

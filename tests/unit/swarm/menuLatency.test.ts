@@ -19,9 +19,26 @@ describe('soft deadline (latency-aware r_perf)', () => {
     expect(latencyFactor(60, 90, l)).toBeCloseTo(0.9, 12);
     expect(latencyFactor(500, 90, { deadline: 0, lateFloor: 0.5 })).toBe(1);
   });
+  it('with lateAt, reaches lateFloor at lateAt × serial and is flat beyond it (a plateau around serial work)', () => {
+    const m = { deadline: 1 / 3, lateFloor: 0.8, lateAt: 2 / 3 };
+    expect(latencyFactor(30, 90, m)).toBe(1);
+    expect(latencyFactor(45, 90, m)).toBeCloseTo(0.9, 12);
+    expect(latencyFactor(60, 90, m)).toBeCloseTo(0.8, 12);
+    // Less late than serial work, but not by enough: no credit.
+    expect(latencyFactor(75, 90, m)).toBeCloseTo(0.8, 12);
+    expect(latencyFactor(90, 90, m)).toBeCloseTo(0.8, 12);
+  });
+  it('is a hard deadline when lateAt is at or below the deadline', () => {
+    const h = { deadline: 1 / 3, lateFloor: 0.8, lateAt: 0.2 };
+    expect(latencyFactor(30, 90, h)).toBe(1);
+    expect(latencyFactor(31, 90, h)).toBeCloseTo(0.8, 12);
+    expect(latencyFactor(31, 90, { ...h, lateAt: 1 / 3 })).toBeCloseTo(0.8, 12);
+  });
   it('rejects bad deadline settings', () => {
     expect(() => resolveLimits({ deadline: 1 })).toThrow(/deadline/);
     expect(() => resolveLimits({ lateFloor: 1.5 })).toThrow(/lateFloor/);
+    expect(() => resolveLimits({ lateAt: 0 })).toThrow(/lateAt/);
+    expect(() => resolveLimits({ lateAt: 1.2 })).toThrow(/lateAt/);
   });
   it('scales the episode r_perf: serial work gets everything right but earns only lateFloor', () => {
     const task = generateWideSearch({ numItems: 6, difficulty: 'medium' }, 3);
