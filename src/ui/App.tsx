@@ -13,6 +13,7 @@ import { SharePanel } from './components/SharePanel';
 import { SwarmTimeline } from './components/SwarmTimeline';
 import { TeachingPanel } from './components/TeachingPanel';
 import { Tour } from './components/Tour';
+import { afterFirstPaint } from './afterFirstPaint';
 import { probeBackend, startRun } from './session';
 import { usePlayground } from './store';
 
@@ -24,21 +25,16 @@ export function App({ autostart = false }: { autostart?: boolean }) {
   const closeTour = useCallback(() => setTouring(false), []);
   const shown = (part: string) => !hide.includes(part);
 
-  useEffect(() => {
+  useEffect(
     // The learner worker (and tfjs with it) starts after the first paint, never before it.
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => {
+    () =>
+      afterFirstPaint(() => {
         void probeBackend().then(() => {
           if (autostart) void startRun();
         });
-      }, 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [autostart]);
+      }),
+    [autostart],
+  );
 
   return (
     <div className="app">

@@ -44,7 +44,8 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
   for (const id of ['reward-chart', 'critical-chart', 'parallelism-chart']) {
     const chart = page.getByTestId(id);
     await expect.poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
-    await expect(chart.locator('.recharts-line-curve').first()).toBeVisible();
+    // A drawn path of at least two points (a flat line, such as r_perf of a serial start, has an empty box, so not toBeVisible).
+    await expect(chart.locator('.recharts-line-curve').first()).toHaveAttribute('d', /^M[-\d.e]+,[-\d.e]+L[-\d.e]+,[-\d.e]+/);
   }
   await expect.poll(async () => Number(await page.getByTestId('lambda-chart').getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
   // The serial baseline is a line of the critical-steps chart.

@@ -16,7 +16,7 @@ const TOPICS: Topic[] = [
   {
     id: 'serial-collapse',
     title: 'Serial collapse',
-    text: 'Without a reward for creating subagents, the orchestrator learns to do every subtask itself: critical steps stay at the serial baseline and parallelism at zero. λ1·r_parallel pushes against this.',
+    text: 'Without a reward for creating subagents, the orchestrator keeps doing every subtask itself. Handing out a few subtasks now and then does not bring the answer in on time, so r_perf gives it no reason to change: critical steps stay above the serial baseline and parallelism near zero. λ1·r_parallel pays for each try and gets it off that plateau.',
     names: ['swarm-no-shaping', 'swarm-serial-collapse'],
     pattern: /serial.?collapse|unshaped|no shaping/i,
   },

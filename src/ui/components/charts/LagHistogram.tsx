@@ -1,11 +1,12 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo } from 'react';
 import type { PlaygroundState } from '../../store';
+import { categoryAxis, NUMBER_AXIS } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { useChartValue } from './live';
 
 const selectHist = (s: PlaygroundState) => s.lagHistogram;
-import { AXIS_TICK, axisLabel, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+import { axisLabel, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 
 export const LagHistogram = memo(function LagHistogram() {
   const hist = useChartValue(selectHist);
@@ -17,8 +18,8 @@ export const LagHistogram = memo(function LagHistogram() {
       <ResponsiveContainer width="100%" height={160}>
         <BarChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="lag" tick={AXIS_TICK} label={axisLabel('lag (updates)')} />
-          <YAxis tick={AXIS_TICK} width={44} allowDecimals={false} />
+          <XAxis dataKey="lag" {...categoryAxis(data.length)} label={axisLabel('lag (updates)')} />
+          <YAxis {...NUMBER_AXIS} width={44} allowDecimals={false} />
           <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fill: '#ffffff10' }} />
           <Bar dataKey="batches" fill={SERIES_COLORS[2]} isAnimationActive={false} />
         </BarChart>

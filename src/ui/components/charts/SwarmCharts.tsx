@@ -1,9 +1,11 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo } from 'react';
 import type { LambdaPoint, PlaygroundState, SwarmPoint } from '../../store';
+import { NUMBER_AXIS, COUNT_AXIS } from './axis';
 import { ChartFrame } from './ChartFrame';
+import { staticLine } from './staticLine';
 import { forDisplay, useChartValue } from './live';
-import { AXIS_TICK, axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 
 const selectSwarm = (s: PlaygroundState) => s.swarmPoints;
 const selectLambdas = (s: PlaygroundState) => s.lambdaPoints;
@@ -21,13 +23,13 @@ export const RewardComponentsChart = memo(function RewardComponentsChart() {
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('episode')} />
-          <YAxis tick={AXIS_TICK} width={40} />
+          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
+          <YAxis {...NUMBER_AXIS} width={40} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {legend}
-          <Line dataKey="rPerf" name="r_perf" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} />
-          <Line dataKey="shapedParallel" name="λ1·r_parallel" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} />
-          <Line dataKey="shapedFinish" name="λ2·r_finish" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} />
+          <Line dataKey="rPerf" name="r_perf" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} />
+          <Line dataKey="shapedParallel" name="λ1·r_parallel" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} shape={staticLine} />
+          <Line dataKey="shapedFinish" name="λ2·r_finish" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
@@ -41,12 +43,12 @@ export const LambdaChart = memo(function LambdaChart() {
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="trainSteps" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('training steps')} />
-          <YAxis tick={AXIS_TICK} width={40} />
+          <XAxis dataKey="trainSteps" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('training steps')} />
+          <YAxis {...NUMBER_AXIS} width={40} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {legend}
-          <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} />
-          <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} />
+          <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} shape={staticLine} />
+          <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
@@ -61,14 +63,14 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('episode')} />
-          <YAxis tick={AXIS_TICK} width={44} />
+          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
+          <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {legend}
-          <Line dataKey="criticalSteps" name="critical" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} strokeWidth={2} />
-          <Line dataKey="totalSteps" name="total" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} />
-          <Line dataKey="serialBaseline" name="serial baseline" stroke="#f59e0b" strokeDasharray="5 4" dot={false} isAnimationActive={false} />
-          {hasBound && <Line dataKey="lowerBound" name="lower bound" stroke="#4ade80" strokeDasharray="2 4" dot={false} isAnimationActive={false} />}
+          <Line dataKey="criticalSteps" name="critical" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
+          <Line dataKey="totalSteps" name="total" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} />
+          <Line dataKey="serialBaseline" name="serial baseline" stroke="#f59e0b" strokeDasharray="5 4" dot={false} isAnimationActive={false} shape={staticLine} />
+          {hasBound && <Line dataKey="lowerBound" name="lower bound" stroke="#4ade80" strokeDasharray="2 4" dot={false} isAnimationActive={false} shape={staticLine} />}
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
@@ -82,14 +84,14 @@ export const ParallelismChart = memo(function ParallelismChart() {
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} tick={AXIS_TICK} label={axisLabel('episode')} />
-          <YAxis yAxisId="n" tick={AXIS_TICK} width={36} />
-          <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} tick={AXIS_TICK} width={36} />
+          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
+          <YAxis yAxisId="n" {...NUMBER_AXIS} width={36} />
+          <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} {...NUMBER_AXIS} width={36} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {legend}
-          <Line yAxisId="n" dataKey="avgParallelism" name="mean parallelism" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} />
-          <Line yAxisId="n" dataKey="maxParallelism" name="max parallelism" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} strokeDasharray="4 3" />
-          <Line yAxisId="rate" dataKey="finishRate" name="finish rate" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} />
+          <Line yAxisId="n" dataKey="avgParallelism" name="mean parallelism" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} />
+          <Line yAxisId="n" dataKey="maxParallelism" name="max parallelism" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeDasharray="4 3" />
+          <Line yAxisId="rate" dataKey="finishRate" name="finish rate" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>

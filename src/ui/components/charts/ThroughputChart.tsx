@@ -1,11 +1,12 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo } from 'react';
 import type { PlaygroundState } from '../../store';
+import { categoryAxis, NUMBER_AXIS } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { useChartValue } from './live';
 
 const selectStats = (s: PlaygroundState) => s.actorStats;
-import { AXIS_TICK, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+import { GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 
 export const ThroughputChart = memo(function ThroughputChart() {
   const stats = useChartValue(selectStats);
@@ -15,8 +16,8 @@ export const ThroughputChart = memo(function ThroughputChart() {
       <ResponsiveContainer width="100%" height={160}>
         <BarChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="actor" tick={AXIS_TICK} />
-          <YAxis tick={AXIS_TICK} width={48} />
+          <XAxis dataKey="actor" {...categoryAxis(data.length)} />
+          <YAxis {...NUMBER_AXIS} width={48} />
           <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fill: '#ffffff10' }} />
           <Bar dataKey="sps" name="steps/s" fill={SERIES_COLORS[3]} isAnimationActive={false} />
         </BarChart>

@@ -2,14 +2,14 @@
  * How the charts follow the store without blocking the page while training runs:
  *
  * - `useChartValue` reads a store value for a chart. It follows the store only while the chart is
- *   on screen (or near it), and applies changes in a React transition, so React renders them in
- *   slices between frames instead of in one long task. Off screen the chart holds still and
- *   catches up when it scrolls back into view.
+ *   on screen (or near it); off screen the chart holds still and catches up when it scrolls back
+ *   into view. Charts take their changes one at a time, each in its own task (see `pump`).
  * - `forDisplay` thins a series for drawing (the store keeps up to 2,000 points a series; a chart a
  *   few hundred pixels wide shows no more than about 400), keeping the extremes, and returns the
  *   same array for the same input so memoised charts do not redraw.
  */
-import { createContext, startTransition, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { decimateKeepingExtremes } from '../../../experiments/decimate';
 import { usePlayground, type PlaygroundState } from '../../store';
 
@@ -28,9 +28,57 @@ export function InView({ wide = false, children }: { wide?: boolean; children: R
   }, []);
   return (
     <div ref={ref} className={wide ? 'chart-slot chart-wide' : 'chart-slot'}>
-      <InViewContext.Provider value={visible}>{children}</InViewContext.Provider>
+      <InViewContext.Provider value={visible}>
+        <Deferred>{children}</Deferred>
+      </InViewContext.Provider>
     </div>
   );
+}
+
+/**
+ * Renders its children from its turn in `pump` on: mounting a recharts chart takes tens of
+ * milliseconds, and several charts appear at once when a run's first records arrive.
+ */
+export function Deferred({ children }: { children: ReactNode }) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    let live = true;
+    const mount = () => {
+      if (live) flushSync(() => setMounted(true));
+    };
+    request(mount);
+    return () => {
+      live = false;
+      waiting.delete(mount);
+    };
+  }, []);
+  return mounted ? children : null;
+}
+
+/** Charts with a store change to apply, in the order they asked; each applies the newest value. */
+const waiting = new Set<() => void>();
+let pumpTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Applies one chart's change per task. A recharts chart does not update in one render: its
+ * effects copy the new data into recharts' own store, which re-renders the chart synchronously
+ * (a transition cannot slice that), so a change to every chart at once was one long task. Here
+ * each chart renders, commits and runs those effects inside `flushSync`, then the next chart
+ * waits for the next task, so the page can paint and handle input between charts.
+ */
+function pump() {
+  pumpTimer = null;
+  const [next] = waiting;
+  if (!next) return;
+  waiting.delete(next);
+  next();
+  if (waiting.size > 0) pumpTimer = setTimeout(pump, 0);
+}
+
+function request(apply: () => void) {
+  waiting.add(apply);
+  // Always from a task of its own: flushSync must not run inside a React render or effect.
+  pumpTimer ??= setTimeout(pump, 0);
 }
 
 /**
@@ -42,14 +90,21 @@ export function useChartValue<T>(selector: (s: PlaygroundState) => T): T {
   const [value, setValue] = useState(() => selector(usePlayground.getState()));
   useEffect(() => {
     if (!visible) return;
-    const update = () => {
+    let live = true;
+    const apply = () => {
+      if (!live) return;
       const next = selector(usePlayground.getState());
-      startTransition(() => setValue(() => next));
+      flushSync(() => setValue(() => next));
     };
-    update();
-    return usePlayground.subscribe((s, prev) => {
-      if (!Object.is(selector(s), selector(prev))) update();
+    request(apply);
+    const unsubscribe = usePlayground.subscribe((s, prev) => {
+      if (!Object.is(selector(s), selector(prev))) request(apply);
     });
+    return () => {
+      live = false;
+      waiting.delete(apply);
+      unsubscribe();
+    };
   }, [visible, selector]);
   return value;
 }
