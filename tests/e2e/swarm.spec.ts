@@ -4,7 +4,7 @@
  * /subagents/*.ckpt), fills the swarm charts with real 'swarm' records and draws a real 'trace'
  * record in the timeline. SwiftShader WebGPU is slow, so the budget is 2 updates of 8 episodes on 16 items.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolveExperiment } from '../../src/experiments/config';
 import { encodeExperiment } from '../../src/experiments/urlState';
 import { test, expect } from './fixtures';
@@ -57,4 +57,18 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
   await expect.poll(async () => Number(await page.getByTestId('critical-chart').getAttribute('data-points'))).toBe(16);
   await expect.poll(async () => Number(await page.getByTestId('lambda-chart').getAttribute('data-points'))).toBe(2);
   await page.screenshot({ path: `${shots}swarm-done.png`, fullPage: true });
+
+  // A chart downloads as a PNG image (saved with the screenshots, to look at).
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the PARL reward chart as PNG' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('reward-chart.png');
+  const file = `${shots}reward-chart-download.png`;
+  await download.saveAs(file);
+  const png = readFileSync(file);
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // Width and height from the IHDR chunk: the figure at 2x.
+  expect(png.readUInt32BE(16)).toBeGreaterThan(400);
+  expect(png.readUInt32BE(20)).toBeGreaterThan(300);
 });

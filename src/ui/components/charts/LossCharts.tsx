@@ -29,7 +29,9 @@ const LABELS: Record<string, string> = {
 const SPARK_W = 200;
 const SPARK_H = 80;
 
+/** Three significant digits; tiny magnitudes as 2.2e-6 rather than 0.00000224. */
 function fmt(v: number): string {
+  if (v !== 0 && Math.abs(v) < 1e-3) return v.toExponential(1);
   return Number(v.toPrecision(3)).toString();
 }
 

@@ -3,6 +3,7 @@ import { memo, useMemo } from 'react';
 import type { EpisodePoint, PlaygroundState } from '../../store';
 import { NUMBER_AXIS, COUNT_AXIS } from './axis';
 import { ChartFrame } from './ChartFrame';
+import { ChartLegend, LEGEND_HEIGHT } from './legend';
 import { staticLine } from './staticLine';
 import { Deferred, forDisplay, useChartValue } from './live';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
@@ -14,7 +15,6 @@ const selectTarget = (s: PlaygroundState) => s.config.settings['run.targetReturn
 const byReturn = (p: EpisodePoint) => p.ret;
 const byMean = (p: { mean: number }) => p.mean;
 
-const LEGEND_HEIGHT = 22;
 const selectEpisodeCount = (s: PlaygroundState) => s.episodePoints.length;
 const selectOverlayCount = (s: PlaygroundState) => s.overlays.length;
 
@@ -44,17 +44,14 @@ const MeanChart = memo(function MeanChart() {
     () => forDisplay(updates.flatMap((u) => (u.meanReturn20 === null ? [] : [{ envSteps: u.envSteps, mean: u.meanReturn20 }])), byMean),
     [updates],
   );
-  // The legend is plain HTML: recharts' <Legend> measures itself in the DOM after every update.
   return (
     <div>
-      <ul className="chart-legend">
-        <li style={{ color: SERIES_COLORS[1] }}>this run</li>
-        {overlays.map((o, i) => (
-          <li key={o.id} className="dashed" style={{ color: SERIES_COLORS[(i + 2) % SERIES_COLORS.length] }}>
-            {o.name}
-          </li>
-        ))}
-      </ul>
+      <ChartLegend
+        items={[
+          { name: 'this run', color: SERIES_COLORS[1] },
+          ...overlays.map((o, i) => ({ name: o.name, color: SERIES_COLORS[(i + 2) % SERIES_COLORS.length], dashed: true })),
+        ]}
+      />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart margin={MARGIN} data-testid="mean-chart">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />

@@ -1,8 +1,9 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo } from 'react';
 import type { LambdaPoint, PlaygroundState, SwarmPoint } from '../../store';
 import { NUMBER_AXIS, COUNT_AXIS } from './axis';
 import { ChartFrame } from './ChartFrame';
+import { ChartLegend, LEGEND_HEIGHT, type LegendItem } from './legend';
 import { staticLine } from './staticLine';
 import { forDisplay, useChartValue } from './live';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
@@ -14,19 +15,38 @@ const byLambda1 = (p: LambdaPoint) => p.lambda1;
 const bySteps = (p: SwarmPoint) => p.criticalSteps;
 const byParallelism = (p: SwarmPoint) => p.avgParallelism;
 
-const legend = <Legend verticalAlign="top" height={22} wrapperStyle={{ fontSize: 11 }} />;
+const REWARD_LEGEND: LegendItem[] = [
+  { name: 'r_perf', color: SERIES_COLORS[0] },
+  { name: 'λ1·r_parallel', color: SERIES_COLORS[2] },
+  { name: 'λ2·r_finish', color: SERIES_COLORS[3] },
+];
+const LAMBDA_LEGEND: LegendItem[] = [
+  { name: 'λ1', color: SERIES_COLORS[2] },
+  { name: 'λ2', color: SERIES_COLORS[3] },
+];
+const STEPS_LEGEND: LegendItem[] = [
+  { name: 'critical', color: SERIES_COLORS[0] },
+  { name: 'total', color: SERIES_COLORS[1] },
+  { name: 'serial baseline', color: '#f59e0b', dashed: true },
+];
+const BOUND_LEGEND: LegendItem = { name: 'lower bound', color: '#4ade80', dashed: true };
+const PARALLELISM_LEGEND: LegendItem[] = [
+  { name: 'mean parallelism', color: SERIES_COLORS[0] },
+  { name: 'max parallelism', color: SERIES_COLORS[1], dashed: true },
+  { name: 'finish rate', color: SERIES_COLORS[3] },
+];
 
 export const RewardComponentsChart = memo(function RewardComponentsChart() {
   const data = forDisplay(useChartValue(selectSwarm), byTotal);
   return (
     <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish, per episode" testId="reward-chart" points={data.length}>
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+      <ChartLegend items={REWARD_LEGEND} />
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
           <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
           <YAxis {...NUMBER_AXIS} width={40} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          {legend}
           <Line dataKey="rPerf" name="r_perf" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} />
           <Line dataKey="shapedParallel" name="λ1·r_parallel" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} shape={staticLine} />
           <Line dataKey="shapedFinish" name="λ2·r_finish" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
@@ -40,13 +60,13 @@ export const LambdaChart = memo(function LambdaChart() {
   const data = forDisplay(useChartValue(selectLambdas), byLambda1);
   return (
     <ChartFrame title="Annealing" caption="λ1 and λ2 against orchestrator training steps" testId="lambda-chart" points={data.length}>
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+      <ChartLegend items={LAMBDA_LEGEND} />
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
           <XAxis dataKey="trainSteps" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('training steps')} />
           <YAxis {...NUMBER_AXIS} width={40} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          {legend}
           <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} shape={staticLine} />
           <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
         </LineChart>
@@ -60,13 +80,13 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
   const hasBound = data.some((p) => p.lowerBound !== null);
   return (
     <ChartFrame title="Critical vs total steps" caption="per episode; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length}>
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+      <ChartLegend items={hasBound ? [...STEPS_LEGEND, BOUND_LEGEND] : STEPS_LEGEND} />
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
           <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          {legend}
           <Line dataKey="criticalSteps" name="critical" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
           <Line dataKey="totalSteps" name="total" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} />
           <Line dataKey="serialBaseline" name="serial baseline" stroke="#f59e0b" strokeDasharray="5 4" dot={false} isAnimationActive={false} shape={staticLine} />
@@ -81,14 +101,14 @@ export const ParallelismChart = memo(function ParallelismChart() {
   const data = forDisplay(useChartValue(selectSwarm), byParallelism);
   return (
     <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right)" testId="parallelism-chart" points={data.length}>
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+      <ChartLegend items={PARALLELISM_LEGEND} />
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
           <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
           <YAxis yAxisId="n" {...NUMBER_AXIS} width={36} />
           <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} {...NUMBER_AXIS} width={36} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          {legend}
           <Line yAxisId="n" dataKey="avgParallelism" name="mean parallelism" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} />
           <Line yAxisId="n" dataKey="maxParallelism" name="max parallelism" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeDasharray="4 3" />
           <Line yAxisId="rate" dataKey="finishRate" name="finish rate" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />

@@ -21,6 +21,28 @@ function svgImage(svg: SVGSVGElement): Promise<HTMLImageElement> {
   });
 }
 
+/** The HTML legends (legend.tsx) at their places: a line sample in each item's colour, then its name. */
+function drawLegends(ctx: CanvasRenderingContext2D, figure: HTMLElement, box: DOMRect): void {
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.lineWidth = 2;
+  for (const li of figure.querySelectorAll<HTMLElement>('.chart-legend li')) {
+    const r = li.getBoundingClientRect();
+    const x = r.left - box.left;
+    const y = r.top - box.top + r.height / 2;
+    const color = getComputedStyle(li).color;
+    ctx.strokeStyle = color;
+    ctx.fillStyle = color;
+    ctx.setLineDash(li.classList.contains('dashed') ? [4, 3] : []);
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(x + 14, y);
+    ctx.stroke();
+    ctx.fillText(li.textContent ?? '', x + 18, y);
+  }
+  ctx.setLineDash([]);
+}
+
 export async function figureToPng(figure: HTMLElement, title: string): Promise<Blob> {
   const box = figure.getBoundingClientRect();
   const surfaces = [...figure.querySelectorAll<SVGSVGElement>('svg.recharts-surface, svg.export-surface')].filter((s) => s.getBoundingClientRect().width >= 60);
@@ -39,5 +61,6 @@ export async function figureToPng(figure: HTMLElement, title: string): Promise<B
     const r = svg.getBoundingClientRect();
     ctx.drawImage(await svgImage(svg), r.left - box.left, r.top - box.top, r.width, r.height);
   }
+  drawLegends(ctx, figure, box);
   return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
 }
