@@ -11,6 +11,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { resolveExperiment } from '../../experiments/config';
+import { getPreset } from '../../experiments/presets';
+import { encodeExperiment } from '../../experiments/urlState';
 import { markdownTable, median, type Benchmark } from './types';
 
 const PORT = 4179;
@@ -108,7 +111,11 @@ export const uiBenchmark: Benchmark = {
   async run({ flags }) {
     const loads = Number(flags.loads ?? 3);
     const trainSeconds = Number(flags.seconds ?? 15);
-    if (!existsSync('dist/index.html') || flags.build === 'true') {
+    // `--preset NAME` trains that preset in the window instead of QuickStart.
+    const preset = flags.preset;
+    if (preset && !getPreset(preset)) throw new Error(`ui: unknown preset "${preset}"`);
+    // Built every time (a stale dist/ would measure old code) unless `--build false`.
+    if (!existsSync('dist/index.html') || flags.build !== 'false') {
       const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
       if (b.status !== 0) throw new Error('vite build failed');
     }
@@ -150,11 +157,17 @@ export const uiBenchmark: Benchmark = {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addInitScript(OBSERVERS);
       const page = await context.newPage();
-      await page.goto(base);
-      await page.getByTestId('backend-name').filter({ hasNotText: 'probing' }).waitFor();
-      await page.getByLabel('Budget (env steps)', { exact: true }).fill('1000000');
-      await page.getByLabel('Budget (env steps)', { exact: true }).press('Enter');
-      await page.getByTestId('start').click();
+      if (preset) {
+        // The preset opened from a link that starts it, with a budget that outlasts the window.
+        const config = resolveExperiment(preset, preset.startsWith('swarm') ? { 'swarm.updates': 5_000 } : { 'run.envSteps': 5_000_000 });
+        await page.goto(`${base}#x=${encodeExperiment(config, { autostart: true })}`);
+      } else {
+        await page.goto(base);
+        await page.getByTestId('backend-name').filter({ hasNotText: 'probing' }).waitFor();
+        await page.getByLabel('Budget (env steps)', { exact: true }).fill('1000000');
+        await page.getByLabel('Budget (env steps)', { exact: true }).press('Enter');
+        await page.getByTestId('start').click();
+      }
       await page.getByTestId('status').filter({ hasText: 'running' }).waitFor({ timeout: 120_000 });
       const cdp = await context.newCDPSession(page);
       const events: TraceEvent[] = [];
@@ -205,7 +218,7 @@ export const uiBenchmark: Benchmark = {
           `longest ${training.longestTaskCpuMs.toFixed(0)} ms`,
           `the longest task in the trace (${training.traceLongestTaskMs.toFixed(0)} ms) used ${training.longestTaskOwnCpuMs.toFixed(0)} ms of CPU; ${training.tasksOver50Cpu} task(s) over 50 ms of CPU; load average ${training.loadAverage.map((l) => l.toFixed(2)).join(' → ')} on ${cpus} core(s)`,
         ],
-        ['frames over 50 ms while training', `${(training.shareOver50 * 100).toFixed(1)} %`, `${training.frames} frames; ${training.envSteps.toLocaleString('en-US')} env steps trained meanwhile`],
+        ['frames over 50 ms while training', `${(training.shareOver50 * 100).toFixed(1)} %`, `${training.frames} frames; ${training.envSteps.toLocaleString('en-US')} env steps of ${preset ?? 'quickstart'} trained meanwhile`],
       ];
       return { table: markdownTable(['measure', 'value', 'notes'], rows), figures: { pages, training } };
     } finally {

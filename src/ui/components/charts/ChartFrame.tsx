@@ -9,11 +9,17 @@ interface Props {
   testId: string;
   points?: number;
   wide?: boolean;
+  /** Shown over the (mounted, empty) chart while it has no points. */
+  emptyHint?: string;
   children: ReactNode;
 }
 
-/** A chart's figure: title, one-line caption, and a "PNG" download of what is drawn. */
-export function ChartFrame({ title, caption, testId, points, wide, children }: Props) {
+/**
+ * A chart's figure: title, one-line caption, and a "PNG" download of what is drawn. Charts are
+ * mounted before their data arrive (mounting a recharts chart is a long task of its own, which
+ * should happen at rest and not while training runs), with `emptyHint` over them until then.
+ */
+export function ChartFrame({ title, caption, testId, points, wide, emptyHint, children }: Props) {
   const ref = useRef<HTMLElement>(null);
   const save = async () => {
     if (!ref.current) return;
@@ -34,6 +40,7 @@ export function ChartFrame({ title, caption, testId, points, wide, children }: P
         </button>
       </figcaption>
       {children}
+      {emptyHint && points === 0 && <p className="chart-hint">{emptyHint}</p>}
     </figure>
   );
 }

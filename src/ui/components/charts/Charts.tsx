@@ -13,8 +13,10 @@ export function Charts() {
   // Swarm actors report no per-actor throughput (all zeros): no empty chart for them.
   const hasThroughput = usePlayground((s) => s.actorStats.some((a) => a.stepsPerSecond > 0));
   const hasLags = usePlayground((s) => Object.keys(s.lagHistogram).length > 0);
-  const hasSwarm = usePlayground((s) => s.swarmPoints.length > 0);
-  const hasLambdas = usePlayground((s) => s.lambdaPoints.length > 0);
+  // Swarm charts are there (empty) as soon as a swarm experiment is chosen: see ChartFrame.
+  const isSwarm = usePlayground((s) => s.config.settings.algorithm.startsWith('swarm'));
+  const hasSwarm = usePlayground((s) => isSwarm || s.swarmPoints.length > 0);
+  const hasLambdas = usePlayground((s) => isSwarm || s.lambdaPoints.length > 0);
   return (
     <div className="charts" id="charts">
       <InView wide>

@@ -73,19 +73,22 @@ export const ReturnChart = memo(function ReturnChart() {
   const episodeCount = useChartValue(selectEpisodeCount);
   const overlayCount = useChartValue(selectOverlayCount);
   return (
-    <ChartFrame title="Episode return" caption="each finished episode, and the mean of the last 20 by env steps (saved runs overlaid)" testId="return-chart" points={episodeCount} wide>
-      {episodeCount === 0 && overlayCount === 0 ? (
-        <p className="empty chart-empty">Press Start: returns appear here as the actors finish episodes.</p>
-      ) : (
-        <div className="chart-pair">
-          <Deferred>
-            <EpisodesChart />
-          </Deferred>
-          <Deferred>
-            <MeanChart />
-          </Deferred>
-        </div>
-      )}
+    <ChartFrame
+      title="Episode return"
+      caption="each finished episode, and the mean of the last 20 by env steps (saved runs overlaid)"
+      testId="return-chart"
+      points={episodeCount}
+      wide
+      emptyHint={overlayCount === 0 ? 'Press Start: returns appear here as the actors finish episodes.' : undefined}
+    >
+      <div className="chart-pair">
+        <Deferred>
+          <EpisodesChart />
+        </Deferred>
+        <Deferred>
+          <MeanChart />
+        </Deferred>
+      </div>
     </ChartFrame>
   );
 });

@@ -39,7 +39,7 @@ const PARALLELISM_LEGEND: LegendItem[] = [
 export const RewardComponentsChart = memo(function RewardComponentsChart() {
   const data = forDisplay(useChartValue(selectSwarm), byTotal);
   return (
-    <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish, per episode" testId="reward-chart" points={data.length}>
+    <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish, per episode" testId="reward-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={REWARD_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
@@ -59,7 +59,7 @@ export const RewardComponentsChart = memo(function RewardComponentsChart() {
 export const LambdaChart = memo(function LambdaChart() {
   const data = forDisplay(useChartValue(selectLambdas), byLambda1);
   return (
-    <ChartFrame title="Annealing" caption="λ1 and λ2 against orchestrator training steps" testId="lambda-chart" points={data.length}>
+    <ChartFrame title="Annealing" caption="λ1 and λ2 against orchestrator training steps" testId="lambda-chart" points={data.length} emptyHint="λ1 and λ2 appear after the first orchestrator update.">
       <ChartLegend items={LAMBDA_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
@@ -79,7 +79,7 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
   const data = forDisplay(useChartValue(selectSwarm), bySteps);
   const hasBound = data.some((p) => p.lowerBound !== null);
   return (
-    <ChartFrame title="Critical vs total steps" caption="per episode; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length}>
+    <ChartFrame title="Critical vs total steps" caption="per episode; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={hasBound ? [...STEPS_LEGEND, BOUND_LEGEND] : STEPS_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
@@ -100,7 +100,7 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
 export const ParallelismChart = memo(function ParallelismChart() {
   const data = forDisplay(useChartValue(selectSwarm), byParallelism);
   return (
-    <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right)" testId="parallelism-chart" points={data.length}>
+    <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right)" testId="parallelism-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={PARALLELISM_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
