@@ -78,7 +78,19 @@ async function tryWebgpu(): Promise<BackendAttempt> {
   } catch (e) {
     return { name: 'webgpu', ok: false, detail: `webgpu: could not load @tensorflow/tfjs-backend-webgpu: ${errText(e)}` };
   }
-  return trySet('webgpu', 'adapter found');
+  return trySet('webgpu', adapterDetail(adapter));
+}
+
+/**
+ * 'adapter found', or for a software adapter (SwiftShader: `info.isFallbackAdapter`) a warning:
+ * it emulates the GPU on the CPU, and for networks as small as these wasm is much faster there
+ * (measured: 5 swarm updates in 2 s on wasm against 106 s on SwiftShader WebGPU).
+ */
+function adapterDetail(adapter: unknown): string {
+  const info = (adapter as { info?: { isFallbackAdapter?: boolean; vendor?: string; architecture?: string } }).info;
+  if (!info?.isFallbackAdapter) return 'adapter found';
+  const name = [info.vendor, info.architecture].filter(Boolean).join(' ') || 'unknown';
+  return `software adapter (${name}) found: it runs on the CPU, and wasm is much faster for these small networks`;
 }
 
 async function tryWasm(wasmPaths: string | undefined): Promise<BackendAttempt> {

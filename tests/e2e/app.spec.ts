@@ -8,7 +8,8 @@ test('the app loads with webgpu as the learner backend under the SwiftShader fla
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'PARL Playground' })).toBeVisible();
   await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
-  await expect(page.getByTestId('backend-reason')).toContainText(/adapter found/);
+  // SwiftShader is a software (fallback) adapter, and the page says so.
+  await expect(page.getByTestId('backend-reason')).toContainText(/software adapter \(google swiftshader\) found/);
 });
 
 test('without WebGPU the learner falls back to wasm or cpu @no-webgpu', async ({ page }) => {
