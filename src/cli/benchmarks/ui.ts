@@ -114,6 +114,8 @@ export const uiBenchmark: Benchmark = {
     // `--preset NAME` trains that preset in the window instead of QuickStart.
     const preset = flags.preset;
     if (preset && !getPreset(preset)) throw new Error(`ui: unknown preset "${preset}"`);
+    // `--backend NAME` sets the learner backend of the training window (default: auto).
+    const backend = flags.backend;
     // Built every time (a stale dist/ would measure old code) unless `--build false`.
     if (!existsSync('dist/index.html') || flags.build !== 'false') {
       const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
@@ -157,9 +159,12 @@ export const uiBenchmark: Benchmark = {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addInitScript(OBSERVERS);
       const page = await context.newPage();
-      if (preset) {
+      if (preset || backend) {
         // The preset opened from a link that starts it, with a budget that outlasts the window.
-        const config = resolveExperiment(preset, preset.startsWith('swarm') ? { 'swarm.updates': 5_000 } : { 'run.envSteps': 5_000_000 });
+        const name = preset ?? 'quickstart';
+        const overrides: Record<string, unknown> = name.startsWith('swarm') ? { 'swarm.updates': 5_000 } : { 'run.envSteps': 5_000_000 };
+        if (backend) overrides.backend = backend;
+        const config = resolveExperiment(name, overrides);
         await page.goto(`${base}#x=${encodeExperiment(config, { autostart: true })}`);
       } else {
         await page.goto(base);
@@ -218,7 +223,7 @@ export const uiBenchmark: Benchmark = {
           `longest ${training.longestTaskCpuMs.toFixed(0)} ms`,
           `the longest task in the trace (${training.traceLongestTaskMs.toFixed(0)} ms) used ${training.longestTaskOwnCpuMs.toFixed(0)} ms of CPU; ${training.tasksOver50Cpu} task(s) over 50 ms of CPU; load average ${training.loadAverage.map((l) => l.toFixed(2)).join(' → ')} on ${cpus} core(s)`,
         ],
-        ['frames over 50 ms while training', `${(training.shareOver50 * 100).toFixed(1)} %`, `${training.frames} frames; ${training.envSteps.toLocaleString('en-US')} env steps of ${preset ?? 'quickstart'} trained meanwhile`],
+        ['frames over 50 ms while training', `${(training.shareOver50 * 100).toFixed(1)} %`, `${training.frames} frames; ${training.envSteps.toLocaleString('en-US')} ${(preset ?? '').startsWith('swarm') ? 'orchestrator updates' : 'env steps'} of ${preset ?? 'quickstart'} trained meanwhile (backend ${backend ?? 'auto'})`],
       ];
       return { table: markdownTable(['measure', 'value', 'notes'], rows), figures: { pages, training } };
     } finally {
