@@ -34,7 +34,12 @@ export interface SwarmPoint extends SwarmEpisodeStats {
   trainSteps: number;
   shapedParallel: number;
   shapedFinish: number;
+  /** Means over the episodes of the same update: the trend line drawn over the per-episode noise. */
+  updateMean: Record<SmoothedKey, number>;
 }
+
+export const SMOOTHED_KEYS = ['rPerf', 'shapedParallel', 'shapedFinish', 'criticalSteps', 'totalSteps', 'avgParallelism', 'finishRate'] as const;
+export type SmoothedKey = (typeof SMOOTHED_KEYS)[number];
 
 export interface LambdaPoint {
   trainSteps: number;
@@ -237,13 +242,17 @@ export function applyRecords(s: PlaygroundState, records: readonly RunRecord[]):
         Object.assign(patch, { envSteps: r.envSteps, episodes: r.episodes, updates: r.update, wallSeconds: r.wallSeconds, stepsPerSecond: r.stepsPerSecond });
         break;
       }
-      case 'swarm':
-        for (const e of r.episodes) {
+      case 'swarm': {
+        const points = r.episodes.map((e) => ({ ...e, shapedParallel: e.lambda1 * e.rParallel, shapedFinish: e.lambda2 * e.rFinish }));
+        const updateMean = {} as Record<SmoothedKey, number>;
+        for (const k of SMOOTHED_KEYS) updateMean[k] = points.reduce((a, p) => a + p[k], 0) / Math.max(1, points.length);
+        for (const p of points) {
           swarmEpisodes += 1;
-          newSwarm.push({ ...e, episode: swarmEpisodes, trainSteps: r.trainSteps, shapedParallel: e.lambda1 * e.rParallel, shapedFinish: e.lambda2 * e.rFinish });
+          newSwarm.push({ ...p, episode: swarmEpisodes, trainSteps: r.trainSteps, updateMean });
         }
         if (r.episodes.length > 0) newLambdas.push({ trainSteps: r.trainSteps, lambda1: r.episodes[0].lambda1, lambda2: r.episodes[0].lambda2 });
         break;
+      }
       case 'trace':
         patch.trace = r;
         break;

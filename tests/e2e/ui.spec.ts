@@ -181,4 +181,11 @@ test('desktop at rest, and the guided tour', async ({ page }) => {
   await page.screenshot({ path: `${shots}desktop-tour.png` });
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('tour')).toHaveCount(0);
+
+  // "What am I looking at?": a topic opens the preset (and seed) that shows it.
+  await page.locator('[data-topic="serial-collapse"] summary').click();
+  await page.getByRole('link', { name: /no shaping.*\(seed 2\)/ }).click();
+  await expect(page.getByLabel('Seed', { exact: true })).toHaveValue('2');
+  await expect(page.getByLabel('λ1 start (parallel)', { exact: true })).toHaveValue('0');
+  await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm-ppo');
 });

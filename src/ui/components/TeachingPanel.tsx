@@ -10,15 +10,18 @@ interface Topic {
   /** Preset names to try first, then a pattern over names and descriptions. */
   names: string[];
   pattern: RegExp;
+  /** A seed that shows the idea, where it shows in some seeds and not others (say so in `text`). */
+  seed?: number;
 }
 
 const TOPICS: Topic[] = [
   {
     id: 'serial-collapse',
     title: 'Serial collapse',
-    text: 'Without a reward for creating subagents, the orchestrator keeps doing every subtask itself. Handing out a few subtasks now and then does not bring the answer in on time, so r_perf gives it no reason to change: critical steps stay above the serial baseline and parallelism near zero. λ1·r_parallel pays for each try and gets it off that plateau.',
+    text: 'Without a reward for creating subagents, the orchestrator keeps doing every subtask itself. Handing out a few subtasks now and then does not bring the answer in on time, so r_perf gives it no reason to change: critical steps stay above the serial baseline and parallelism near zero. λ1·r_parallel pays for each try and gets it off that plateau. It happens in 4 of 5 seeds; the link opens seed 2 (seed 1 escapes late, near update 35).',
     names: ['swarm-no-shaping', 'swarm-serial-collapse'],
     pattern: /serial.?collapse|unshaped|no shaping/i,
+    seed: 2,
   },
   {
     id: 'spurious-parallelism',
@@ -58,6 +61,8 @@ function findPreset(t: Topic): Preset | undefined {
 export function TeachingPanel() {
   const status = usePlayground((s) => s.status);
   const setPreset = usePlayground((s) => s.setPreset);
+  const setSetting = usePlayground((s) => s.setSetting);
+  const setSeed = (seed: number) => setSetting('seed', seed);
   const locked = !['idle', 'done', 'error'].includes(status);
   return (
     <section aria-label="What am I looking at?" id="teaching" className="teaching">
@@ -70,14 +75,16 @@ export function TeachingPanel() {
             <p>{t.text}</p>
             {preset ? (
               <a
-                href={experimentUrl(window.location.href, resolveExperiment(preset.name))}
+                href={experimentUrl(window.location.href, resolveExperiment(preset.name, t.seed === undefined ? {} : { seed: t.seed }))}
                 onClick={(e) => {
                   e.preventDefault();
-                  if (!locked) setPreset(preset.name);
+                  if (locked) return;
+                  setPreset(preset.name);
+                  if (t.seed !== undefined) setSeed(t.seed);
                 }}
                 aria-disabled={locked}
               >
-                Open the “{preset.title}” preset
+                Open the “{preset.title}” preset{t.seed === undefined ? '' : ` (seed ${t.seed})`}
               </a>
             ) : (
               <p className="help">No preset in this build shows this yet.</p>

@@ -1,6 +1,6 @@
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo } from 'react';
-import type { LambdaPoint, PlaygroundState, SwarmPoint } from '../../store';
+import type { LambdaPoint, PlaygroundState, SmoothedKey, SwarmPoint } from '../../store';
 import { NUMBER_AXIS, COUNT_AXIS } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { ChartLegend, LEGEND_HEIGHT, type LegendItem } from './legend';
@@ -14,6 +14,19 @@ const byTotal = (p: SwarmPoint) => p.total;
 const byLambda1 = (p: LambdaPoint) => p.lambda1;
 const bySteps = (p: SwarmPoint) => p.criticalSteps;
 const byParallelism = (p: SwarmPoint) => p.avgParallelism;
+
+const EPISODE_OPACITY = 0.3;
+
+/**
+ * A per-episode series as a faint line, with the mean of each update's episodes over it in full
+ * colour: the episodes show the spread, the update means show the trend.
+ */
+function trend(key: SmoothedKey, name: string, color: string, yAxisId?: string) {
+  return [
+    <Line key={key} yAxisId={yAxisId} dataKey={key} name={`${name} (episode)`} stroke={color} strokeOpacity={EPISODE_OPACITY} dot={false} isAnimationActive={false} shape={staticLine} />,
+    <Line key={`${key}-mean`} yAxisId={yAxisId} dataKey={`updateMean.${key}`} name={`${name} (update mean)`} stroke={color} strokeWidth={2} dot={false} isAnimationActive={false} shape={staticLine} />,
+  ];
+}
 
 const REWARD_LEGEND: LegendItem[] = [
   { name: 'r_perf', color: SERIES_COLORS[0] },
@@ -39,7 +52,7 @@ const PARALLELISM_LEGEND: LegendItem[] = [
 export const RewardComponentsChart = memo(function RewardComponentsChart() {
   const data = forDisplay(useChartValue(selectSwarm), byTotal);
   return (
-    <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish, per episode" testId="reward-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
+    <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish; faint: each episode, bold: the mean of its update" testId="reward-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={REWARD_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
@@ -47,9 +60,9 @@ export const RewardComponentsChart = memo(function RewardComponentsChart() {
           <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
           <YAxis {...NUMBER_AXIS} width={40} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          <Line dataKey="rPerf" name="r_perf" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} />
-          <Line dataKey="shapedParallel" name="λ1·r_parallel" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} shape={staticLine} />
-          <Line dataKey="shapedFinish" name="λ2·r_finish" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
+          {trend('rPerf', 'r_perf', SERIES_COLORS[0])}
+          {trend('shapedParallel', 'λ1·r_parallel', SERIES_COLORS[2])}
+          {trend('shapedFinish', 'λ2·r_finish', SERIES_COLORS[3])}
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
@@ -79,7 +92,7 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
   const data = forDisplay(useChartValue(selectSwarm), bySteps);
   const hasBound = data.some((p) => p.lowerBound !== null);
   return (
-    <ChartFrame title="Critical vs total steps" caption="per episode; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
+    <ChartFrame title="Critical vs total steps" caption="faint: each episode, bold: the mean of its update; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={hasBound ? [...STEPS_LEGEND, BOUND_LEGEND] : STEPS_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
@@ -87,8 +100,8 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
           <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          <Line dataKey="criticalSteps" name="critical" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
-          <Line dataKey="totalSteps" name="total" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} />
+          {trend('criticalSteps', 'critical', SERIES_COLORS[0])}
+          {trend('totalSteps', 'total', SERIES_COLORS[1])}
           <Line dataKey="serialBaseline" name="serial baseline" stroke="#f59e0b" strokeDasharray="5 4" dot={false} isAnimationActive={false} shape={staticLine} />
           {hasBound && <Line dataKey="lowerBound" name="lower bound" stroke="#4ade80" strokeDasharray="2 4" dot={false} isAnimationActive={false} shape={staticLine} />}
         </LineChart>
@@ -100,7 +113,7 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
 export const ParallelismChart = memo(function ParallelismChart() {
   const data = forDisplay(useChartValue(selectSwarm), byParallelism);
   return (
-    <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right)" testId="parallelism-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
+    <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right); bold: update means" testId="parallelism-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={PARALLELISM_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN}>
@@ -109,9 +122,9 @@ export const ParallelismChart = memo(function ParallelismChart() {
           <YAxis yAxisId="n" {...NUMBER_AXIS} width={36} />
           <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} {...NUMBER_AXIS} width={36} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          <Line yAxisId="n" dataKey="avgParallelism" name="mean parallelism" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} />
-          <Line yAxisId="n" dataKey="maxParallelism" name="max parallelism" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeDasharray="4 3" />
-          <Line yAxisId="rate" dataKey="finishRate" name="finish rate" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
+          {trend('avgParallelism', 'mean parallelism', SERIES_COLORS[0], 'n')}
+          <Line yAxisId="n" dataKey="maxParallelism" name="max parallelism" stroke={SERIES_COLORS[1]} strokeOpacity={EPISODE_OPACITY} dot={false} isAnimationActive={false} shape={staticLine} strokeDasharray="4 3" />
+          {trend('finishRate', 'finish rate', SERIES_COLORS[3], 'rate')}
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
