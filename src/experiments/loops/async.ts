@@ -37,7 +37,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let stopping = false;
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
-  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
+  const { pool, respawns, close } = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again
   });
 
@@ -106,9 +106,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   } finally {
     stopping = true;
     queue.close();
-    emitStatus();
-    ctx.setCrashTarget(null);
-    await pool.terminate();
+    await close();
     await Promise.allSettled(producers);
     learner.dispose();
   }

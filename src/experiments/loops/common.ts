@@ -40,6 +40,8 @@ export interface ReportingPool<T> {
   pool: ActorPool<T>;
   respawns(): number;
   emitStatus(): void;
+  /** At the end of a run: report the actors' last status, detach the crash button, stop the workers. */
+  close(): Promise<void>;
 }
 
 /** A remote class handle that finds its module in Node (worker threads load classes by file). */
@@ -99,7 +101,12 @@ export async function createReportingPool<C extends ActorClass>(
     },
   });
   emitStatus();
-  return { pool: created, respawns: () => respawns, emitStatus };
+  const close = async () => {
+    emitStatus();
+    ctx.setCrashTarget(null);
+    await created.terminate();
+  };
+  return { pool: created, respawns: () => respawns, emitStatus, close };
 }
 
 /**

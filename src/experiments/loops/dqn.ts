@@ -44,7 +44,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const buffer = new ReplayBuffer(s['dqn.bufferSize'], spec.obsDim, deriveSeed(s.seed, 0xb0f));
   const T = s['sampling.segmentLength'];
   const budget = s['run.envSteps'];
-  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'q');
+  const { pool, respawns, close } = await rolloutPool(ctx, 'q');
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
   let gradientSteps = 0;
@@ -101,9 +101,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   } catch (err) {
     progress.fail(err);
   } finally {
-    emitStatus();
-    ctx.setCrashTarget(null);
-    await pool.terminate();
+    await close();
     dqn.dispose();
   }
   return progress.outcome(respawns());

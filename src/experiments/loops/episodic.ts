@@ -25,7 +25,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
       entCoef: s['reinforce.entropyCoef'],
     }),
   );
-  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'policy');
+  const { pool, respawns, close } = await rolloutPool(ctx, 'policy');
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
 
@@ -55,9 +55,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
   } catch (err) {
     progress.fail(err);
   } finally {
-    emitStatus();
-    ctx.setCrashTarget(null);
-    await pool.terminate();
+    await close();
     agent.dispose();
   }
   return progress.outcome(respawns());

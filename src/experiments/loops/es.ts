@@ -25,7 +25,7 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
     seed: s.seed,
   });
 
-  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'policy', 1);
+  const { pool, respawns, close } = await rolloutPool(ctx, 'policy', 1);
   const progress = new LoopProgress(ctx);
 
   try {
@@ -66,9 +66,7 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
   } catch (err) {
     progress.fail(err);
   } finally {
-    emitStatus();
-    ctx.setCrashTarget(null);
-    await pool.terminate();
+    await close();
     setFlatWeights(model, es.theta);
     model.dispose();
   }

@@ -35,8 +35,8 @@ import { SwarmConfigError, validateSwarmTaskConfig, type SwarmTaskConfig } from 
 import { buildEpisodeTrace, stagesFromRecords } from '../../swarm/trace';
 import type { LambdaSchedules } from '../../swarm/types';
 import type { ExperimentSettings } from '../settings';
-import type { SwarmEpisodeStats, SwarmUpdateRecord, UpdateRecord } from '../records';
-import { actorHandle, createReportingPool, EpisodeTracker, pauseOnNonFinite } from './common';
+import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../records';
+import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 // Undiscounted Monte Carlo advantages (γ = λ = 1, A_t = R − V(s_t)), as for the report's
@@ -139,7 +139,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
   });
 
   const actorOptions = (actorIndex: number): SwarmActorOptions => ({ task, actorIndex, seed: s.seed });
-  const { pool, respawns, emitStatus } = await createReportingPool(
+  const { pool, respawns, close } = await createReportingPool(
     ctx,
     actorHandle(ctx, SwarmActor, 'SwarmActor'),
     s.actors,
@@ -147,24 +147,13 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
     async () => undefined,
   );
 
-  const tracker = new EpisodeTracker(s['run.targetReturn']);
+  const progress = new LoopProgress(ctx);
   const E = s.envsPerActor;
-  let envSteps = 0;
-  let update = 0;
-  let lostSegments = 0;
-  let stopReason: LoopOutcome['stopReason'] = 'budget';
-  let error: string | undefined;
   let switched = false;
 
   try {
-    while (update < s['swarm.updates'] && envSteps < s['run.envSteps']) {
-      const wasPaused = ctx.gate.current === 'paused';
-      if (wasPaused) ctx.emit({ type: 'state', state: 'paused' });
-      if (!(await ctx.gate.beforeUpdate())) {
-        stopReason = 'stopped';
-        break;
-      }
-      if (wasPaused && ctx.gate.isRunning()) ctx.emit({ type: 'state', state: 'running' });
+    while (progress.update < s['swarm.updates'] && progress.budgetLeft && (await progress.proceed())) {
+      const update = progress.update;
       const t0 = performance.now();
       const sw = s['swarm.curriculumSwitch'];
       if (sw > 0 && update >= sw && !switched) {
@@ -186,7 +175,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
         if (r.status === 'fulfilled') {
           pendings[i] = r.value;
           alive.add(i);
-        } else lostSegments += 1;
+        } else progress.lose();
       });
       let workerSteps = 0;
       let orchSteps = 0;
@@ -224,7 +213,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
           if (r.status === 'fulfilled') pendings[i] = r.value;
           else {
             alive.delete(i);
-            lostSegments += 1;
+            progress.lose();
             decisions[i] = Array.from({ length: E }, () => []);
             logs[i] = new Array<EpisodeLog | null>(E).fill(null);
             ctx.emit({ type: 'notice', level: 'warning', message: `Lost the episodes of actor ${i} this update: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}` });
@@ -287,22 +276,13 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
       });
       if (pauseOnNonFinite(ctx, metrics, update + 1, () => agent.setWeights(lastGood))) continue;
 
-      update += 1;
-      envSteps += workerSteps + orchSteps;
-      const rets = stats.map((x) => x.total);
-      tracker.add(rets, envSteps, ctx.clock());
       const dt = (performance.now() - t0) / 1000;
       const mean = (f: (x: SwarmEpisodeStats) => number) => stats.reduce((a, x) => a + f(x), 0) / stats.length;
-      const record: UpdateRecord = {
-        type: 'update',
-        update,
-        envSteps,
-        episodes: tracker.episodes,
-        wallSeconds: ctx.clock(),
-        returns: rets,
+      const stop = progress.finishUpdate({
+        steps: workerSteps + orchSteps,
+        startedAt: t0,
+        returns: stats.map((x) => x.total),
         lengths,
-        meanReturn20: tracker.meanReturn20(),
-        stepsPerSecond: (workerSteps + orchSteps) / Math.max(dt, 1e-9),
         metrics: {
           ...metrics,
           lambda1,
@@ -317,41 +297,22 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
           ticks: inference.ticks,
         },
         actorStepsPerSecond: actorSteps.map((n) => n / Math.max(dt, 1e-9)),
-        lostSegments: 0,
-      };
-      ctx.emit(record);
-      const swarmRecord: SwarmUpdateRecord = { type: 'swarm', update, trainSteps: update, episodes: stats };
+      });
+      const done = progress.update;
+      const swarmRecord: SwarmUpdateRecord = { type: 'swarm', update: done, trainSteps: done, episodes: stats };
       ctx.emit(swarmRecord);
       if (traceNow && firstLog && serialLog) {
-        ctx.emit({ type: 'trace', update, trace: buildEpisodeTrace(firstLog), serialTrace: buildEpisodeTrace(serialLog) });
+        ctx.emit({ type: 'trace', update: done, trace: buildEpisodeTrace(firstLog), serialTrace: buildEpisodeTrace(serialLog) });
       }
-      if (tracker.solved && s['run.stopAtTarget']) {
-        stopReason = 'target';
-        break;
-      }
+      if (stop) break;
     }
   } catch (err) {
-    stopReason = 'error';
-    error = err instanceof Error ? err.message : String(err);
-    ctx.emit({ type: 'notice', level: 'error', message: `Training stopped: ${error}` });
+    progress.fail(err);
   } finally {
-    emitStatus();
-    ctx.setCrashTarget(null);
-    await pool.terminate();
+    await close();
     agent.dispose();
     subagent.dispose();
     large.dispose();
   }
-
-  return {
-    updates: update,
-    envSteps,
-    episodes: tracker.episodes,
-    finalMeanReturn20: tracker.meanReturn20(),
-    solved: tracker.solved,
-    stopReason,
-    lostSegments,
-    actorRespawns: respawns(),
-    ...(error ? { error } : {}),
-  };
+  return progress.outcome(respawns());
 }

@@ -24,7 +24,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const central = s.inference === 'learner';
   // Every actor asks at every step, so the server can wait for all of them: one pass per step.
   const server = new InferenceServer(learner.model, spec.obsDim, spec.numActions, new Rng(deriveSeed(s.seed, 0xce27)), 1_000);
-  const { pool, respawns, emitStatus } = await rolloutPool(ctx, 'actorCritic');
+  const { pool, respawns, close } = await rolloutPool(ctx, 'actorCritic');
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
 
@@ -69,9 +69,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   } catch (err) {
     progress.fail(err);
   } finally {
-    emitStatus();
-    ctx.setCrashTarget(null);
-    await pool.terminate();
+    await close();
     learner.dispose();
   }
   return progress.outcome(respawns());

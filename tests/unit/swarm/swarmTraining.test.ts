@@ -153,6 +153,23 @@ describe('swarm training in worker threads', () => {
     expect(tf.getBackend()).toBeDefined();
   }, 60_000);
 
+  it('goes on after a SwarmActor crashes: replaced, with every lost episode batch counted in the update records', async () => {
+    const records: RunRecord[] = [];
+    const config = resolveExperiment('swarm-annealed', { seed: 3, 'swarm.updates': 8, 'swarm.items': 8, envsPerActor: 3, actors: 2, backend: 'cpu' });
+    const run = new TrainingRun(config, (r) => records.push(r), nodePlatform());
+    const done = run.run();
+    while (!records.some((r) => r.type === 'update')) await new Promise((r) => setTimeout(r, 10));
+    await run.crashActor(1);
+    const summary = await done;
+    expect(summary.stopReason).toBe('budget');
+    expect(summary.updates).toBe(8);
+    expect(summary.actorRespawns).toBeGreaterThanOrEqual(1);
+    const updates = records.filter((r) => r.type === 'update');
+    expect(summary.lostSegments).toBe(updates.reduce((n, u) => n + (u.type === 'update' ? u.lostSegments : 0), 0));
+    const notices = records.flatMap((r) => (r.type === 'notice' ? [r.message] : []));
+    expect(notices.some((m) => /SwarmActor.*died/.test(m))).toBe(true);
+  }, 60_000);
+
   it('ends with a clear error for a bad subagent checkpoint before training', async () => {
     const records: RunRecord[] = [];
     const config = resolveExperiment('swarm-annealed', { 'swarm.updates': 1 });
