@@ -7,12 +7,13 @@
 export function afterFirstPaint(run: () => void, fallbackMs = 1500): () => void {
   let done = false;
   let observer: PerformanceObserver | null = null;
+  let pending: ReturnType<typeof setTimeout> | undefined;
   const fire = () => {
     if (done) return;
     done = true;
     observer?.disconnect();
     clearTimeout(fallback);
-    setTimeout(run, 0);
+    pending = setTimeout(run, 0);
   };
   const fallback = setTimeout(fire, fallbackMs);
   if (performance.getEntriesByName('first-contentful-paint').length > 0) fire();
@@ -26,5 +27,6 @@ export function afterFirstPaint(run: () => void, fallbackMs = 1500): () => void 
     done = true;
     observer?.disconnect();
     clearTimeout(fallback);
+    clearTimeout(pending);
   };
 }
