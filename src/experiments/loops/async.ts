@@ -37,9 +37,10 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let stopping = false;
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
-  const { pool, respawns, close } = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
+  const actors = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again
   });
+  const { pool } = actors;
 
   const produce = async (i: number): Promise<void> => {
     while (!stopping) {
@@ -77,38 +78,42 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   };
   const producers = Array.from({ length: s.actors }, (_, i) => produce(i));
 
-  try {
-    while (progress.budgetLeft && (await progress.proceed())) {
-      const startedAt = performance.now();
-      const segs = await queue.take(perBatch);
-      if (!segs) break;
-      const lags = policyLags(progress.update, segs);
-      const seg = concatSegments(segs);
-      const before = published.weights;
-      const metrics = await learner.learn(seg);
-      if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => learner.model.setWeights(before))) continue;
-      const update = progress.update + 1;
-      if (update % s['sampling.broadcastInterval'] === 0) published = { weights: await learner.model.getWeightsAsync(), version: update };
-      const stop = progress.finishUpdate({
-        steps: seg.T * seg.numEnvs,
-        startedAt,
-        returns: seg.episodeReturns,
-        lengths: seg.episodeLengths,
-        metrics: { ...metrics, queueSize: queue.size, blockedPushes: queue.blockedPushes },
-        actorStepsPerSecond: actorRates(s.actors, segs),
-        policyLags: lags,
-      });
-      demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
-      if (stop) break;
-    }
-  } catch (err) {
-    progress.fail(err);
-  } finally {
-    stopping = true;
-    queue.close();
-    await close();
-    await Promise.allSettled(producers);
-    learner.dispose();
-  }
-  return progress.outcome(respawns());
+  return progress.run(
+    actors,
+    async () => {
+      while (progress.budgetLeft && (await progress.proceed())) {
+        const startedAt = performance.now();
+        const segs = await queue.take(perBatch);
+        if (!segs) break;
+        const lags = policyLags(progress.update, segs);
+        const seg = concatSegments(segs);
+        const before = published.weights;
+        const metrics = await learner.learn(seg);
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => learner.model.setWeights(before))) continue;
+        const update = progress.update + 1;
+        if (update % s['sampling.broadcastInterval'] === 0) published = { weights: await learner.model.getWeightsAsync(), version: update };
+        const stop = progress.finishUpdate({
+          steps: seg.T * seg.numEnvs,
+          startedAt,
+          returns: seg.episodeReturns,
+          lengths: seg.episodeLengths,
+          metrics: { ...metrics, queueSize: queue.size, blockedPushes: queue.blockedPushes },
+          actorStepsPerSecond: actorRates(s.actors, segs),
+          policyLags: lags,
+        });
+        demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
+        if (stop) break;
+      }
+    },
+    {
+      stopping: () => {
+        stopping = true;
+        queue.close();
+      },
+      release: async () => {
+        await Promise.allSettled(producers);
+        learner.dispose();
+      },
+    },
+  );
 }

@@ -254,6 +254,28 @@ export class LoopProgress {
     return false;
   }
 
+  /**
+   * Run a loop's updates to the end and return the run's outcome. A throw ends the run as
+   * 'error' with a notice. Whatever happens, `stopping` runs first (tell producers to stop), then
+   * the actors are closed, then `release` frees what the loop owns.
+   */
+  async run(
+    actors: Pick<ReportingPool<unknown>, 'close' | 'respawns'>,
+    updates: () => Promise<void>,
+    cleanup: { stopping?: () => void; release: () => void | Promise<void> },
+  ): Promise<LoopOutcome> {
+    try {
+      await updates();
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      cleanup.stopping?.();
+      await actors.close();
+      await cleanup.release();
+    }
+    return this.outcome(actors.respawns());
+  }
+
   fail(err: unknown): void {
     this.stopReason = 'error';
     this.error = err instanceof Error ? err.message : String(err);

@@ -44,65 +44,66 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const buffer = new ReplayBuffer(s['dqn.bufferSize'], spec.obsDim, deriveSeed(s.seed, 0xb0f));
   const T = s['sampling.segmentLength'];
   const budget = s['run.envSteps'];
-  const { pool, respawns, close } = await rolloutPool(ctx, 'q');
+  const actors = await rolloutPool(ctx, 'q');
+  const { pool } = actors;
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
   let gradientSteps = 0;
   let sinceTrain = 0;
   let sinceTarget = 0;
 
-  try {
-    while (progress.budgetLeft && (await progress.proceed())) {
-      const startedAt = performance.now();
-      const epsilon = linearEpsilon(progress.envSteps, s['dqn.epsStart'], s['dqn.epsEnd'], s['dqn.epsFraction'], budget);
-      dqn.epsilon = epsilon;
-      const weights = await online.getWeightsAsync();
-      const results = await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), progress.update, T, epsilon]);
-      const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
-      if (segs.length === 0) continue;
-      const seg = concatSegments(segs);
-      buffer.addBatch(segmentTransitions(seg));
-      const steps = seg.T * seg.numEnvs;
-      sinceTrain += steps;
-      sinceTarget += steps;
+  return progress.run(
+    actors,
+    async () => {
+      while (progress.budgetLeft && (await progress.proceed())) {
+        const startedAt = performance.now();
+        const epsilon = linearEpsilon(progress.envSteps, s['dqn.epsStart'], s['dqn.epsEnd'], s['dqn.epsFraction'], budget);
+        dqn.epsilon = epsilon;
+        const weights = await online.getWeightsAsync();
+        const results = await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), progress.update, T, epsilon]);
+        const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
+        if (segs.length === 0) continue;
+        const seg = concatSegments(segs);
+        buffer.addBatch(segmentTransitions(seg));
+        const steps = seg.T * seg.numEnvs;
+        sinceTrain += steps;
+        sinceTarget += steps;
 
-      const sums: Record<string, number> = {};
-      let n = 0;
-      if (progress.envSteps + steps >= s['dqn.learningStarts']) {
-        while (sinceTrain >= s['dqn.trainFrequency']) {
-          sinceTrain -= s['dqn.trainFrequency'];
-          const m = dqn.learn(buffer.sample(s['dqn.batchSize']));
-          for (const [k, v] of Object.entries(m)) sums[k] = (sums[k] ?? 0) + v;
-          n += 1;
-          gradientSteps += 1;
-        }
-        while (sinceTarget >= s['dqn.targetUpdate']) {
-          sinceTarget -= s['dqn.targetUpdate'];
-          dqn.syncTarget(1);
-        }
-      } else sinceTrain = 0;
-      const metrics: Record<string, number> = {};
-      for (const [k, v] of Object.entries(sums)) metrics[k] = v / n;
-      // The loop's own figures last: the ε the actors used, not the algorithm's copy.
-      Object.assign(metrics, { epsilon, gradientSteps, bufferSize: buffer.size });
-      if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => online.setWeights(weights))) continue;
-      const stop = progress.finishUpdate({
-        steps,
-        startedAt,
-        returns: seg.episodeReturns,
-        lengths: seg.episodeLengths,
-        metrics,
-        actorStepsPerSecond: actorRates(s.actors, segs),
-        policyLags: segs.map(() => 0),
-      });
-      demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
-      if (stop) break;
-    }
-  } catch (err) {
-    progress.fail(err);
-  } finally {
-    await close();
-    dqn.dispose();
-  }
-  return progress.outcome(respawns());
+        const sums: Record<string, number> = {};
+        let n = 0;
+        if (progress.envSteps + steps >= s['dqn.learningStarts']) {
+          while (sinceTrain >= s['dqn.trainFrequency']) {
+            sinceTrain -= s['dqn.trainFrequency'];
+            const m = dqn.learn(buffer.sample(s['dqn.batchSize']));
+            for (const [k, v] of Object.entries(m)) sums[k] = (sums[k] ?? 0) + v;
+            n += 1;
+            gradientSteps += 1;
+          }
+          while (sinceTarget >= s['dqn.targetUpdate']) {
+            sinceTarget -= s['dqn.targetUpdate'];
+            dqn.syncTarget(1);
+          }
+        } else sinceTrain = 0;
+        const metrics: Record<string, number> = {};
+        for (const [k, v] of Object.entries(sums)) metrics[k] = v / n;
+        // The loop's own figures last: the ε the actors used, not the algorithm's copy.
+        Object.assign(metrics, { epsilon, gradientSteps, bufferSize: buffer.size });
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => online.setWeights(weights))) continue;
+        const stop = progress.finishUpdate({
+          steps,
+          startedAt,
+          returns: seg.episodeReturns,
+          lengths: seg.episodeLengths,
+          metrics,
+          actorStepsPerSecond: actorRates(s.actors, segs),
+          policyLags: segs.map(() => 0),
+        });
+        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        if (stop) break;
+      }
+    },
+    {
+      release: () => dqn.dispose(),
+    },
+  );
 }

@@ -25,40 +25,41 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
       entCoef: s['reinforce.entropyCoef'],
     }),
   );
-  const { pool, respawns, close } = await rolloutPool(ctx, 'policy');
+  const actors = await rolloutPool(ctx, 'policy');
+  const { pool } = actors;
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
 
-  try {
-    while (progress.budgetLeft && (await progress.proceed())) {
-      const startedAt = performance.now();
-      // Last good weights: broadcast copies of them, and restore them if the update goes bad.
-      const weights = await agent.getWeightsAsync();
-      const results = await pool.map('rollEpisodes', () => [weights.map((w) => w.slice()), progress.update]);
-      const batches = progress.accept(results, (b) => validateEpisodeBatch(b, spec.obsDim, spec.numActions), 'batch');
-      if (batches.length === 0) continue;
+  return progress.run(
+    actors,
+    async () => {
+      while (progress.budgetLeft && (await progress.proceed())) {
+        const startedAt = performance.now();
+        // Last good weights: broadcast copies of them, and restore them if the update goes bad.
+        const weights = await agent.getWeightsAsync();
+        const results = await pool.map('rollEpisodes', () => [weights.map((w) => w.slice()), progress.update]);
+        const batches = progress.accept(results, (b) => validateEpisodeBatch(b, spec.obsDim, spec.numActions), 'batch');
+        if (batches.length === 0) continue;
 
-      const merged = concatEpisodeBatches(batches, spec.obsDim);
-      const metrics = agent.learn(merged);
-      if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;
-      const stop = progress.finishUpdate({
-        steps: merged.batchSize,
-        startedAt,
-        returns: batches.flatMap((b) => Array.from(b.episodeReturns)),
-        lengths: batches.flatMap((b) => Array.from(b.episodeLengths)),
-        metrics,
-        actorStepsPerSecond: actorRates(s.actors, batches),
-      });
-      demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
-      if (stop) break;
-    }
-  } catch (err) {
-    progress.fail(err);
-  } finally {
-    await close();
-    agent.dispose();
-  }
-  return progress.outcome(respawns());
+        const merged = concatEpisodeBatches(batches, spec.obsDim);
+        const metrics = agent.learn(merged);
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;
+        const stop = progress.finishUpdate({
+          steps: merged.batchSize,
+          startedAt,
+          returns: batches.flatMap((b) => Array.from(b.episodeReturns)),
+          lengths: batches.flatMap((b) => Array.from(b.episodeLengths)),
+          metrics,
+          actorStepsPerSecond: actorRates(s.actors, batches),
+        });
+        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        if (stop) break;
+      }
+    },
+    {
+      release: () => agent.dispose(),
+    },
+  );
 }
 
 function concatEpisodeBatches(batches: EpisodeBatch[], obsDim: number): ReinforceBatch {

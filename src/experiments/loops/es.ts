@@ -25,50 +25,53 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
     seed: s.seed,
   });
 
-  const { pool, respawns, close } = await rolloutPool(ctx, 'policy', 1);
+  const actors = await rolloutPool(ctx, 'policy', 1);
+  const { pool } = actors;
   const progress = new LoopProgress(ctx);
 
-  try {
-    while (progress.budgetLeft && (await progress.proceed())) {
-      const startedAt = performance.now();
-      const indices = es.ask();
-      // Deal the pairs out to the actors round-robin.
-      const share = Array.from({ length: pool.size }, (_, a) => Int32Array.from(Array.from(indices).filter((_, k) => k % pool.size === a)));
-      // Send copies: typed arrays are transferred (detached here), and the indices are needed below.
-      const results = await pool.map('evaluateEs', (a) => [es.theta.slice(), share[a].slice(), s['es.sigma'], noiseSeed]);
-      const told: EsResult[] = [];
-      const returns: number[] = [];
-      let steps = 0;
-      const valid = progress.accept(
-        results.map((r, a) => (r.status === 'fulfilled' ? { status: 'fulfilled' as const, value: { ...r.value, actor: a } } : r)),
-        (v) => (v.returnPos.length === share[v.actor].length && [...v.returnPos, ...v.returnNeg].every(Number.isFinite) ? null : 'wrong length or not finite'),
-        'set of ES returns',
-      );
-      for (const v of valid) {
-        share[v.actor].forEach((noiseIndex, k) => told.push({ noiseIndex, returnPos: v.returnPos[k], returnNeg: v.returnNeg[k] }));
-        returns.push(...v.returnPos, ...v.returnNeg);
-        steps += v.steps;
+  return progress.run(
+    actors,
+    async () => {
+      while (progress.budgetLeft && (await progress.proceed())) {
+        const startedAt = performance.now();
+        const indices = es.ask();
+        // Deal the pairs out to the actors round-robin.
+        const share = Array.from({ length: pool.size }, (_, a) => Int32Array.from(Array.from(indices).filter((_, k) => k % pool.size === a)));
+        // Send copies: typed arrays are transferred (detached here), and the indices are needed below.
+        const results = await pool.map('evaluateEs', (a) => [es.theta.slice(), share[a].slice(), s['es.sigma'], noiseSeed]);
+        const told: EsResult[] = [];
+        const returns: number[] = [];
+        let steps = 0;
+        const valid = progress.accept(
+          results.map((r, a) => (r.status === 'fulfilled' ? { status: 'fulfilled' as const, value: { ...r.value, actor: a } } : r)),
+          (v) => (v.returnPos.length === share[v.actor].length && [...v.returnPos, ...v.returnNeg].every(Number.isFinite) ? null : 'wrong length or not finite'),
+          'set of ES returns',
+        );
+        for (const v of valid) {
+          share[v.actor].forEach((noiseIndex, k) => told.push({ noiseIndex, returnPos: v.returnPos[k], returnNeg: v.returnNeg[k] }));
+          returns.push(...v.returnPos, ...v.returnNeg);
+          steps += v.steps;
+        }
+        if (told.length === 0) continue;
+        const metrics = es.tell(told);
+        if (
+          progress.finishUpdate({
+            steps,
+            startedAt,
+            returns,
+            lengths: [],
+            metrics,
+            actorStepsPerSecond: results.map((r) => (r.status === 'fulfilled' ? r.value.steps / Math.max((performance.now() - startedAt) / 1000, 1e-9) : 0)),
+          })
+        )
+          break;
       }
-      if (told.length === 0) continue;
-      const metrics = es.tell(told);
-      if (
-        progress.finishUpdate({
-          steps,
-          startedAt,
-          returns,
-          lengths: [],
-          metrics,
-          actorStepsPerSecond: results.map((r) => (r.status === 'fulfilled' ? r.value.steps / Math.max((performance.now() - startedAt) / 1000, 1e-9) : 0)),
-        })
-      )
-        break;
-    }
-  } catch (err) {
-    progress.fail(err);
-  } finally {
-    await close();
-    setFlatWeights(model, es.theta);
-    model.dispose();
-  }
-  return progress.outcome(respawns());
+    },
+    {
+      release: () => {
+        setFlatWeights(model, es.theta);
+        model.dispose();
+      },
+    },
+  );
 }

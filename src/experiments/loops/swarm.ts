@@ -31,7 +31,7 @@ import { lambdasAt } from '../../swarm/schedules';
 import { loadSubagentCheckpoint } from '../../swarm/subagentFiles';
 import { FrozenSubagent } from '../../swarm/subagents';
 import { SwarmActor, type SwarmActorOptions, type SwarmPending } from '../../swarm/swarmActor';
-import { SwarmConfigError, validateSwarmTaskConfig, type SwarmTaskConfig } from '../../swarm/tasks';
+import { validateSwarmTaskConfig, type SwarmTaskConfig } from '../../swarm/tasks';
 import { buildEpisodeTrace, stagesFromRecords } from '../../swarm/trace';
 import type { LambdaSchedules } from '../../swarm/types';
 import type { ExperimentSettings } from '../settings';
@@ -121,7 +121,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
     largeCkpt = await loadSubagentCheckpoint('large');
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return empty(`The swarm config cannot run: ${e instanceof SwarmConfigError ? '' : ''}${msg}`);
+    return empty(`The swarm config cannot run: ${msg}`);
   }
   const schedules = lambdaSchedulesFrom(s);
   const parallelCap = s['swarm.parallelCap'];
@@ -139,180 +139,183 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
   });
 
   const actorOptions = (actorIndex: number): SwarmActorOptions => ({ task, actorIndex, seed: s.seed });
-  const { pool, respawns, close } = await createReportingPool(
+  const actors = await createReportingPool(
     ctx,
     actorHandle(ctx, SwarmActor, 'SwarmActor'),
     s.actors,
     (i): [SwarmActorOptions] => [actorOptions(i)],
     async () => undefined,
   );
+  const { pool } = actors;
 
   const progress = new LoopProgress(ctx);
   const E = s.envsPerActor;
   let switched = false;
 
-  try {
-    while (progress.update < s['swarm.updates'] && progress.budgetLeft && (await progress.proceed())) {
-      const update = progress.update;
-      const t0 = performance.now();
-      const sw = s['swarm.curriculumSwitch'];
-      if (sw > 0 && update >= sw && !switched) {
-        inference.subagent = large;
-        switched = true;
-        ctx.emit({ type: 'notice', level: 'info', message: `Curriculum: subagents switched from ${s['swarm.subagent']} to large at update ${update}` });
-      }
-      const { lambda1, lambda2 } = lambdasAt(schedules, update);
-      const traceNow = s['swarm.traceEvery'] > 0 && (update + 1) % s['swarm.traceEvery'] === 0;
-
-      // 2. Rollouts: actors own the sims; the learner answers every tick in one batch per model.
-      const decisions: Decision[][][] = Array.from({ length: pool.size }, () => Array.from({ length: E }, () => []));
-      const logs: Array<Array<EpisodeLog | null>> = Array.from({ length: pool.size }, () => new Array<EpisodeLog | null>(E).fill(null));
-      let serialLog: EpisodeLog | null = null;
-      const started = await pool.map('start', (i) => [update, E, traceNow && i === 0 ? 0 : null]);
-      let pendings: SwarmPending[] = [];
-      const alive = new Set<number>();
-      started.forEach((r, i) => {
-        if (r.status === 'fulfilled') {
-          pendings[i] = r.value;
-          alive.add(i);
-        } else progress.lose();
-      });
-      let workerSteps = 0;
-      let orchSteps = 0;
-      const actorSteps = new Array<number>(pool.size).fill(0);
-      while (alive.size > 0) {
-        const ids = [...alive];
-        for (const i of ids) {
-          for (const f of pendings[i].finished) {
-            if (f.serial) serialLog = f.log;
-            else logs[i][f.slot] = f.log;
-          }
-          if (pendings[i].running === 0) alive.delete(i);
+  return progress.run(
+    actors,
+    async () => {
+      while (progress.update < s['swarm.updates'] && progress.budgetLeft && (await progress.proceed())) {
+        const update = progress.update;
+        const t0 = performance.now();
+        const sw = s['swarm.curriculumSwitch'];
+        if (sw > 0 && update >= sw && !switched) {
+          inference.subagent = large;
+          switched = true;
+          ctx.emit({ type: 'notice', level: 'info', message: `Curriculum: subagents switched from ${s['swarm.subagent']} to large at update ${update}` });
         }
-        const active = [...alive];
-        if (active.length === 0) break;
-        const answer = await inference.tick(active.map((i) => pendings[i]));
-        active.forEach((i, k) => {
-          const p = pendings[i];
-          const d = answer.orch[k];
-          for (let r = 0; r < p.orchSlots.length; r++) {
-            decisions[i][p.orchSlots[r]].push({
-              obs: p.orchObs.slice(r * ORCH_OBS_DIM, (r + 1) * ORCH_OBS_DIM),
-              action: d.actions[r],
-              logProb: d.logProbs[r],
-              value: d.values[r],
-            });
-          }
-          orchSteps += p.orchSlots.length;
-          workerSteps += p.workRole.length;
-          actorSteps[i] += p.orchSlots.length + p.workRole.length;
-        });
-        const next = await Promise.allSettled(active.map((i, k) => pool.call(i, 'advance', answer.orch[k].actions, answer.work[k])));
-        next.forEach((r, k) => {
-          const i = active[k];
-          if (r.status === 'fulfilled') pendings[i] = r.value;
-          else {
-            alive.delete(i);
-            progress.lose();
-            decisions[i] = Array.from({ length: E }, () => []);
-            logs[i] = new Array<EpisodeLog | null>(E).fill(null);
-            ctx.emit({ type: 'notice', level: 'warning', message: `Lost the episodes of actor ${i} this update: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}` });
-          }
-        });
-      }
-      pendings = [];
+        const { lambda1, lambda2 } = lambdasAt(schedules, update);
+        const traceNow = s['swarm.traceEvery'] > 0 && (update + 1) % s['swarm.traceEvery'] === 0;
 
-      // 3. PARL rewards and per-episode GAE.
-      const stats: SwarmEpisodeStats[] = [];
-      const obsRows: Float32Array[] = [];
-      const actions: number[] = [];
-      const logProbs: number[] = [];
-      const values: number[] = [];
-      const advantages: number[] = [];
-      const returns: number[] = [];
-      const lengths: number[] = [];
-      let firstLog: EpisodeLog | null = null;
-      for (let i = 0; i < pool.size; i++) {
-        for (let e = 0; e < E; e++) {
-          const log = logs[i][e];
-          const ds = decisions[i][e];
-          if (!log || ds.length === 0) continue;
-          if (i === 0 && e === 0) firstLog = log;
-          const st = swarmEpisodeStats(log, lambda1, lambda2, parallelCap);
-          stats.push(st);
-          const T = ds.length;
-          const rew = new Float32Array(T);
-          rew[T - 1] = st.total;
-          const done = new Uint8Array(T);
-          done[T - 1] = 1;
-          const v = Float32Array.from(ds.map((d) => d.value));
-          const g = gae(rew, v, done, new Float32Array(1), GAMMA, GAE_LAMBDA, 1);
-          ds.forEach((d, t) => {
-            obsRows.push(d.obs);
-            actions.push(d.action);
-            logProbs.push(d.logProb);
-            values.push(d.value);
-            advantages.push(g.advantages[t]);
-            returns.push(g.returns[t]);
+        // 2. Rollouts: actors own the sims; the learner answers every tick in one batch per model.
+        const decisions: Decision[][][] = Array.from({ length: pool.size }, () => Array.from({ length: E }, () => []));
+        const logs: Array<Array<EpisodeLog | null>> = Array.from({ length: pool.size }, () => new Array<EpisodeLog | null>(E).fill(null));
+        let serialLog: EpisodeLog | null = null;
+        const started = await pool.map('start', (i) => [update, E, traceNow && i === 0 ? 0 : null]);
+        let pendings: SwarmPending[] = [];
+        const alive = new Set<number>();
+        started.forEach((r, i) => {
+          if (r.status === 'fulfilled') {
+            pendings[i] = r.value;
+            alive.add(i);
+          } else progress.lose();
+        });
+        let workerSteps = 0;
+        let orchSteps = 0;
+        const actorSteps = new Array<number>(pool.size).fill(0);
+        while (alive.size > 0) {
+          const ids = [...alive];
+          for (const i of ids) {
+            for (const f of pendings[i].finished) {
+              if (f.serial) serialLog = f.log;
+              else logs[i][f.slot] = f.log;
+            }
+            if (pendings[i].running === 0) alive.delete(i);
+          }
+          const active = [...alive];
+          if (active.length === 0) break;
+          const answer = await inference.tick(active.map((i) => pendings[i]));
+          active.forEach((i, k) => {
+            const p = pendings[i];
+            const d = answer.orch[k];
+            for (let r = 0; r < p.orchSlots.length; r++) {
+              decisions[i][p.orchSlots[r]].push({
+                obs: p.orchObs.slice(r * ORCH_OBS_DIM, (r + 1) * ORCH_OBS_DIM),
+                action: d.actions[r],
+                logProb: d.logProbs[r],
+                value: d.values[r],
+              });
+            }
+            orchSteps += p.orchSlots.length;
+            workerSteps += p.workRole.length;
+            actorSteps[i] += p.orchSlots.length + p.workRole.length;
           });
-          lengths.push(T);
+          const next = await Promise.allSettled(active.map((i, k) => pool.call(i, 'advance', answer.orch[k].actions, answer.work[k])));
+          next.forEach((r, k) => {
+            const i = active[k];
+            if (r.status === 'fulfilled') pendings[i] = r.value;
+            else {
+              alive.delete(i);
+              progress.lose();
+              decisions[i] = Array.from({ length: E }, () => []);
+              logs[i] = new Array<EpisodeLog | null>(E).fill(null);
+              ctx.emit({ type: 'notice', level: 'warning', message: `Lost the episodes of actor ${i} this update: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}` });
+            }
+          });
         }
-      }
-      if (stats.length === 0) continue;
+        pendings = [];
 
-      // 4. One PPO update of the orchestrator.
-      const B = actions.length;
-      const obs = new Float32Array(B * ORCH_OBS_DIM);
-      obsRows.forEach((o, k) => obs.set(o, k * ORCH_OBS_DIM));
-      const lastGood = await agent.getWeightsAsync();
-      const metrics = agent.learn({
-        obs,
-        actions: Int32Array.from(actions),
-        batchSize: B,
-        logProbs: Float32Array.from(logProbs),
-        values: Float32Array.from(values),
-        advantages: Float32Array.from(advantages),
-        returns: Float32Array.from(returns),
-      });
-      if (pauseOnNonFinite(ctx, metrics, update + 1, () => agent.setWeights(lastGood))) continue;
+        // 3. PARL rewards and per-episode GAE.
+        const stats: SwarmEpisodeStats[] = [];
+        const obsRows: Float32Array[] = [];
+        const actions: number[] = [];
+        const logProbs: number[] = [];
+        const values: number[] = [];
+        const advantages: number[] = [];
+        const returns: number[] = [];
+        const lengths: number[] = [];
+        let firstLog: EpisodeLog | null = null;
+        for (let i = 0; i < pool.size; i++) {
+          for (let e = 0; e < E; e++) {
+            const log = logs[i][e];
+            const ds = decisions[i][e];
+            if (!log || ds.length === 0) continue;
+            if (i === 0 && e === 0) firstLog = log;
+            const st = swarmEpisodeStats(log, lambda1, lambda2, parallelCap);
+            stats.push(st);
+            const T = ds.length;
+            const rew = new Float32Array(T);
+            rew[T - 1] = st.total;
+            const done = new Uint8Array(T);
+            done[T - 1] = 1;
+            const v = Float32Array.from(ds.map((d) => d.value));
+            const g = gae(rew, v, done, new Float32Array(1), GAMMA, GAE_LAMBDA, 1);
+            ds.forEach((d, t) => {
+              obsRows.push(d.obs);
+              actions.push(d.action);
+              logProbs.push(d.logProb);
+              values.push(d.value);
+              advantages.push(g.advantages[t]);
+              returns.push(g.returns[t]);
+            });
+            lengths.push(T);
+          }
+        }
+        if (stats.length === 0) continue;
 
-      const dt = (performance.now() - t0) / 1000;
-      const mean = (f: (x: SwarmEpisodeStats) => number) => stats.reduce((a, x) => a + f(x), 0) / stats.length;
-      const stop = progress.finishUpdate({
-        steps: workerSteps + orchSteps,
-        startedAt: t0,
-        returns: stats.map((x) => x.total),
-        lengths,
-        metrics: {
-          ...metrics,
-          lambda1,
-          lambda2,
-          rPerf: mean((x) => x.rPerf),
-          finishRate: mean((x) => x.finishRate),
-          avgParallelism: mean((x) => x.avgParallelism),
-          criticalSteps: mean((x) => x.criticalSteps),
-          criticalOverSerial: mean((x) => x.criticalSteps / Math.max(1, x.serialBaseline)),
-          orchForwardCalls: inference.orchForwardCalls,
-          subagentForwardCalls: inference.subagent.forwardCalls,
-          ticks: inference.ticks,
-        },
-        actorStepsPerSecond: actorSteps.map((n) => n / Math.max(dt, 1e-9)),
-      });
-      const done = progress.update;
-      const swarmRecord: SwarmUpdateRecord = { type: 'swarm', update: done, trainSteps: done, episodes: stats };
-      ctx.emit(swarmRecord);
-      if (traceNow && firstLog && serialLog) {
-        ctx.emit({ type: 'trace', update: done, trace: buildEpisodeTrace(firstLog), serialTrace: buildEpisodeTrace(serialLog) });
+        // 4. One PPO update of the orchestrator.
+        const B = actions.length;
+        const obs = new Float32Array(B * ORCH_OBS_DIM);
+        obsRows.forEach((o, k) => obs.set(o, k * ORCH_OBS_DIM));
+        const lastGood = await agent.getWeightsAsync();
+        const metrics = agent.learn({
+          obs,
+          actions: Int32Array.from(actions),
+          batchSize: B,
+          logProbs: Float32Array.from(logProbs),
+          values: Float32Array.from(values),
+          advantages: Float32Array.from(advantages),
+          returns: Float32Array.from(returns),
+        });
+        if (pauseOnNonFinite(ctx, metrics, update + 1, () => agent.setWeights(lastGood))) continue;
+
+        const dt = (performance.now() - t0) / 1000;
+        const mean = (f: (x: SwarmEpisodeStats) => number) => stats.reduce((a, x) => a + f(x), 0) / stats.length;
+        const stop = progress.finishUpdate({
+          steps: workerSteps + orchSteps,
+          startedAt: t0,
+          returns: stats.map((x) => x.total),
+          lengths,
+          metrics: {
+            ...metrics,
+            lambda1,
+            lambda2,
+            rPerf: mean((x) => x.rPerf),
+            finishRate: mean((x) => x.finishRate),
+            avgParallelism: mean((x) => x.avgParallelism),
+            criticalSteps: mean((x) => x.criticalSteps),
+            criticalOverSerial: mean((x) => x.criticalSteps / Math.max(1, x.serialBaseline)),
+            orchForwardCalls: inference.orchForwardCalls,
+            subagentForwardCalls: inference.subagent.forwardCalls,
+            ticks: inference.ticks,
+          },
+          actorStepsPerSecond: actorSteps.map((n) => n / Math.max(dt, 1e-9)),
+        });
+        const done = progress.update;
+        const swarmRecord: SwarmUpdateRecord = { type: 'swarm', update: done, trainSteps: done, episodes: stats };
+        ctx.emit(swarmRecord);
+        if (traceNow && firstLog && serialLog) {
+          ctx.emit({ type: 'trace', update: done, trace: buildEpisodeTrace(firstLog), serialTrace: buildEpisodeTrace(serialLog) });
+        }
+        if (stop) break;
       }
-      if (stop) break;
-    }
-  } catch (err) {
-    progress.fail(err);
-  } finally {
-    await close();
-    agent.dispose();
-    subagent.dispose();
-    large.dispose();
-  }
-  return progress.outcome(respawns());
+    },
+    {
+      release: () => {
+        agent.dispose();
+        subagent.dispose();
+        large.dispose();
+      },
+    },
+  );
 }

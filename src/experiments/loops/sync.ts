@@ -24,53 +24,54 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const central = s.inference === 'learner';
   // Every actor asks at every step, so the server can wait for all of them: one pass per step.
   const server = new InferenceServer(learner.model, spec.obsDim, spec.numActions, new Rng(deriveSeed(s.seed, 0xce27)), 1_000);
-  const { pool, respawns, close } = await rolloutPool(ctx, 'actorCritic');
+  const actors = await rolloutPool(ctx, 'actorCritic');
+  const { pool } = actors;
   const progress = new LoopProgress(ctx);
   const demo = new DemoTicker();
 
-  try {
-    while (progress.budgetLeft && (await progress.proceed())) {
-      const startedAt = performance.now();
-      if (learner.annealLr) learner.algorithm.setLearningRate(learner.lr * (1 - progress.envSteps / budget));
-      const weights = await learner.model.getWeightsAsync();
-      const version = progress.update;
-      const results = central
-        ? await Promise.allSettled(
-            Array.from({ length: pool.size }, (_, i) =>
-              collectSegmentCentral(
-                { resetVector: () => pool.call(i, 'resetVector'), stepVector: (a) => pool.call(i, 'stepVector', a) },
-                server,
-                i,
-                version,
-                T,
-                spec.obsDim,
+  return progress.run(
+    actors,
+    async () => {
+      while (progress.budgetLeft && (await progress.proceed())) {
+        const startedAt = performance.now();
+        if (learner.annealLr) learner.algorithm.setLearningRate(learner.lr * (1 - progress.envSteps / budget));
+        const weights = await learner.model.getWeightsAsync();
+        const version = progress.update;
+        const results = central
+          ? await Promise.allSettled(
+              Array.from({ length: pool.size }, (_, i) =>
+                collectSegmentCentral(
+                  { resetVector: () => pool.call(i, 'resetVector'), stepVector: (a) => pool.call(i, 'stepVector', a) },
+                  server,
+                  i,
+                  version,
+                  T,
+                  spec.obsDim,
+                ),
               ),
-            ),
-          )
-        : await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), version, T, 0]);
-      const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
-      if (segs.length === 0) continue;
+            )
+          : await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), version, T, 0]);
+        const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
+        if (segs.length === 0) continue;
 
-      const seg = concatSegments(segs);
-      const metrics = await learner.learn(seg);
-      if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => learner.model.setWeights(weights))) continue;
-      const stop = progress.finishUpdate({
-        steps: seg.T * seg.numEnvs,
-        startedAt,
-        returns: seg.episodeReturns,
-        lengths: seg.episodeLengths,
-        metrics: central ? { ...metrics, forwardCalls: server.forwardCalls } : metrics,
-        actorStepsPerSecond: actorRates(s.actors, segs),
-        policyLags: segs.map(() => 0),
-      });
-      demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
-      if (stop) break;
-    }
-  } catch (err) {
-    progress.fail(err);
-  } finally {
-    await close();
-    learner.dispose();
-  }
-  return progress.outcome(respawns());
+        const seg = concatSegments(segs);
+        const metrics = await learner.learn(seg);
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => learner.model.setWeights(weights))) continue;
+        const stop = progress.finishUpdate({
+          steps: seg.T * seg.numEnvs,
+          startedAt,
+          returns: seg.episodeReturns,
+          lengths: seg.episodeLengths,
+          metrics: central ? { ...metrics, forwardCalls: server.forwardCalls } : metrics,
+          actorStepsPerSecond: actorRates(s.actors, segs),
+          policyLags: segs.map(() => 0),
+        });
+        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        if (stop) break;
+      }
+    },
+    {
+      release: () => learner.dispose(),
+    },
+  );
 }
