@@ -137,11 +137,24 @@ async function attempt(name: BackendName, wasmPaths: string | undefined): Promis
   }
 }
 
+/** The end of the last queued choice: choices run one at a time (see chooseBackend). */
+let inFlight: Promise<unknown> = Promise.resolve();
+
 /**
  * Pick and activate the fastest working tfjs backend. Never throws for an unavailable backend:
  * it falls through to the next one (cpu always works). Safe to call more than once.
+ *
+ * Calls are queued, one at a time. Two overlapping `tf.setBackend` calls make tfjs drop the first
+ * initialisation as outdated (so a working WebGPU reads as failed), and a run could start on one
+ * backend while a probe switches to another under it.
  */
-export async function chooseBackend(options: ChooseBackendOptions = {}): Promise<BackendChoice> {
+export function chooseBackend(options: ChooseBackendOptions = {}): Promise<BackendChoice> {
+  const next = inFlight.then(() => chooseNow(options));
+  inFlight = next.catch(() => undefined);
+  return next;
+}
+
+async function chooseNow(options: ChooseBackendOptions): Promise<BackendChoice> {
   const preferred = options.preferred ?? 'auto';
   const defaultOrder: BackendName[] = isNode() ? ['wasm', 'cpu'] : ['webgpu', 'webgl', 'wasm', 'cpu'];
   const order: BackendName[] =

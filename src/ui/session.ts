@@ -59,7 +59,9 @@ export async function refreshRuns(): Promise<void> {
 
 let probing: Promise<void> | null = null;
 
+/** Asks the learner which backend it will use; one probe per page (later calls share it). */
 export function probeBackend(): Promise<void> {
+  if (probing) return probing;
   const s = usePlayground.getState();
   probing = (async () => {
     try {
@@ -83,8 +85,8 @@ export async function startRun(): Promise<void> {
   const config = s.config;
   s.clearMetrics();
   s.setStatus('starting');
-  // A run started while the backend probe is still in flight would race it inside the worker.
-  if (probing) await probing;
+  // A Start pressed before the first paint starts the probe itself; the run waits for it.
+  await probeBackend();
 
   const store = await runStore();
   let runId: string | null = null;

@@ -4,7 +4,7 @@ import * as Comlink from 'comlink';
 import { chooseBackend } from '../core/backend';
 import { setActorSpawner } from '../core/remote/spawner';
 import type { LearnerApi } from '../experiments/learnerProtocol';
-import type { RunRecord } from '../experiments/records';
+import type { BackendRecord, RunRecord } from '../experiments/records';
 import { TrainingRun } from '../experiments/trainer';
 import { browserSpawner } from './browserSpawner';
 
@@ -13,9 +13,12 @@ const wasmPaths = new URL(`${import.meta.env.BASE_URL}tfjs-wasm/`, self.location
 const FLUSH_MS = 100;
 
 let current: TrainingRun | null = null;
+/** The backend the current run chose: a probe during a run reports it and never switches. */
+let runBackend: BackendRecord | null = null;
 
 const api: LearnerApi = {
   async probe(preferred) {
+    if (current && runBackend) return runBackend;
     const choice = await chooseBackend({ preferred, wasmPaths });
     return { type: 'backend', ...choice };
   },
@@ -31,13 +34,21 @@ const api: LearnerApi = {
       void onRecords(out);
     };
     const timer = setInterval(flush, FLUSH_MS);
-    current = new TrainingRun(config, (record) => pending.push(record), { wasmPaths });
+    current = new TrainingRun(
+      config,
+      (record) => {
+        if (record.type === 'backend') runBackend = record;
+        pending.push(record);
+      },
+      { wasmPaths },
+    );
     try {
       return await current.run();
     } finally {
       clearInterval(timer);
       flush();
       current = null;
+      runBackend = null;
     }
   },
   pause: () => current?.pause(),

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { test, expect } from './fixtures';
+import { test, expect, expectStatus } from './fixtures';
 
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -10,6 +10,21 @@ test('the app loads with webgpu as the learner backend under the SwiftShader fla
   await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
   // SwiftShader is a software (fallback) adapter, and the page says so.
   await expect(page.getByTestId('backend-reason')).toContainText(/software adapter \(google swiftshader\) found/);
+});
+
+test('Start pressed before the first paint, after a reload mid-run: the run gets WebGPU and trains', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'running', 60_000);
+  // The old page's learner is still shutting down while the new one starts; the Start click
+  // lands before the page's own backend probe, and the two must not race inside the worker.
+  await page.reload({ waitUntil: 'commit' });
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'running', 60_000);
+  await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
+  await expect(page.getByTestId('env-steps')).not.toHaveText(/^0 /, { timeout: 30_000 });
+  await page.getByTestId('stop').click();
+  await expectStatus(page, 'done');
 });
 
 test('without WebGPU the learner falls back to wasm or cpu @no-webgpu', async ({ page }) => {
@@ -46,7 +61,7 @@ test('QuickStart trains in the browser: actors in Web Workers, a live return cur
   await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'demo', { timeout: 60_000 });
   await expect(page.getByTestId('env-caption')).toContainText(/The agent at update \d+: a greedy episode/);
   await page.screenshot({ path: `${shots}quickstart-running.png`, fullPage: true });
-  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 100_000 });
+  await expectStatus(page, 'done', 100_000);
   const progress = page.getByTestId('progress');
   expect(Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(30_000);
   await page.screenshot({ path: `${shots}quickstart-done.png`, fullPage: true });

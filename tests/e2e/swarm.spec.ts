@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolveExperiment } from '../../src/experiments/config';
 import { encodeExperiment } from '../../src/experiments/urlState';
-import { test, expect } from './fixtures';
+import { test, expect, expectStatus } from './fixtures';
 
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -51,7 +51,7 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
   // The serial baseline is a line of the critical-steps chart.
   await expect(page.getByTestId('critical-chart')).toContainText('serial baseline');
 
-  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 180_000 });
+  await expectStatus(page, 'done', 180_000);
   await expect(page.getByTestId('env-steps')).toContainText('2 / 2 updates');
   // Both updates' swarm records arrived: 2 updates x 2 actors x 4 episodes.
   await expect.poll(async () => Number(await page.getByTestId('critical-chart').getAttribute('data-points'))).toBe(16);

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import LZString from 'lz-string';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, expectStatus } from './fixtures';
 
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -72,7 +72,7 @@ test('the URL follows the settings; a copied link opens the same experiment; tea
   await expect(teaching.locator('#teaching')).toHaveCount(0);
   await expect(teaching.getByLabel('Seed', { exact: true })).toHaveCount(0);
   await expect(teaching.getByTestId('status')).toHaveText(/starting|running|done/, { timeout: 60_000 });
-  await expect(teaching.getByTestId('status')).toHaveText('done', { timeout: 90_000 });
+  await expectStatus(teaching, 'done', 90_000);
   await expect(teaching.getByTestId('env-steps')).toContainText('/ 2,000 steps');
   await teaching.screenshot({ path: `${shots}teaching-link.png` });
   await teaching.close();
@@ -120,7 +120,7 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
   await setNumber(page, 'Budget (env steps)', 3000);
   await setNumber(page, 'Seed', 2);
   await page.getByTestId('start').click();
-  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 90_000 });
+  await expectStatus(page, 'done', 90_000);
   await expect(page.locator('[data-testid="run"][data-status="done"]')).toHaveCount(1);
   // The box is checked once the run's curve is read from IndexedDB, so click, then wait.
   for (const box of await page.getByTestId('overlay').all()) {
