@@ -8,20 +8,24 @@ import { decodeExperiment, type IgnoredPart } from '../experiments/urlState';
 export interface TrainArgs {
   config: ExperimentConfig;
   out: string | null;
+  /** Where to keep the learner's newest weights (a PARLCKPT file), or null. */
+  checkpoint: string | null;
   quiet: boolean;
   /** Parts of a `--url` link that were dropped, with the reason. */
   ignored: IgnoredPart[];
 }
 
 export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--steps N] [--actors N]
-                       [--set key=value]... [--url LINK] [--out FILE.jsonl] [--quiet]`;
+                       [--set key=value]... [--url LINK] [--out FILE.jsonl]
+                       [--checkpoint FILE.parlckpt] [--quiet]`;
 
-const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out']);
+const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint']);
 
 export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let preset: string | null = null;
   let url: string | null = null;
   let out: string | null = null;
+  let checkpoint: string | null = null;
   let quiet = false;
   const overrides: Record<string, unknown> = {};
 
@@ -43,6 +47,9 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
         break;
       case '--out':
         out = value;
+        break;
+      case '--checkpoint':
+        checkpoint = value;
         break;
       case '--seed':
         overrides.seed = parseSettingText('seed', value);
@@ -78,5 +85,5 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
     base = resolveExperiment(preset);
   }
   const config = resolveExperiment(base.preset, { ...base.settings, ...overrides });
-  return { config, out, quiet, ignored };
+  return { config, out, checkpoint, quiet, ignored };
 }

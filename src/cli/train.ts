@@ -1,12 +1,13 @@
 /**
  * Headless training from the command line, with the same experiment configs as the browser.
  *
- *   npm run train -- --preset quickstart --seed 3 --out run.jsonl
+ *   npm run train -- --preset quickstart --seed 3 --out run.jsonl --checkpoint policy.parlckpt
  *
  * Progress goes to stderr; one JSON line per update and a final summary line go to stdout (and
- * to --out). A bad config exits with code 2 and one line naming the field.
+ * to --out). --checkpoint keeps the learner's newest weights in a file, rewritten about every
+ * 10 s and at the end. A bad config exits with code 2 and one line naming the field.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, renameSync, writeFileSync, type WriteStream } from 'node:fs';
 import { ConfigError } from '../experiments/config';
 import type { RunRecord } from '../experiments/records';
 import { nodePlatform } from './nodePlatform';
@@ -41,6 +42,11 @@ async function main(): Promise<number> {
     args.config,
     (record) => {
       if (record.type === 'update' || record.type === 'summary') write(record);
+      if (record.type === 'checkpoint' && args.checkpoint) {
+        // Write beside it, then rename: an interrupted run never leaves half a file.
+        writeFileSync(`${args.checkpoint}.partial`, record.bytes);
+        renameSync(`${args.checkpoint}.partial`, args.checkpoint);
+      }
       if (record.type === 'backend') process.stderr.write(`backend: ${record.name} (${record.reason})\n`);
       if (record.type === 'notice') {
         process.stderr.write(`${bar ? '\n' : ''}${record.level}: ${record.message}\n`);

@@ -1,6 +1,11 @@
 /** The page's handle on the learner Web Worker (comlink only: the page never loads tfjs). */
 import * as Comlink from 'comlink';
+import { registerTransferHandlers } from '../core/remote/transfer';
 import type { LearnerApi } from './learnerProtocol';
+
+// The worker sends typed arrays (checkpoint bytes) through comlink's typed-array handler; the page
+// must know the handler to take them.
+registerTransferHandlers();
 
 export interface LearnerHandle {
   api: Comlink.Remote<LearnerApi>;

@@ -132,4 +132,15 @@ export interface DemoRecord {
   episodeReturn: number;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DemoRecord;
+/**
+ * The learner's weights after an update, as a PARLCKPT file (src/core/checkpoint.ts): sent now
+ * and then during a run and once at its end. The page keeps the newest one with the saved run.
+ */
+export interface CheckpointRecord {
+  type: 'checkpoint';
+  update: number;
+  envSteps: number;
+  bytes: Uint8Array;
+}
+
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DemoRecord | CheckpointRecord;

@@ -2,8 +2,10 @@
  * A saved run as a file: export to JSON, import with validation, and the metrics as CSV.
  * An imported file passes one zod schema (the config through the experiment schema, so its
  * bounds hold); a bad file is refused with a reason naming the field, and nothing is written.
+ * The run's weights, when it kept any, travel in the file as base64 of the PARLCKPT bytes.
  */
 import { z } from 'zod';
+import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from './config';
 import type { BackendRecord, SummaryRecord, SwarmUpdateRecord, TraceRecord, UpdateRecord } from './records';
 
@@ -18,6 +20,13 @@ export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord |
 
 export type RunStatusKind = 'running' | 'done' | 'stopped' | 'error' | 'interrupted';
 
+/** The learner's newest weights in a run: a PARLCKPT file (src/core/checkpoint.ts). */
+export interface RunWeights {
+  update: number;
+  envSteps: number;
+  bytes: Uint8Array;
+}
+
 export interface SavedRun {
   id: string;
   name: string;
@@ -25,6 +34,23 @@ export interface SavedRun {
   status: RunStatusKind;
   config: ExperimentConfig;
   records: PersistedRecord[];
+  weights?: RunWeights;
+}
+
+/** Weights of a run file: 16 MiB of checkpoint at most (the networks here are far smaller). */
+const MAX_WEIGHTS_BYTES = 16 * 2 ** 20;
+
+function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const raw = atob(text);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
 }
 
 export function isPersisted(r: { type: string }): r is PersistedRecord {
@@ -125,6 +151,24 @@ const TraceSchema = z
 
 const TraceRecordSchema = z.object({ type: z.literal('trace'), update: count, trace: TraceSchema, serialTrace: TraceSchema });
 
+const WeightsSchema = z.object({
+  update: count,
+  envSteps: count,
+  base64: z
+    .string()
+    .max(Math.ceil(MAX_WEIGHTS_BYTES / 3) * 4)
+    .transform((text, ctx) => {
+      try {
+        const bytes = fromBase64(text);
+        decodeCheckpoint(bytes);
+        return bytes;
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `not a readable PARLCKPT checkpoint (${err instanceof Error ? err.message : String(err)})` });
+        return z.NEVER;
+      }
+    }),
+});
+
 const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, TraceRecordSchema]);
 
 export const RunFileSchema = z.object({
@@ -137,6 +181,7 @@ export const RunFileSchema = z.object({
     status: z.enum(['running', 'done', 'stopped', 'error', 'interrupted']),
     config: ExperimentConfigSchema,
     records: z.array(RecordSchema).max(MAX_RECORDS),
+    weights: WeightsSchema.optional(),
   }),
 });
 
@@ -144,7 +189,9 @@ export type RunFileResult = { ok: true; run: SavedRun } | { ok: false; reason: s
 
 /** The JSON text of a run file. */
 export function exportRunFile(run: SavedRun): string {
-  return JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, run });
+  const { weights, ...rest } = run;
+  const file = weights ? { ...rest, weights: { update: weights.update, envSteps: weights.envSteps, base64: toBase64(weights.bytes) } } : rest;
+  return JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, run: file });
 }
 
 /** Parse and validate a run file. Never throws. */
@@ -165,7 +212,9 @@ export function parseRunFile(text: string): RunFileResult {
     const path = issue.path.map(String).join('.') || '(root)';
     return { ok: false, reason: `${path}: ${issue.message}` };
   }
-  return { ok: true, run: parsed.data.run as SavedRun };
+  // The schema has already turned `base64` into the checked checkpoint bytes.
+  const { weights, ...run } = parsed.data.run;
+  return { ok: true, run: { ...(run as Omit<SavedRun, 'weights'>), ...(weights ? { weights: { update: weights.update, envSteps: weights.envSteps, bytes: weights.base64 } } : {}) } };
 }
 
 function csvCell(v: string | number | null | undefined): string {

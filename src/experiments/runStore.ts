@@ -2,11 +2,12 @@
  * Runs saved in IndexedDB as they go, so a run survives a page reload. A run is one small meta
  * row (for the run list) plus its records in append-only chunks, so saving never rewrites the
  * whole run. A run still marked running when the store opens was cut off by a reload or a
- * crash: it becomes 'interrupted', with every chunk written before that kept.
+ * crash: it becomes 'interrupted', with every chunk written before that kept. The learner's
+ * newest weights (a PARLCKPT checkpoint) are kept beside the run, one per run.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { ExperimentConfig } from './config';
-import type { PersistedRecord, RunStatusKind, SavedRun } from './runFile';
+import type { PersistedRecord, RunStatusKind, RunWeights, SavedRun } from './runFile';
 
 export interface RunMeta {
   id: string;
@@ -20,6 +21,8 @@ export interface RunMeta {
   envSteps: number;
   updates: number;
   finalMeanReturn20: number | null;
+  /** The kept weights, if any: the update they are from and the file's size in bytes. */
+  weights?: { update: number; envSteps: number; size: number };
 }
 
 interface Chunk {
@@ -31,6 +34,7 @@ interface Chunk {
 interface RunsDb extends DBSchema {
   runs: { key: string; value: RunMeta };
   chunks: { key: [string, number]; value: Chunk; indexes: { runId: string } };
+  weights: { key: string; value: RunWeights & { runId: string } };
 }
 
 export const RUNS_DB_NAME = 'parl-playground-runs';
@@ -60,16 +64,28 @@ function progressOf(records: readonly PersistedRecord[], meta: Pick<RunMeta, 'en
   return out;
 }
 
+function weightsSummary(w: RunWeights): NonNullable<RunMeta['weights']> {
+  return { update: w.update, envSteps: w.envSteps, size: w.bytes.byteLength };
+}
+
 export class RunStore {
   private constructor(private readonly db: IDBPDatabase<RunsDb>) {}
 
   /** Open (or create) the store, marking runs cut off by a reload as interrupted. */
   static async open(name = RUNS_DB_NAME): Promise<RunStore> {
-    const db = await openDB<RunsDb>(name, 1, {
-      upgrade(d) {
-        d.createObjectStore('runs', { keyPath: 'id' });
-        const chunks = d.createObjectStore('chunks', { keyPath: ['runId', 'seq'] });
-        chunks.createIndex('runId', 'runId');
+    const db = await openDB<RunsDb>(name, 2, {
+      upgrade(d, oldVersion) {
+        if (oldVersion < 1) {
+          d.createObjectStore('runs', { keyPath: 'id' });
+          const chunks = d.createObjectStore('chunks', { keyPath: ['runId', 'seq'] });
+          chunks.createIndex('runId', 'runId');
+        }
+        // Version 2 keeps each run's newest weights; runs saved before it simply have none.
+        if (oldVersion < 2) d.createObjectStore('weights', { keyPath: 'runId' });
+      },
+      // A newer version of the app opened in another tab: let it upgrade rather than wait.
+      blocking() {
+        db.close();
       },
     });
     const store = new RunStore(db);
@@ -108,6 +124,27 @@ export class RunStore {
     await tx.done;
   }
 
+  /** Keep a run's newest weights (replacing older ones) and note them in the run list. */
+  async saveWeights(runId: string, weights: RunWeights): Promise<void> {
+    const tx = this.db.transaction(['runs', 'weights'], 'readwrite');
+    const runs = tx.objectStore('runs');
+    const meta = await runs.get(runId);
+    if (!meta) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new Error(`no run ${runId}`);
+    }
+    await tx.objectStore('weights').put({ runId, ...weights });
+    await runs.put({ ...meta, weights: weightsSummary(weights) });
+    await tx.done;
+  }
+
+  /** A run's newest weights, or undefined when it has none. */
+  async getWeights(runId: string): Promise<RunWeights | undefined> {
+    const row = await this.db.get('weights', runId);
+    return row && { update: row.update, envSteps: row.envSteps, bytes: row.bytes };
+  }
+
   async setStatus(runId: string, status: RunStatusKind): Promise<void> {
     const meta = await this.db.get('runs', runId);
     if (meta) await this.db.put('runs', { ...meta, status, updatedAt: Date.now() });
@@ -120,8 +157,9 @@ export class RunStore {
   }
 
   async delete(runId: string): Promise<void> {
-    const tx = this.db.transaction(['runs', 'chunks'], 'readwrite');
+    const tx = this.db.transaction(['runs', 'chunks', 'weights'], 'readwrite');
     await tx.objectStore('runs').delete(runId);
+    await tx.objectStore('weights').delete(runId);
     const chunks = tx.objectStore('chunks');
     for (const key of await chunks.index('runId').getAllKeys(runId)) await chunks.delete(key);
     await tx.done;
@@ -133,13 +171,22 @@ export class RunStore {
     return all.sort((a, b) => b.createdAt - a.createdAt);
   }
 
-  /** A run with all its records, in the order they were written. */
+  /** A run with all its records, in the order they were written, and its weights if kept. */
   async get(runId: string): Promise<SavedRun | undefined> {
     const meta = await this.db.get('runs', runId);
     if (!meta) return undefined;
     const chunks = await this.db.getAllFromIndex('chunks', 'runId', runId);
     chunks.sort((a, b) => a.seq - b.seq);
-    return { id: meta.id, name: meta.name, createdAt: meta.createdAt, status: meta.status, config: meta.config, records: chunks.flatMap((c) => c.records) };
+    const weights = await this.getWeights(runId);
+    return {
+      id: meta.id,
+      name: meta.name,
+      createdAt: meta.createdAt,
+      status: meta.status,
+      config: meta.config,
+      records: chunks.flatMap((c) => c.records),
+      ...(weights ? { weights } : {}),
+    };
   }
 
   /** Save an imported run. It gets a new id when one with its id exists, so nothing is overwritten. */
@@ -156,10 +203,12 @@ export class RunStore {
       config: run.config,
       chunks: 1,
       ...progressOf(run.records, { envSteps: 0, updates: 0, finalMeanReturn20: null }),
+      ...(run.weights ? { weights: weightsSummary(run.weights) } : {}),
     };
-    const tx = this.db.transaction(['runs', 'chunks'], 'readwrite');
+    const tx = this.db.transaction(['runs', 'chunks', 'weights'], 'readwrite');
     await tx.objectStore('runs').put(meta);
     await tx.objectStore('chunks').put({ runId: id, seq: 0, records: run.records });
+    if (run.weights) await tx.objectStore('weights').put({ runId: id, ...run.weights });
     await tx.done;
     return meta;
   }

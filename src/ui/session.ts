@@ -5,7 +5,7 @@
  * use before anything starts.
  */
 import { createLearner, type LearnerHandle } from '../experiments/learnerClient';
-import type { RunRecord } from '../experiments/records';
+import type { CheckpointRecord, RunRecord } from '../experiments/records';
 import { exportRunFile, isPersisted, metricsCsv, parseRunFile, type PersistedRecord, type RunStatusKind } from '../experiments/runFile';
 import { RunStore } from '../experiments/runStore';
 import { getPreset } from '../experiments/presets';
@@ -91,13 +91,22 @@ export async function startRun(): Promise<void> {
   const store = await runStore();
   let runId: string | null = null;
   let pending: PersistedRecord[] = [];
+  let pendingWeights: CheckpointRecord | null = null;
   let saving = Promise.resolve();
   const save = () => {
-    if (!store || !runId || pending.length === 0) return saving;
+    if (!store || !runId || (pending.length === 0 && !pendingWeights)) return saving;
     const batch = pending;
+    const weights = pendingWeights;
     const id = runId;
     pending = [];
-    saving = saving.then(() => store.append(id, batch)).then(refreshRuns).catch((err: unknown) => usePlayground.getState().notify('warning', `Could not save the run: ${message(err)}`));
+    pendingWeights = null;
+    saving = saving
+      .then(async () => {
+        if (batch.length > 0) await store.append(id, batch);
+        if (weights) await store.saveWeights(id, { update: weights.update, envSteps: weights.envSteps, bytes: weights.bytes });
+      })
+      .then(refreshRuns)
+      .catch((err: unknown) => usePlayground.getState().notify('warning', `Could not save the run: ${message(err)}`));
     return saving;
   };
   if (store) {
@@ -127,8 +136,14 @@ export async function startRun(): Promise<void> {
   const h = handle();
   const onRecords = h.proxy((records: RunRecord[]) => {
     if (gen !== generation) return;
-    for (const r of records) if (isPersisted(r)) pending.push(r);
-    buffered.push(...records);
+    for (const r of records) {
+      // Weights go to the saved run only (the newest replaces older ones), never to the charts.
+      if (r.type === 'checkpoint') pendingWeights = r;
+      else {
+        if (isPersisted(r)) pending.push(r);
+        buffered.push(r);
+      }
+    }
     if (ingestTimer === null) ingestTimer = setTimeout(ingest, INGEST_MS);
   });
   let final: RunStatusKind = 'done';
@@ -271,6 +286,15 @@ export async function exportRun(id: string): Promise<void> {
   const store = await runStore();
   const run = await store?.get(id);
   if (run) download(fileName(run.name, 'json'), new Blob([exportRunFile(run)], { type: 'application/json' }));
+}
+
+/** Download a run's newest weights as a PARLCKPT file (loads with Agent.restore or loadCheckpointFile). */
+export async function exportWeights(id: string): Promise<void> {
+  const store = await runStore();
+  const run = await store?.get(id);
+  if (!run?.weights) return;
+  // Copy into a plain ArrayBuffer-backed array: a Blob takes that type only.
+  download(fileName(`${run.name} update ${run.weights.update}`, 'parlckpt'), new Blob([new Uint8Array(run.weights.bytes)], { type: 'application/octet-stream' }));
 }
 
 export async function exportCsv(id: string): Promise<void> {

@@ -19,7 +19,7 @@ async function setNumber(page: Page, label: string, value: number) {
   await expect(input).toHaveValue(String(value));
 }
 
-async function exportedRun(page: Page, runIndex = 0): Promise<{ run: { records: unknown[]; config: unknown; name: string } }> {
+async function exportedRun(page: Page, runIndex = 0): Promise<{ run: { records: unknown[]; config: unknown; name: string; weights?: { update: number; base64: string } } }> {
   const download = page.waitForEvent('download');
   await page.getByTestId('run').nth(runIndex).getByTestId('export-run').click();
   const file = await (await download).path();
@@ -137,6 +137,14 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
   await expect(page.getByTestId('run').first().getByTestId('run-name')).toHaveText('short run');
   const original = await exportedRun(page);
   expect(original.run.name).toBe('short run');
+  // The run kept the learner's final weights: listed, downloadable, and in the exported file.
+  const finalUpdate = (original.run.records as { type: string; updates?: number }[]).find((r) => r.type === 'summary')?.updates;
+  await expect(page.getByTestId('run').first()).toContainText(`weights at update ${finalUpdate}`);
+  const weightsDownload = page.waitForEvent('download');
+  await page.getByTestId('run').first().getByTestId('export-weights').click();
+  const weightsFile = readFileSync(await (await weightsDownload).path());
+  expect(weightsFile.subarray(0, 8).toString('latin1')).toBe('PARLCKPT');
+  expect(Buffer.from(original.run.weights!.base64, 'base64').equals(weightsFile)).toBe(true);
 
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
@@ -149,6 +157,7 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
   const roundTrip = await exportedRun(other);
   expect(roundTrip.run.records).toEqual(original.run.records);
   expect(roundTrip.run.config).toEqual(original.run.config);
+  expect(roundTrip.run.weights).toEqual(original.run.weights);
   await other.getByTestId('open-run').click();
   await expect.poll(async () => Number(await other.getByTestId('return-chart').getAttribute('data-points'))).toBeGreaterThan(0);
   expect(errors).toEqual([]);

@@ -36,6 +36,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const sentVersion = new Array<number>(s.actors).fill(-1);
   let stopping = false;
   const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(learner.model);
   const demo = new DemoTicker();
   const actors = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again

@@ -5,6 +5,8 @@ import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteCla
 import { remoteClass } from '../../core/remote/remoteClass';
 import type { ActorClass } from '../../core/remote/registry';
 import type { ActorStatusRecord, SummaryRecord, UpdateRecord } from '../records';
+import { encodeCheckpoint } from '../../core/checkpoint';
+import type { Model, ModelOutput } from '../../core/model';
 import type { MlpSpec } from '../../core/mlp';
 import { modelSpecFor } from '../modelSpec';
 import { RolloutActor, type DemoEpisode, type RolloutActorOptions } from '../rolloutActor';
@@ -165,9 +167,15 @@ export class DemoTicker {
   }
 }
 
+/** Where a run's checkpoints are read from: the learner's model (for ES, θ put into one). */
+export type WeightSource = Pick<Model<ModelOutput>, 'weightSpecs' | 'getWeightsAsync'>;
+
+/** A running loop sends its weights about this often, and once more at the end. */
+export const CHECKPOINT_EVERY_MS = 10_000;
+
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
- * and the update record it sends after each update.
+ * the update record it sends after each update, and the learner's checkpoints.
  */
 export class LoopProgress {
   readonly tracker: EpisodeTracker;
@@ -178,9 +186,32 @@ export class LoopProgress {
   private unreported = 0;
   stopReason: LoopOutcome['stopReason'] = 'budget';
   error: string | undefined;
+  private weights: WeightSource | null = null;
+  private checkpointedUpdate = 0;
+  private checkpointedAt = performance.now();
 
   constructor(private readonly ctx: LoopContext) {
     this.tracker = new EpisodeTracker(ctx.config.settings['run.targetReturn']);
+  }
+
+  /** Send the learner's weights as checkpoint records: every CHECKPOINT_EVERY_MS and at the end. */
+  keepCheckpoints(source: WeightSource): void {
+    this.weights = source;
+  }
+
+  private async checkpoint(): Promise<void> {
+    if (!this.weights || this.update === this.checkpointedUpdate) return;
+    this.checkpointedUpdate = this.update;
+    this.checkpointedAt = performance.now();
+    const specs = this.weights.weightSpecs();
+    const s = this.ctx.config.settings;
+    const bytes = encodeCheckpoint({
+      weights: await this.weights.getWeightsAsync(),
+      shapes: specs.map((w) => w.shape),
+      names: specs.map((w) => w.name),
+      meta: { preset: this.ctx.config.preset, algorithm: s.algorithm, env: s['env.id'], seed: s.seed, update: this.update, envSteps: this.envSteps },
+    });
+    this.ctx.emit({ type: 'checkpoint', update: this.update, envSteps: this.envSteps, bytes });
   }
 
   get budgetLeft(): boolean {
@@ -189,6 +220,7 @@ export class LoopProgress {
 
   /** Wait at the gate; false (and stopReason 'stopped') when the run should end. */
   async proceed(): Promise<boolean> {
+    if (performance.now() - this.checkpointedAt >= CHECKPOINT_EVERY_MS) await this.checkpoint();
     if (await passGate(this.ctx)) return true;
     this.stopReason = 'stopped';
     return false;
@@ -257,7 +289,7 @@ export class LoopProgress {
   /**
    * Run a loop's updates to the end and return the run's outcome. A throw ends the run as
    * 'error' with a notice. Whatever happens, `stopping` runs first (tell producers to stop), then
-   * the actors are closed, then `release` frees what the loop owns.
+   * the actors are closed, the last checkpoint is sent, and `release` frees what the loop owns.
    */
   async run(
     actors: Pick<ReportingPool<unknown>, 'close' | 'respawns'>,
@@ -271,6 +303,8 @@ export class LoopProgress {
     } finally {
       cleanup.stopping?.();
       await actors.close();
+      // The last weights are worth keeping even when the run failed; a failed read only loses them.
+      await this.checkpoint().catch(() => undefined);
       await cleanup.release();
     }
     return this.outcome(actors.respawns());

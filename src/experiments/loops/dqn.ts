@@ -47,6 +47,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const actors = await rolloutPool(ctx, 'q');
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(online);
   const demo = new DemoTicker();
   let gradientSteps = 0;
   let sinceTrain = 0;

@@ -28,6 +28,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const actors = await rolloutPool(ctx, 'policy');
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(agent.model);
   const demo = new DemoTicker();
 
   return progress.run(

@@ -28,6 +28,14 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const actors = await rolloutPool(ctx, 'policy', 1);
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
+  // θ lives in the ES learner; it is put into the model when a checkpoint is taken.
+  progress.keepCheckpoints({
+    weightSpecs: () => model.weightSpecs(),
+    getWeightsAsync: () => {
+      setFlatWeights(model, es.theta);
+      return model.getWeightsAsync();
+    },
+  });
 
   return progress.run(
     actors,

@@ -149,6 +149,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
 
   const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(orchestrator);
   const E = s.envsPerActor;
   let switched = false;
 

@@ -27,6 +27,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const actors = await rolloutPool(ctx, 'actorCritic');
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(learner.model);
   const demo = new DemoTicker();
 
   return progress.run(

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RunMeta } from '../../experiments/runStore';
 import { usePlayground } from '../store';
-import { deleteRun, exportCsv, exportRun, importRunFile, openRun, refreshRuns, renameRun, toggleOverlay } from '../session';
+import { deleteRun, exportCsv, exportRun, exportWeights, importRunFile, openRun, refreshRuns, renameRun, toggleOverlay } from '../session';
 
 function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: boolean; current: boolean; busy: boolean }) {
   const [editing, setEditing] = useState(false);
@@ -41,6 +41,7 @@ function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: bool
       <div className="run-meta muted">
         <span className={`run-status run-status-${run.status}`}>{run.status}</span> · {run.envSteps.toLocaleString('en-US')} steps
         {run.finalMeanReturn20 !== null && <> · mean {run.finalMeanReturn20.toFixed(1)}</>}
+        {run.weights && <> · weights at update {run.weights.update}</>}
       </div>
       <div className="run-actions">
         <button type="button" className="small" onClick={() => void openRun(run.id)} disabled={busy} data-testid="open-run">
@@ -55,6 +56,17 @@ function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: bool
         <button type="button" className="small" onClick={() => void exportCsv(run.id)} data-testid="export-csv">
           CSV
         </button>
+        {run.weights && (
+          <button
+            type="button"
+            className="small"
+            onClick={() => void exportWeights(run.id)}
+            title={`The learner's weights at update ${run.weights.update} (${run.weights.envSteps.toLocaleString('en-US')} steps), as a PARLCKPT file`}
+            data-testid="export-weights"
+          >
+            Weights
+          </button>
+        )}
         <button type="button" className="small danger" onClick={() => void deleteRun(run.id)} disabled={current && busy} data-testid="delete-run" aria-label={`Delete ${run.name}`}>
           Delete
         </button>

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadCheckpointFile } from '../../../src/core/checkpoint';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const train = (...args: string[]) =>
@@ -24,9 +25,11 @@ describe('npm run train', () => {
     }
   });
 
-  it('writes one JSON line per update and a summary, to stdout and --out', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'parl-train-')), 'run.jsonl');
-    const r = train('--preset', 'quickstart', '--steps', '3000', '--seed', '9', '--out', out, '--quiet');
+  it('writes one JSON line per update and a summary, to stdout and --out, and the final weights to --checkpoint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parl-train-'));
+    const out = join(dir, 'run.jsonl');
+    const weights = join(dir, 'policy.parlckpt');
+    const r = train('--preset', 'quickstart', '--steps', '3000', '--seed', '9', '--out', out, '--checkpoint', weights, '--quiet');
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; envSteps: number; seed?: number });
     expect(lines.length).toBeGreaterThan(1);
@@ -35,5 +38,9 @@ describe('npm run train', () => {
     expect(summary).toMatchObject({ type: 'summary', preset: 'quickstart', seed: 9, stopReason: 'budget' });
     expect(summary.envSteps).toBeGreaterThanOrEqual(3000);
     expect(readFileSync(out, 'utf8')).toBe(r.stdout);
+    const ckpt = await loadCheckpointFile(weights);
+    expect(ckpt.meta).toMatchObject({ preset: 'quickstart', algorithm: 'reinforce', seed: 9, envSteps: summary.envSteps });
+    expect(ckpt.shapes).toEqual([[4, 64], [64], [64, 2], [2]]);
+    expect(existsSync(`${weights}.partial`)).toBe(false);
   });
 });

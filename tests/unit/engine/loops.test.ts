@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
 import { resolveExperiment } from '../../../src/experiments/config';
-import type { RunRecord, UpdateRecord } from '../../../src/experiments/records';
+import type { CheckpointRecord, RunRecord, UpdateRecord } from '../../../src/experiments/records';
+import { decodeCheckpoint } from '../../../src/core/checkpoint';
 import { TrainingRun } from '../../../src/experiments/trainer';
 import type { TrainerPlatform } from '../../../src/experiments/loops/types';
 
@@ -72,6 +73,12 @@ describe('parallel engine loops (learner in Node, actors in worker threads)', ()
     const e = await es.run.run();
     expect(e.stopReason).toBe('budget');
     expect(es.updates()[0].returns).toHaveLength(8);
+    // Both end with a checkpoint of the final weights (for ES, θ).
+    for (const [x, summary] of [[dqn, d], [es, e]] as const) {
+      const ckpts = x.records.filter((r): r is CheckpointRecord => r.type === 'checkpoint');
+      expect(ckpts.at(-1)!.update).toBe(summary.updates);
+      expect(decodeCheckpoint(ckpts.at(-1)!.bytes).weights.length).toBeGreaterThan(0);
+    }
   }, 120_000);
 
   it('keeps the number of live tensors flat over 2,000 updates', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/experiments/config';
 import type { UpdateRecord } from '../../../src/experiments/records';
+import { decodeCheckpoint, encodeCheckpoint } from '../../../src/core/checkpoint';
 import { exportRunFile, metricsCsv, parseRunFile, RUN_FILE_FORMAT, type SavedRun } from '../../../src/experiments/runFile';
 
 const update = (i: number): UpdateRecord => ({
@@ -49,6 +50,23 @@ describe('run files', () => {
     badPreset.run.config.preset = 'no-such-preset';
     expect(parseRunFile(JSON.stringify(badPreset))).toMatchObject({ ok: false, reason: expect.stringContaining('run.config.preset') });
     expect(parseRunFile(JSON.stringify({ format: RUN_FILE_FORMAT, version: 2, run: run() }))).toMatchObject({ ok: false, reason: expect.stringContaining('version') });
+  });
+
+  it('carries the run\'s weights bit for bit, and refuses weights that are not a checkpoint', () => {
+    const weights = [new Float32Array([1.5, -0, Number.MIN_VALUE, 3.4e38]), new Float32Array(20_000).map((_, i) => Math.sin(i))];
+    const bytes = encodeCheckpoint({ weights, shapes: [[4], [20_000]], meta: { update: 9 } });
+    const withWeights: SavedRun = { ...run(), weights: { update: 9, envSteps: 900, bytes } };
+    const back = parseRunFile(exportRunFile(withWeights));
+    expect(back).toEqual({ ok: true, run: withWeights });
+    if (!back.ok || !back.run.weights) throw new Error('no weights came back');
+    expect(decodeCheckpoint(back.run.weights.bytes).weights).toEqual(weights);
+
+    const notBase64 = JSON.parse(exportRunFile(withWeights));
+    notBase64.run.weights.base64 = 'not base64 at all!';
+    expect(parseRunFile(JSON.stringify(notBase64))).toMatchObject({ ok: false, reason: expect.stringMatching(/^run\.weights\.base64: not a readable PARLCKPT checkpoint/) });
+    const notACheckpoint = JSON.parse(exportRunFile(withWeights));
+    notACheckpoint.run.weights.base64 = btoa('PARLCKPX and then some bytes');
+    expect(parseRunFile(JSON.stringify(notACheckpoint))).toMatchObject({ ok: false, reason: expect.stringContaining('run.weights.base64') });
   });
 
   it('writes the metrics as CSV, one row per update', () => {

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/experiments/config';
 import type { UpdateRecord } from '../../../src/experiments/records';
@@ -66,5 +67,42 @@ describe('RunStore', () => {
     expect(imported.status).toBe('interrupted');
     expect((await store.get(imported.id))?.records).toEqual(saved?.records);
     expect((await store.get(a.id))?.name).toBe('a');
+  });
+
+  it('keeps the newest weights of a run, lists them, imports them with a copy, and deletes them with the run', async () => {
+    const store = await open();
+    const a = await store.create(resolveExperiment('quickstart'), 'a');
+    await store.saveWeights(a.id, { update: 3, envSteps: 300, bytes: new Uint8Array([1, 2, 3]) });
+    await store.saveWeights(a.id, { update: 5, envSteps: 500, bytes: new Uint8Array([4, 5, 6, 7]) });
+    expect(await store.getWeights(a.id)).toEqual({ update: 5, envSteps: 500, bytes: new Uint8Array([4, 5, 6, 7]) });
+    expect((await store.list())[0].weights).toEqual({ update: 5, envSteps: 500, size: 4 });
+    const saved = await store.get(a.id);
+    expect(saved?.weights?.update).toBe(5);
+    const copy = await store.importRun({ ...saved!, name: 'copy' });
+    expect(copy.weights).toEqual({ update: 5, envSteps: 500, size: 4 });
+    expect((await store.getWeights(copy.id))?.bytes).toEqual(new Uint8Array([4, 5, 6, 7]));
+    await store.delete(a.id);
+    expect(await store.getWeights(a.id)).toBeUndefined();
+    expect(await store.getWeights(copy.id)).toBeDefined();
+    await expect(store.saveWeights('no-such-run', { update: 1, envSteps: 1, bytes: new Uint8Array(1) })).rejects.toThrow('no run no-such-run');
+  });
+
+  it('opens a database saved by version 1 of the app (no weights store) and keeps its runs', async () => {
+    const name = `runs-v1-${++dbCount}`;
+    const v1 = await openDB(name, 1, {
+      upgrade(d) {
+        d.createObjectStore('runs', { keyPath: 'id' });
+        d.createObjectStore('chunks', { keyPath: ['runId', 'seq'] }).createIndex('runId', 'runId');
+      },
+    });
+    const config = resolveExperiment('quickstart');
+    await v1.put('runs', { id: 'old', name: 'old run', createdAt: 1, updatedAt: 1, status: 'done', config, chunks: 1, envSteps: 100, updates: 1, finalMeanReturn20: 1 });
+    await v1.put('chunks', { runId: 'old', seq: 0, records: [update(1)] });
+    v1.close();
+    const store = await open(name);
+    expect((await store.get('old'))?.records).toEqual([update(1)]);
+    expect(await store.getWeights('old')).toBeUndefined();
+    await store.saveWeights('old', { update: 1, envSteps: 100, bytes: new Uint8Array([9]) });
+    expect((await store.list())[0].weights?.size).toBe(1);
   });
 });

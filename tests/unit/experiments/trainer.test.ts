@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/experiments/config';
-import type { RunRecord, UpdateRecord } from '../../../src/experiments/records';
+import type { CheckpointRecord, RunRecord, UpdateRecord } from '../../../src/experiments/records';
+import { decodeCheckpoint } from '../../../src/core/checkpoint';
 import { TrainingRun } from '../../../src/experiments/trainer';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
 
@@ -36,6 +37,12 @@ describe('TrainingRun (QuickStart, learner in Node, rollouts in worker threads)'
     const c = collect({ seed: 12, 'run.envSteps': 4_000, backend: 'wasm' });
     await c.run.run();
     expect(c.updates().map(strip)).not.toEqual(a.updates().map(strip));
+    // The run ends with a checkpoint of the final weights: the same bits for the same seed.
+    const last = (x: ReturnType<typeof collect>) => decodeCheckpoint(x.records.filter((r): r is CheckpointRecord => r.type === 'checkpoint').at(-1)!.bytes);
+    const [wa, wb, wc] = [last(a), last(b), last(c)];
+    expect(wa.meta).toMatchObject({ preset: 'quickstart', seed: 11, update: a.updates().length, envSteps: a.updates().at(-1)!.envSteps });
+    expect(wa.weights).toEqual(wb.weights);
+    expect(wc.weights).not.toEqual(wa.weights);
   });
 
   it('replaces a crashed actor, counts what was lost, and keeps training', async () => {
