@@ -298,6 +298,12 @@ export class RolloutActor {
     return this.vec;
   }
 
+  /** Free the network's tensors (an actor used in-process, not in its own worker). */
+  dispose(): void {
+    this.model?.dispose();
+    this.model = null;
+  }
+
   private requireModel(): Model<ModelOutput> {
     if (!this.model) throw new Error('RolloutActor: call init() before using the actor');
     return this.model;

@@ -288,6 +288,22 @@ export async function exportRun(id: string): Promise<void> {
   if (run) download(fileName(run.name, 'json'), new Blob([exportRunFile(run)], { type: 'application/json' }));
 }
 
+/** Open a saved run and play one greedy episode of its newest weights in the environment view. */
+export async function watchRun(id: string): Promise<void> {
+  const store = await runStore();
+  const run = await store?.get(id);
+  if (!run?.weights) return;
+  await openRun(id);
+  const s = usePlayground.getState();
+  if (s.currentRunId !== id) return; // openRun refused (a run is in progress) and said why
+  try {
+    const demo = await handle().api.watch(run.config, run.weights.bytes);
+    usePlayground.getState().ingest([demo]);
+  } catch (err) {
+    usePlayground.getState().notify('warning', `Could not play ${run.name}'s weights: ${message(err)}`);
+  }
+}
+
 /** Download a run's newest weights as a PARLCKPT file (loads with Agent.restore or loadCheckpointFile). */
 export async function exportWeights(id: string): Promise<void> {
   const store = await runStore();

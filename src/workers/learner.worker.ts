@@ -6,6 +6,7 @@ import { setActorSpawner } from '../core/remote/spawner';
 import type { LearnerApi } from '../experiments/learnerProtocol';
 import type { BackendRecord, RunRecord } from '../experiments/records';
 import { TrainingRun } from '../experiments/trainer';
+import { watchEpisode } from '../experiments/watch';
 import { browserSpawner } from './browserSpawner';
 
 setActorSpawner(browserSpawner);
@@ -27,13 +28,13 @@ const api: LearnerApi = {
     if (current) throw new Error('a run is already in progress; stop it first');
     // Batch records so the page gets at most about 10 updates a second.
     let pending: RunRecord[] = [];
-    const flush = () => {
+    const flush = async () => {
       if (pending.length === 0) return;
       const out = pending;
       pending = [];
-      void onRecords(out);
+      await onRecords(out);
     };
-    const timer = setInterval(flush, FLUSH_MS);
+    const timer = setInterval(() => void flush(), FLUSH_MS);
     current = new TrainingRun(
       config,
       (record) => {
@@ -46,7 +47,10 @@ const api: LearnerApi = {
       return await current.run();
     } finally {
       clearInterval(timer);
-      flush();
+      // The callback has its own message port, so nothing orders its messages with this call's
+      // reply: wait until the page has the last records (the summary, the final weights) before
+      // the run is reported over.
+      await flush().catch(() => undefined);
       current = null;
       runBackend = null;
     }
@@ -55,6 +59,11 @@ const api: LearnerApi = {
   resume: () => current?.resume(),
   step: () => current?.step(),
   stop: () => current?.stop(),
+  async watch(config, checkpoint) {
+    // Watching sets up its own small backend, which would pull a running learner off its own.
+    if (current) throw new Error('stop the run first');
+    return watchEpisode(config, checkpoint, wasmPaths);
+  },
   async crashActor(index) {
     if (!current) throw new Error('no run is in progress');
     await current.crashActor(index);

@@ -145,6 +145,10 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
   const weightsFile = readFileSync(await (await weightsDownload).path());
   expect(weightsFile.subarray(0, 8).toString('latin1')).toBe('PARLCKPT');
   expect(Buffer.from(original.run.weights!.base64, 'base64').equals(weightsFile)).toBe(true);
+  // Watch: the saved weights play a greedy episode in the live view.
+  await page.getByTestId('run').first().getByTestId('watch-run').click();
+  await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'demo');
+  await expect(page.getByTestId('env-caption')).toContainText(`The agent at update ${finalUpdate}`);
 
   const fresh = await browser.newContext();
   const other = await fresh.newPage();

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RunMeta } from '../../experiments/runStore';
 import { usePlayground } from '../store';
-import { deleteRun, exportCsv, exportRun, exportWeights, importRunFile, openRun, refreshRuns, renameRun, toggleOverlay } from '../session';
+import { deleteRun, exportCsv, exportRun, exportWeights, importRunFile, openRun, refreshRuns, renameRun, toggleOverlay, watchRun } from '../session';
+import { canWatch } from '../../experiments/watchable';
 
 function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: boolean; current: boolean; busy: boolean }) {
   const [editing, setEditing] = useState(false);
@@ -47,6 +48,18 @@ function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: bool
         <button type="button" className="small" onClick={() => void openRun(run.id)} disabled={busy} data-testid="open-run">
           Open
         </button>
+        {run.weights && canWatch(run.config) && (
+          <button
+            type="button"
+            className="small"
+            onClick={() => void watchRun(run.id)}
+            disabled={busy}
+            title="Open this run and play a greedy episode with its saved weights in the live view"
+            data-testid="watch-run"
+          >
+            Watch
+          </button>
+        )}
         <button type="button" className="small" onClick={() => setEditing(true)} data-testid="rename-run">
           Rename
         </button>
