@@ -5,7 +5,7 @@
  * crash: it becomes 'interrupted', with every chunk written before that kept. The learner's
  * newest weights (a PARLCKPT checkpoint) are kept beside the run, one per run.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { ExperimentConfig } from './config';
 import type { PersistedRecord, RunStatusKind, RunWeights, SavedRun } from './runFile';
 
@@ -64,6 +64,8 @@ function progressOf(records: readonly PersistedRecord[], meta: Pick<RunMeta, 'en
   return out;
 }
 
+type RunsTransaction = IDBPTransaction<RunsDb, ['runs', 'chunks', 'weights'], 'readwrite'>;
+
 function weightsSummary(w: RunWeights): NonNullable<RunMeta['weights']> {
   return { update: w.update, envSteps: w.envSteps, size: w.bytes.byteLength };
 }
@@ -111,22 +113,23 @@ export class RunStore {
   /** Append records to a run (one chunk) and update its progress in the list. */
   async append(runId: string, records: PersistedRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const tx = this.db.transaction(['runs', 'chunks'], 'readwrite');
-    const runs = tx.objectStore('runs');
-    const meta = await runs.get(runId);
-    if (!meta) {
-      tx.abort();
-      await tx.done.catch(() => undefined);
-      throw new Error(`no run ${runId}`);
-    }
-    await tx.objectStore('chunks').put({ runId, seq: meta.chunks, records });
-    await runs.put({ ...meta, ...progressOf(records, meta), chunks: meta.chunks + 1, updatedAt: Date.now() });
-    await tx.done;
+    await this.changeRun(runId, async (meta, tx) => {
+      await tx.objectStore('chunks').put({ runId, seq: meta.chunks, records });
+      return { ...meta, ...progressOf(records, meta), chunks: meta.chunks + 1, updatedAt: Date.now() };
+    });
   }
 
   /** Keep a run's newest weights (replacing older ones) and note them in the run list. */
   async saveWeights(runId: string, weights: RunWeights): Promise<void> {
-    const tx = this.db.transaction(['runs', 'weights'], 'readwrite');
+    await this.changeRun(runId, async (meta, tx) => {
+      await tx.objectStore('weights').put({ runId, ...weights });
+      return { ...meta, weights: weightsSummary(weights) };
+    });
+  }
+
+  /** Write beside a run and update its list row, in one transaction; throws for an unknown run. */
+  private async changeRun(runId: string, change: (meta: RunMeta, tx: RunsTransaction) => Promise<RunMeta>): Promise<void> {
+    const tx = this.db.transaction(['runs', 'chunks', 'weights'], 'readwrite');
     const runs = tx.objectStore('runs');
     const meta = await runs.get(runId);
     if (!meta) {
@@ -134,8 +137,7 @@ export class RunStore {
       await tx.done.catch(() => undefined);
       throw new Error(`no run ${runId}`);
     }
-    await tx.objectStore('weights').put({ runId, ...weights });
-    await runs.put({ ...meta, weights: weightsSummary(weights) });
+    await runs.put(await change(meta, tx));
     await tx.done;
   }
 
