@@ -130,6 +130,8 @@ export interface DemoRecord {
   /** Frame f's value of keys[k] is frames[f·keys.length + k]. */
   frames: number[];
   episodeReturn: number;
+  /** Played from a saved run's weights (Watch), not by a running actor. */
+  saved?: boolean;
 }
 
 /**

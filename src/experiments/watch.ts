@@ -20,7 +20,7 @@ export async function watchEpisode(config: ExperimentConfig, checkpoint: Uint8Ar
   try {
     const episode = actor.demoEpisode(ckpt.weights);
     const update = typeof ckpt.meta.update === 'number' ? ckpt.meta.update : 0;
-    return { type: 'demo', update, envId: episode.envId, keys: episode.keys, frames: Array.from(episode.frames), episodeReturn: episode.episodeReturn };
+    return { type: 'demo', update, envId: episode.envId, keys: episode.keys, frames: Array.from(episode.frames), episodeReturn: episode.episodeReturn, saved: true };
   } finally {
     actor.dispose();
   }

@@ -148,7 +148,7 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
   // Watch: the saved weights play a greedy episode in the live view.
   await page.getByTestId('run').first().getByTestId('watch-run').click();
   await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'demo');
-  await expect(page.getByTestId('env-caption')).toContainText(`The agent at update ${finalUpdate}`);
+  await expect(page.getByTestId('env-caption')).toContainText(`Saved weights from update ${finalUpdate}`);
 
   const fresh = await browser.newContext();
   const other = await fresh.newPage();

@@ -96,7 +96,7 @@ const drawMountainCar: Draw = (ctx, s) => {
 const DRAW: Record<string, Draw> = { 'CartPole-v1': drawCartPole, 'Acrobot-v1': drawAcrobot, 'MountainCar-v0': drawMountainCar };
 
 /** What the caption says about the episode on the canvas. */
-type Playing = { kind: 'random'; n: number; ret: number } | { kind: 'demo'; update: number; ret: number; frames: number };
+type Playing = { kind: 'random'; n: number; ret: number } | { kind: 'demo'; update: number; ret: number; frames: number; saved: boolean };
 
 function demoState(d: DemoRecord, f: number): Record<string, number> {
   const k = d.keys.length;
@@ -161,7 +161,7 @@ export function EnvView() {
         if (next) {
           current = next;
           frame = 0;
-          setPlaying({ kind: 'demo', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length });
+          setPlaying({ kind: 'demo', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length, saved: next.saved === true });
         }
       }
       if (current) {
@@ -196,7 +196,15 @@ export function EnvView() {
       <canvas ref={canvasRef} className="env-canvas" style={{ aspectRatio: `${W} / ${H}` }} role="img" aria-label={`${envId} animation`} data-testid="env-canvas" />
       {playing.kind === 'demo' ? (
         <p className="help" data-testid="env-caption" data-source="demo">
-          <strong>The agent</strong> at update {playing.update}: a greedy episode with its recent weights, return {playing.ret.toFixed(0)} ({playing.frames} steps).
+          {playing.saved ? (
+            <>
+              <strong>Saved weights</strong> from update {playing.update}: a greedy episode, return {playing.ret.toFixed(0)} ({playing.frames} steps).
+            </>
+          ) : (
+            <>
+              <strong>The agent</strong> at update {playing.update}: a greedy episode with its recent weights, return {playing.ret.toFixed(0)} ({playing.frames} steps).
+            </>
+          )}
         </p>
       ) : (
         <p className="help" data-testid="env-caption" data-source="random">
