@@ -7,7 +7,8 @@
  * to --out). --checkpoint keeps the learner's newest weights in a file, rewritten about every
  * 10 s and at the end. A bad config exits with code 2 and one line naming the field.
  */
-import { createWriteStream, renameSync, writeFileSync, type WriteStream } from 'node:fs';
+import { accessSync, constants, createWriteStream, renameSync, writeFileSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
 import { ConfigError } from '../experiments/config';
 import type { RunRecord } from '../experiments/records';
 import { nodePlatform } from './nodePlatform';
@@ -27,6 +28,14 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+  if (args.checkpoint) {
+    try {
+      accessSync(dirname(args.checkpoint), constants.W_OK);
+    } catch {
+      process.stderr.write(`error: --checkpoint: cannot write to the folder ${dirname(args.checkpoint)}\n`);
+      return 2;
+    }
+  }
   for (const part of args.ignored) process.stderr.write(`warning: link part ${part.field} ignored: ${part.reason}\n`);
 
   const s = args.config.settings;
@@ -38,14 +47,21 @@ async function main(): Promise<number> {
     file?.write(line);
   };
 
+  let checkpointError: string | null = null;
   const run = new TrainingRun(
     args.config,
     (record) => {
       if (record.type === 'update' || record.type === 'summary') write(record);
-      if (record.type === 'checkpoint' && args.checkpoint) {
-        // Write beside it, then rename: an interrupted run never leaves half a file.
-        writeFileSync(`${args.checkpoint}.partial`, record.bytes);
-        renameSync(`${args.checkpoint}.partial`, args.checkpoint);
+      if (record.type === 'checkpoint' && args.checkpoint && !checkpointError) {
+        try {
+          // Write beside it, then rename: an interrupted run never leaves half a file.
+          writeFileSync(`${args.checkpoint}.partial`, record.bytes);
+          renameSync(`${args.checkpoint}.partial`, args.checkpoint);
+        } catch (err) {
+          checkpointError = err instanceof Error ? err.message : String(err);
+          process.stderr.write(`${bar ? '\n' : ''}error: could not write the checkpoint: ${checkpointError}\n`);
+          run.stop();
+        }
       }
       if (record.type === 'backend') process.stderr.write(`backend: ${record.name} (${record.reason})\n`);
       if (record.type === 'notice') {
@@ -65,7 +81,7 @@ async function main(): Promise<number> {
   const summary = await run.run();
   bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s`);
   await new Promise<void>((resolve) => (file ? file.end(resolve) : resolve()));
-  return summary.stopReason === 'error' ? 1 : 0;
+  return summary.stopReason === 'error' || checkpointError ? 1 : 0;
 }
 
 runMain(main);

@@ -73,8 +73,12 @@ function weightsSummary(w: RunWeights): NonNullable<RunMeta['weights']> {
 export class RunStore {
   private constructor(private readonly db: IDBPDatabase<RunsDb>) {}
 
-  /** Open (or create) the store, marking runs cut off by a reload as interrupted. */
-  static async open(name = RUNS_DB_NAME): Promise<RunStore> {
+  /**
+   * Open (or create) the store, marking runs cut off by a reload as interrupted. `blocked`: a tab
+   * with an older version holds the database open, and this open waits for it. `closed`: a newer
+   * version opened in another tab, and this connection has closed to let it upgrade.
+   */
+  static async open(name = RUNS_DB_NAME, events: { blocked?: () => void; closed?: () => void } = {}): Promise<RunStore> {
     const db = await openDB<RunsDb>(name, 2, {
       upgrade(d, oldVersion) {
         if (oldVersion < 1) {
@@ -85,9 +89,15 @@ export class RunStore {
         // Version 2 keeps each run's newest weights; runs saved before it simply have none.
         if (oldVersion < 2) d.createObjectStore('weights', { keyPath: 'runId' });
       },
-      // A newer version of the app opened in another tab: let it upgrade rather than wait.
+      blocked() {
+        events.blocked?.();
+      },
       blocking() {
         db.close();
+        events.closed?.();
+      },
+      terminated() {
+        events.closed?.();
       },
     });
     const store = new RunStore(db);
@@ -147,15 +157,13 @@ export class RunStore {
     return row && { update: row.update, envSteps: row.envSteps, bytes: row.bytes };
   }
 
+  // Both read and write the row in one transaction, so a save landing in between is never undone.
   async setStatus(runId: string, status: RunStatusKind): Promise<void> {
-    const meta = await this.db.get('runs', runId);
-    if (meta) await this.db.put('runs', { ...meta, status, updatedAt: Date.now() });
+    await this.changeRun(runId, async (meta) => ({ ...meta, status, updatedAt: Date.now() }));
   }
 
   async rename(runId: string, name: string): Promise<void> {
-    const meta = await this.db.get('runs', runId);
-    if (!meta) throw new Error(`no run ${runId}`);
-    await this.db.put('runs', { ...meta, name: name.slice(0, 200) });
+    await this.changeRun(runId, async (meta) => ({ ...meta, name: name.slice(0, 200) }));
   }
 
   async delete(runId: string): Promise<void> {

@@ -17,6 +17,8 @@ let storePromise: Promise<RunStore | null> | null = null;
 let generation = 0;
 
 const SAVE_EVERY_MS = 1_000;
+/** How long a Start waits for the saved-runs database before training unsaved. */
+const STORE_WAIT_MS = 3_000;
 /**
  * The learner sends batches about 10 times a second; the charts take them at most 4 times a
  * second (each ingest re-renders every chart on screen, and on a busy machine that is what
@@ -44,7 +46,14 @@ function handle(): LearnerHandle {
 /** The saved-runs database, or null where this browser has no IndexedDB (runs are then not kept). */
 export function runStore(): Promise<RunStore | null> {
   if (!storePromise) {
-    storePromise = (typeof indexedDB === 'undefined' ? Promise.resolve(null) : RunStore.open()).catch((err: unknown) => {
+    const events = {
+      blocked: () => usePlayground.getState().notify('warning', 'Saved runs are waiting for another tab of PARL Playground (an older version) to close or reload.'),
+      closed: () => {
+        storePromise = null;
+        usePlayground.getState().notify('warning', 'A newer version of PARL Playground opened in another tab; reload this tab to keep saving runs.');
+      },
+    };
+    storePromise = (typeof indexedDB === 'undefined' ? Promise.resolve(null) : RunStore.open(undefined, events)).catch((err: unknown) => {
       usePlayground.getState().notify('warning', `Runs will not be saved: IndexedDB is not available (${message(err)}).`);
       return null;
     });
@@ -88,13 +97,17 @@ export async function startRun(): Promise<void> {
   // A Start pressed before the first paint starts the probe itself; the run waits for it.
   await probeBackend();
 
-  const store = await runStore();
+  // Training never waits long on IndexedDB (another tab can hold it open): past that, it runs unsaved.
+  const opened = await Promise.race([runStore(), new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), STORE_WAIT_MS))]);
+  if (opened === 'late') usePlayground.getState().notify('warning', `This run will not be saved: the saved-runs database did not open within ${STORE_WAIT_MS / 1000} s.`);
+  const store = opened === 'late' ? null : opened;
   let runId: string | null = null;
   let pending: PersistedRecord[] = [];
   let pendingWeights: CheckpointRecord | null = null;
   let saving = Promise.resolve();
+  let saveFailed = false;
   const save = () => {
-    if (!store || !runId || (pending.length === 0 && !pendingWeights)) return saving;
+    if (!store || !runId || saveFailed || (pending.length === 0 && !pendingWeights)) return saving;
     const batch = pending;
     const weights = pendingWeights;
     const id = runId;
@@ -106,7 +119,11 @@ export async function startRun(): Promise<void> {
         if (weights) await store.saveWeights(id, { update: weights.update, envSteps: weights.envSteps, bytes: weights.bytes });
       })
       .then(refreshRuns)
-      .catch((err: unknown) => usePlayground.getState().notify('warning', `Could not save the run: ${message(err)}`));
+      .catch((err: unknown) => {
+        // Say it once; the run goes on, and the charts keep everything until the page closes.
+        saveFailed = true;
+        usePlayground.getState().notify('warning', `Could not save the run, so it is no longer being saved: ${message(err)}`);
+      });
     return saving;
   };
   if (store) {
@@ -296,9 +313,12 @@ export async function watchRun(id: string): Promise<void> {
   await openRun(id);
   const s = usePlayground.getState();
   if (s.currentRunId !== id) return; // openRun refused (a run is in progress) and said why
+  const gen = generation;
   try {
+    // The bytes are a fresh copy from IndexedDB; sending them moves (detaches) them.
     const demo = await handle().api.watch(run.config, run.weights.bytes);
-    usePlayground.getState().ingest([demo]);
+    // A run started (or reset) meanwhile owns the view now.
+    if (gen === generation) usePlayground.getState().ingest([demo]);
   } catch (err) {
     usePlayground.getState().notify('warning', `Could not play ${run.name}'s weights: ${message(err)}`);
   }

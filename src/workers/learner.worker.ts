@@ -12,6 +12,7 @@ import { browserSpawner } from './browserSpawner';
 setActorSpawner(browserSpawner);
 const wasmPaths = new URL(`${import.meta.env.BASE_URL}tfjs-wasm/`, self.location.origin).href;
 const FLUSH_MS = 100;
+const LAST_FLUSH_MS = 5_000;
 
 let current: TrainingRun | null = null;
 /** The backend the current run chose: a probe during a run reports it and never switches. */
@@ -49,8 +50,9 @@ const api: LearnerApi = {
       clearInterval(timer);
       // The callback has its own message port, so nothing orders its messages with this call's
       // reply: wait until the page has the last records (the summary, the final weights) before
-      // the run is reported over.
-      await flush().catch(() => undefined);
+      // the run is reported over, but never for long (a page that cannot answer would hold the
+      // worker in this run for good).
+      await Promise.race([flush().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, LAST_FLUSH_MS))]);
       current = null;
       runBackend = null;
     }

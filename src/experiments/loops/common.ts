@@ -204,9 +204,15 @@ export class LoopProgress {
     this.checkpointedUpdate = this.update;
     this.checkpointedAt = performance.now();
     const specs = this.weights.weightSpecs();
+    let weights: Float32Array[];
+    try {
+      weights = await this.weights.getWeightsAsync();
+    } catch {
+      return; // a failed read only skips this checkpoint; the next one tries again
+    }
     const s = this.ctx.config.settings;
     const bytes = encodeCheckpoint({
-      weights: await this.weights.getWeightsAsync(),
+      weights,
       shapes: specs.map((w) => w.shape),
       names: specs.map((w) => w.name),
       meta: { preset: this.ctx.config.preset, algorithm: s.algorithm, env: s['env.id'], seed: s.seed, update: this.update, envSteps: this.envSteps },
@@ -220,7 +226,7 @@ export class LoopProgress {
 
   /** Wait at the gate; false (and stopReason 'stopped') when the run should end. */
   async proceed(): Promise<boolean> {
-    if (performance.now() - this.checkpointedAt >= CHECKPOINT_EVERY_MS) await this.checkpoint();
+    if (performance.now() - this.checkpointedAt >= (this.ctx.platform.checkpointEveryMs ?? CHECKPOINT_EVERY_MS)) await this.checkpoint();
     if (await passGate(this.ctx)) return true;
     this.stopReason = 'stopped';
     return false;
@@ -303,9 +309,12 @@ export class LoopProgress {
     } finally {
       cleanup.stopping?.();
       await actors.close();
-      // The last weights are worth keeping even when the run failed; a failed read only loses them.
-      await this.checkpoint().catch(() => undefined);
-      await cleanup.release();
+      try {
+        // A run that threw may have stopped halfway through an update: keep the last good checkpoint.
+        if (this.stopReason !== 'error') await this.checkpoint();
+      } finally {
+        await cleanup.release();
+      }
     }
     return this.outcome(actors.respawns());
   }

@@ -15,6 +15,8 @@ export interface TrainerPlatform {
    * the key of a stand-in class registered there (tests use this to inject faulty actors).
    */
   actorModules?: Record<string, string | { module: string; key: string }>;
+  /** How often a running loop sends its weights (default CHECKPOINT_EVERY_MS); tests use 0. */
+  checkpointEveryMs?: number;
 }
 
 /** An actor the playground can crash on purpose (to show detection and replacement). */

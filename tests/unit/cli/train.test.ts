@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ describe('npm run train', () => {
       [['--preset', 'quickstart', '--set', 'reinforce.bogus=1'], /^error: reinforce\.bogus: unknown setting/],
       [['--preset', 'quickstart', '--set', 'reinforce.lr=5'], /^error: reinforce\.lr: must be a number in \[0\.00001, 0\.1\], got 5/],
       [['--preset', 'quickstart', '--actors', '0'], /^error: actors: must be an integer in \[1, 16\], got 0/],
+      [['--preset', 'quickstart', '--checkpoint', '/no/such/folder/policy.parlckpt'], /^error: --checkpoint: cannot write to the folder \/no\/such\/folder/],
     ];
     for (const [args, message] of cases) {
       const r = train(...args);
@@ -42,5 +43,13 @@ describe('npm run train', () => {
     expect(ckpt.meta).toMatchObject({ preset: 'quickstart', algorithm: 'reinforce', seed: 9, envSteps: summary.envSteps });
     expect(ckpt.shapes).toEqual([[4, 64], [64], [64, 2], [2]]);
     expect(existsSync(`${weights}.partial`)).toBe(false);
+  });
+
+  it('says so and exits 1 when the checkpoint cannot be written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parl-train-'));
+    mkdirSync(join(dir, 'taken'));
+    const r = train('--preset', 'quickstart', '--steps', '1000', '--checkpoint', join(dir, 'taken'), '--quiet');
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: could not write the checkpoint: .*taken/);
   });
 });

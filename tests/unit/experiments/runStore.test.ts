@@ -87,6 +87,17 @@ describe('RunStore', () => {
     await expect(store.saveWeights('no-such-run', { update: 1, envSteps: 1, bytes: new Uint8Array(1) })).rejects.toThrow('no run no-such-run');
   });
 
+  it('a rename or status change while the run saves never undoes the save', async () => {
+    const store = await open();
+    const a = await store.create(resolveExperiment('quickstart'), 'a');
+    for (let i = 1; i <= 5; i++) {
+      await Promise.all([store.rename(a.id, `name ${i}`), store.append(a.id, [update(i)]), store.saveWeights(a.id, { update: i, envSteps: i, bytes: new Uint8Array(i) }), store.setStatus(a.id, 'running')]);
+    }
+    const [listed] = await store.list();
+    expect(listed).toMatchObject({ name: 'name 5', chunks: 5, updates: 5, weights: { update: 5, envSteps: 5, size: 5 } });
+    expect((await store.get(a.id))?.records.map((r) => (r as UpdateRecord).update)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('opens a database saved by version 1 of the app (no weights store) and keeps its runs', async () => {
     const name = `runs-v1-${++dbCount}`;
     const v1 = await openDB(name, 1, {

@@ -4,11 +4,12 @@ import type { CheckpointRecord, RunRecord, UpdateRecord } from '../../../src/exp
 import { decodeCheckpoint } from '../../../src/core/checkpoint';
 import { TrainingRun } from '../../../src/experiments/trainer';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
+import type { TrainerPlatform } from '../../../src/experiments/loops/types';
 
 
-function collect(overrides: Record<string, unknown>) {
+function collect(overrides: Record<string, unknown>, preset = 'quickstart', platform: TrainerPlatform = nodePlatform()) {
   const records: RunRecord[] = [];
-  const run = new TrainingRun(resolveExperiment('quickstart', overrides), (r) => records.push(r), nodePlatform());
+  const run = new TrainingRun(resolveExperiment(preset, overrides), (r) => records.push(r), platform);
   const updates = () => records.filter((r): r is UpdateRecord => r.type === 'update');
   return { run, records, updates };
 }
@@ -43,6 +44,20 @@ describe('TrainingRun (QuickStart, learner in Node, rollouts in worker threads)'
     expect(wa.meta).toMatchObject({ preset: 'quickstart', seed: 11, update: a.updates().length, envSteps: a.updates().at(-1)!.envSteps });
     expect(wa.weights).toEqual(wb.weights);
     expect(wc.weights).not.toEqual(wa.weights);
+  });
+
+  it('checkpoints after every update when asked to, and the numbers stay the same (REINFORCE, and ES whose θ is copied out)', async () => {
+    for (const [preset, steps] of [['quickstart', 3_000], ['es-cartpole', 3_000]] as const) {
+      const plain = collect({ seed: 13, 'run.envSteps': steps, backend: 'wasm' }, preset);
+      const often = collect({ seed: 13, 'run.envSteps': steps, backend: 'wasm' }, preset, { ...nodePlatform(), checkpointEveryMs: 0 });
+      await plain.run.run();
+      await often.run.run();
+      const strip = (u: UpdateRecord) => ({ returns: u.returns, metrics: u.metrics, envSteps: u.envSteps });
+      expect(often.updates().map(strip)).toEqual(plain.updates().map(strip));
+      const ckpts = often.records.filter((r): r is CheckpointRecord => r.type === 'checkpoint');
+      expect(ckpts.map((c) => c.update)).toEqual(often.updates().map((u) => u.update));
+      expect(plain.records.filter((r) => r.type === 'checkpoint')).toHaveLength(1);
+    }
   });
 
   it('replaces a crashed actor, counts what was lost, and keeps training', async () => {
