@@ -308,29 +308,30 @@ export async function exportRun(id: string): Promise<void> {
 /** Open a saved run and play one greedy episode of its newest weights in the environment view. */
 export async function watchRun(id: string): Promise<void> {
   const store = await runStore();
-  const run = await store?.get(id);
-  if (!run?.weights) return;
+  const weights = await store?.getWeights(id);
+  if (!weights) return;
   await openRun(id);
   const s = usePlayground.getState();
   if (s.currentRunId !== id) return; // openRun refused (a run is in progress) and said why
   const gen = generation;
   try {
-    // The bytes are a fresh copy from IndexedDB; sending them moves (detaches) them.
-    const demo = await handle().api.watch(run.config, run.weights.bytes);
+    // s.config is the run's own now. The bytes are a fresh copy from IndexedDB; sending them moves them.
+    const demo = await handle().api.watch(s.config, weights.bytes);
     // A run started (or reset) meanwhile owns the view now.
     if (gen === generation) usePlayground.getState().ingest([demo]);
   } catch (err) {
-    usePlayground.getState().notify('warning', `Could not play ${run.name}'s weights: ${message(err)}`);
+    usePlayground.getState().notify('warning', `Could not play the saved weights: ${message(err)}`);
   }
 }
 
 /** Download a run's newest weights as a PARLCKPT file (loads with Agent.restore or loadCheckpointFile). */
 export async function exportWeights(id: string): Promise<void> {
   const store = await runStore();
-  const run = await store?.get(id);
-  if (!run?.weights) return;
+  const weights = await store?.getWeights(id);
+  if (!weights) return;
+  const name = usePlayground.getState().runs.find((r) => r.id === id)?.name ?? 'run';
   // Copy into a plain ArrayBuffer-backed array: a Blob takes that type only.
-  download(fileName(`${run.name} update ${run.weights.update}`, 'parlckpt'), new Blob([new Uint8Array(run.weights.bytes)], { type: 'application/octet-stream' }));
+  download(fileName(`${name} update ${weights.update}`, 'parlckpt'), new Blob([new Uint8Array(weights.bytes)], { type: 'application/octet-stream' }));
 }
 
 export async function exportCsv(id: string): Promise<void> {
