@@ -51,9 +51,9 @@ export { buildEpisodeTrace, type EpisodeTrace } from './swarm/trace';
 export type { ScheduleSpec, ScheduleKind, ParlRewardInput, ParlRewardResult, LatencyStats } from './swarm/types';
 
 // experiments: config, presets, shareable links, the training run
-export { resolveExperiment, ConfigError, type ExperimentConfig } from './experiments/config';
-export { PRESETS, getPreset, type Preset } from './experiments/presets';
-export { SETTINGS, type ExperimentSettings, type SettingKey } from './experiments/settings';
-export { encodeExperiment, decodeExperiment, experimentUrl, type DecodedExperiment } from './experiments/urlState';
-export { TrainingRun } from './experiments/trainer';
-export type { RunRecord, UpdateRecord, SummaryRecord } from './experiments/records';
+export { resolveExperiment, ConfigError, type ExperimentConfig } from './config/config';
+export { PRESETS, getPreset, type Preset } from './config/presets';
+export { SETTINGS, type ExperimentSettings, type SettingKey } from './config/settings';
+export { encodeExperiment, decodeExperiment, experimentUrl, type DecodedExperiment } from './config/urlState';
+export { TrainingRun } from './engine/trainer';
+export type { RunRecord, UpdateRecord, SummaryRecord } from './runs/records';

@@ -2,8 +2,8 @@
  * Command-line parsing for `npm run train`. Turns flags into an ExperimentConfig; any problem is a
  * ConfigError naming the field, which the caller prints on one line before exiting with code 2.
  */
-import { ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../experiments/config';
-import { decodeExperiment, type IgnoredPart } from '../experiments/urlState';
+import { ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
+import { decodeExperiment, type IgnoredPart } from '../config/urlState';
 
 export interface TrainArgs {
   config: ExperimentConfig;

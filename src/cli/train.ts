@@ -9,10 +9,10 @@
  */
 import { accessSync, constants, createWriteStream, renameSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from '../experiments/config';
-import type { RunRecord } from '../experiments/records';
+import { ConfigError } from '../config/config';
+import type { RunRecord } from '../runs/records';
 import { nodePlatform } from './nodePlatform';
-import { TrainingRun } from '../experiments/trainer';
+import { TrainingRun } from '../engine/trainer';
 import { parseTrainArgs } from './args';
 import { ProgressBar } from './progress';
 import { runMain } from './runMain';

@@ -4,11 +4,11 @@
  * the page and probes its backend right away, so the page can say which backend training will
  * use before anything starts.
  */
-import { createLearner, type LearnerHandle } from '../experiments/learnerClient';
-import type { CheckpointRecord, RunRecord } from '../experiments/records';
-import { exportRunFile, isPersisted, metricsCsv, parseRunFile, type PersistedRecord, type RunStatusKind } from '../experiments/runFile';
-import { RunStore } from '../experiments/runStore';
-import { getPreset } from '../experiments/presets';
+import { createLearner, type LearnerHandle } from '../workers/learnerClient';
+import type { CheckpointRecord, RunRecord } from '../runs/records';
+import { exportRunFile, isPersisted, metricsCsv, parseRunFile, type PersistedRecord, type RunStatusKind } from '../runs/runFile';
+import { RunStore } from '../runs/runStore';
+import { getPreset } from '../config/presets';
 import { meanReturnCurve, usePlayground } from './store';
 
 let learner: LearnerHandle | null = null;

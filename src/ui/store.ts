@@ -5,11 +5,11 @@
  * most about 10 times a second; every series is decimated to about 2,000 points.
  */
 import { create } from 'zustand';
-import { resolveExperiment, type ExperimentConfig } from '../experiments/config';
-import { decimateKeepingExtremes } from '../experiments/decimate';
-import type { ActorStatusRecord, BackendRecord, DemoRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, TraceRecord } from '../experiments/records';
-import type { RunMeta } from '../experiments/runStore';
-import type { ExperimentSettings } from '../experiments/settings';
+import { resolveExperiment, type ExperimentConfig } from '../config/config';
+import { decimateKeepingExtremes } from '../runs/decimate';
+import type { ActorStatusRecord, BackendRecord, DemoRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, TraceRecord } from '../runs/records';
+import type { RunMeta } from '../runs/runStore';
+import type { ExperimentSettings } from '../config/settings';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'error';
 

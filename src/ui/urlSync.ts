@@ -3,7 +3,7 @@
  * lists the rest in a notice), then rewritten with replaceState whenever the settings or the
  * view options change, so reload and back keep the experiment.
  */
-import { decodeExperiment, experimentUrl, type UiOptions } from '../experiments/urlState';
+import { decodeExperiment, experimentUrl, type UiOptions } from '../config/urlState';
 import { usePlayground } from './store';
 
 /** Apply the link in the current hash; returns whether it asks to start training right away. */

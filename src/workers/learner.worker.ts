@@ -3,10 +3,10 @@
 import * as Comlink from 'comlink';
 import { chooseBackend } from '../core/backend';
 import { setActorSpawner } from '../core/remote/spawner';
-import type { LearnerApi } from '../experiments/learnerProtocol';
-import type { BackendRecord, RunRecord } from '../experiments/records';
-import { TrainingRun } from '../experiments/trainer';
-import { watchEpisode } from '../experiments/watch';
+import type { LearnerApi } from './learnerProtocol';
+import type { BackendRecord, RunRecord } from '../runs/records';
+import { TrainingRun } from '../engine/trainer';
+import { watchEpisode } from '../engine/watch';
 import { browserSpawner } from './browserSpawner';
 
 setActorSpawner(browserSpawner);

@@ -5,8 +5,8 @@
  * record in the timeline. SwiftShader WebGPU is slow, so the budget is 2 updates of 8 episodes on 16 items.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { resolveExperiment } from '../../src/experiments/config';
-import { encodeExperiment } from '../../src/experiments/urlState';
+import { resolveExperiment } from '../../src/config/config';
+import { encodeExperiment } from '../../src/config/urlState';
 import { test, expect, expectStatus } from './fixtures';
 
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;

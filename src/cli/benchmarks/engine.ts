@@ -6,17 +6,17 @@
 import { ActorPool } from '../../core/remote/actorPool';
 import { remoteClass } from '../../core/remote/remoteClass';
 import { Rng } from '../../core/rng';
-import { resolveExperiment } from '../../experiments/config';
-import { modelSpecFor } from '../../experiments/modelSpec';
-import type { RunRecord } from '../../experiments/records';
-import { RolloutActor, type RolloutActorOptions } from '../../experiments/rolloutActor';
-import { TrainingRun } from '../../experiments/trainer';
+import { resolveExperiment } from '../../config/config';
+import { modelSpecFor } from '../../config/modelSpec';
+import type { RunRecord } from '../../runs/records';
+import { RolloutActor, type RolloutActorOptions } from '../../engine/rolloutActor';
+import { TrainingRun } from '../../engine/trainer';
 import { VectorEnv } from '../../envs/vectorEnv';
 import { chooseBackend } from '../../core/backend';
 import { nodePlatform } from '../nodePlatform';
 import { markdownTable, median, type Benchmark } from './types';
 
-const actorModule = new URL('../../experiments/rolloutActor.ts', import.meta.url).href;
+const actorModule = new URL('../../engine/rolloutActor.ts', import.meta.url).href;
 
 function actorOptions(actorIndex: number, numEnvs: number): RolloutActorOptions {
   return { envId: 'CartPole-v1', numEnvs, seed: 1, actorIndex, model: modelSpecFor(resolveExperiment('ppo-cartpole'), 'actorCritic'), backend: 'wasm' };

@@ -2,9 +2,9 @@
  * quickstart: how many episodes and seconds REINFORCE (the QuickStart preset) needs on
  * CartPole-v1 to reach a mean return of 195 over the last 20 episodes, per seed.
  */
-import { resolveExperiment } from '../../experiments/config';
+import { resolveExperiment } from '../../config/config';
 import { nodePlatform } from '../nodePlatform';
-import { TrainingRun } from '../../experiments/trainer';
+import { TrainingRun } from '../../engine/trainer';
 import { markdownTable, median, type Benchmark } from './types';
 
 const TARGET = 195;

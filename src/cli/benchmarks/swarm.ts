@@ -10,9 +10,9 @@
  * - swarm-scale: one wide-search episode with 100 subagents in one stage (K = 100, hard 8x8
  *   items, large subagents, central inference): wall time, total steps and forward calls per stage.
  */
-import { resolveExperiment } from '../../experiments/config';
-import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../experiments/records';
-import { TrainingRun } from '../../experiments/trainer';
+import { resolveExperiment } from '../../config/config';
+import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../runs/records';
+import { TrainingRun } from '../../engine/trainer';
 import { chooseBackend } from '../../core/backend';
 import { Rng } from '../../core/rng';
 import { CentralInference } from '../../swarm/inference';

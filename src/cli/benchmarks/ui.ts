@@ -11,9 +11,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { resolveExperiment } from '../../experiments/config';
-import { getPreset } from '../../experiments/presets';
-import { encodeExperiment } from '../../experiments/urlState';
+import { resolveExperiment } from '../../config/config';
+import { getPreset } from '../../config/presets';
+import { encodeExperiment } from '../../config/urlState';
 import { markdownTable, median, type Benchmark } from './types';
 
 const PORT = 4179;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ALGORITHMS, SETTINGS, SETTING_KEYS, type Setting, type SettingKey } from '../../experiments/settings';
+import { ALGORITHMS, SETTINGS, SETTING_KEYS, type Setting, type SettingKey } from '../../config/settings';
 import { usePlayground } from '../store';
 import { LambdaEditor, lambdaEditorKeys } from './LambdaEditor';
 import { SettingField } from './SettingField';

@@ -7,7 +7,7 @@
  * the panel says so.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { DemoRecord } from '../../experiments/records';
+import type { DemoRecord } from '../../runs/records';
 import { Rng } from '../../core/rng';
 import { makeEnv } from '../../envs/registry';
 import { usePlayground } from '../store';

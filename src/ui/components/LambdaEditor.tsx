@@ -4,7 +4,7 @@
  * swarm.lambda1Start, swarm.lambda1Schedule, a shared swarm.anneal* horizon, ...rate, ...stages), so the editor follows the swarm settings as they grow
  * and shows nothing when there are none.
  */
-import { SETTING_KEYS, type SettingKey } from '../../experiments/settings';
+import { SETTING_KEYS, type SettingKey } from '../../config/settings';
 import { sampleSchedule } from '../../swarm/schedules';
 import type { ScheduleKind, ScheduleSpec } from '../../swarm/types';
 import { usePlayground } from '../store';

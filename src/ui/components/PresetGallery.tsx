@@ -1,4 +1,4 @@
-import { PRESETS } from '../../experiments/presets';
+import { PRESETS } from '../../config/presets';
 import { usePlayground } from '../store';
 
 /** Every preset with the sentence on what it shows; a radio group, so arrow keys move through it. */

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RunMeta } from '../../experiments/runStore';
+import type { RunMeta } from '../../runs/runStore';
 import { usePlayground } from '../store';
 import { deleteRun, exportCsv, exportRun, exportWeights, importRunFile, openRun, refreshRuns, renameRun, toggleOverlay, watchRun } from '../session';
-import { canWatch } from '../../experiments/watchable';
+import { canWatch } from '../../config/watchable';
 
 function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: boolean; current: boolean; busy: boolean }) {
   const [editing, setEditing] = useState(false);

@@ -1,4 +1,4 @@
-import { SETTINGS, type Setting, type SettingKey } from '../../experiments/settings';
+import { SETTINGS, type Setting, type SettingKey } from '../../config/settings';
 import { usePlayground } from '../store';
 
 interface Props {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { HIDEABLE } from '../../experiments/urlState';
+import { HIDEABLE } from '../../config/urlState';
 import { usePlayground } from '../store';
 import { shareLink } from '../urlSync';
 

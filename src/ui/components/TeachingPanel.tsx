@@ -1,6 +1,6 @@
-import { PRESETS, type Preset } from '../../experiments/presets';
-import { resolveExperiment } from '../../experiments/config';
-import { experimentUrl } from '../../experiments/urlState';
+import { PRESETS, type Preset } from '../../config/presets';
+import { resolveExperiment } from '../../config/config';
+import { experimentUrl } from '../../config/urlState';
 import { usePlayground } from '../store';
 
 interface Topic {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTrainArgs } from '../../../src/cli/args';
-import { resolveExperiment } from '../../../src/experiments/config';
-import { experimentUrl } from '../../../src/experiments/urlState';
+import { resolveExperiment } from '../../../src/config/config';
+import { experimentUrl } from '../../../src/config/urlState';
 
 describe('train CLI arguments', () => {
   it('maps the flags onto the config', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finalFigures, phenomena } from '../../../src/cli/benchmarks/swarm';
-import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../../src/experiments/records';
+import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../../src/runs/records';
 
 function episode(over: Partial<SwarmEpisodeStats>): SwarmEpisodeStats {
   return {

@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
-import { resolveExperiment } from '../../../src/experiments/config';
-import type { CheckpointRecord, RunRecord, UpdateRecord } from '../../../src/experiments/records';
+import { resolveExperiment } from '../../../src/config/config';
+import type { CheckpointRecord, RunRecord, UpdateRecord } from '../../../src/runs/records';
 import { decodeCheckpoint } from '../../../src/core/checkpoint';
-import { TrainingRun } from '../../../src/experiments/trainer';
-import type { TrainerPlatform } from '../../../src/experiments/loops/types';
+import { TrainingRun } from '../../../src/engine/trainer';
+import type { TrainerPlatform } from '../../../src/engine/loops/types';
 
 function start(preset: string, overrides: Record<string, unknown>, platform: TrainerPlatform = nodePlatform(), onRecord?: (r: RunRecord) => void) {
   const records: RunRecord[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedQueue } from '../../../src/experiments/boundedQueue';
-import { policyLags } from '../../../src/experiments/loops/async';
+import { BoundedQueue } from '../../../src/engine/boundedQueue';
+import { policyLags } from '../../../src/engine/loops/async';
 
 describe('BoundedQueue', () => {
   it('applies backpressure: a push into a full queue waits until the learner takes', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { concatSegments, validateSegment, type Segment } from '../../../src/experiments/segments';
-import { segmentTransitions } from '../../../src/experiments/loops/dqn';
+import { concatSegments, validateSegment, type Segment } from '../../../src/engine/segments';
+import { segmentTransitions } from '../../../src/engine/loops/dqn';
 
 function seg(actorIndex: number, T: number, n: number, d: number, base: number): Segment {
   const B = T * n;

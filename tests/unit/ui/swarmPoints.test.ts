@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../../src/experiments/records';
+import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../../src/runs/records';
 import { applyRecords, usePlayground } from '../../../src/ui/store';
 
 function ep(over: Partial<SwarmEpisodeStats>): SwarmEpisodeStats {

@@ -10,7 +10,7 @@
  */
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { decimateKeepingExtremes } from '../../../experiments/decimate';
+import { decimateKeepingExtremes } from '../../../runs/decimate';
 import { usePlayground, type PlaygroundState } from '../../store';
 
 const InViewContext = createContext(true);

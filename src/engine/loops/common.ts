@@ -1,0 +1,373 @@
+/** Pieces every training loop shares: episode bookkeeping and a reporting actor pool. */
+import { ActorPool } from '../../core/remote/actorPool';
+import { ActorDiedError } from '../../core/remote/errors';
+import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteClass';
+import { remoteClass } from '../../core/remote/remoteClass';
+import type { ActorClass } from '../../core/remote/registry';
+import type { ActorStatusRecord, SummaryRecord, UpdateRecord } from '../../runs/records';
+import { encodeCheckpoint } from '../../core/checkpoint';
+import type { Model, ModelOutput } from '../../core/model';
+import type { MlpSpec } from '../../core/mlp';
+import { modelSpecFor } from '../../config/modelSpec';
+import { RolloutActor, type DemoEpisode, type RolloutActorOptions } from '../rolloutActor';
+import type { LoopContext, LoopOutcome } from './types';
+
+export const RECENT_EPISODES = 20;
+
+/** Returns of finished episodes, the mean of the last 20, and when the target was first reached. */
+export class EpisodeTracker {
+  private readonly returns: number[] = [];
+  episodes = 0;
+  solved: SummaryRecord['solved'] = null;
+
+  constructor(private readonly threshold: number) {}
+
+  add(returns: ArrayLike<number>, envSteps: number, wallSeconds: number): void {
+    for (let i = 0; i < returns.length; i++) this.returns.push(returns[i]);
+    this.episodes += returns.length;
+    if (this.returns.length > 4 * RECENT_EPISODES) this.returns.splice(0, this.returns.length - RECENT_EPISODES);
+    const mean = this.meanReturn20();
+    if (!this.solved && this.episodes >= RECENT_EPISODES && mean !== null && mean >= this.threshold) {
+      this.solved = { episodes: this.episodes, envSteps, wallSeconds, threshold: this.threshold };
+    }
+  }
+
+  meanReturn20(): number | null {
+    const recent = this.returns.slice(-RECENT_EPISODES);
+    return recent.length ? recent.reduce((a, b) => a + b, 0) / recent.length : null;
+  }
+}
+
+export interface ReportingPool<T> {
+  pool: ActorPool<T>;
+  respawns(): number;
+  emitStatus(): void;
+  /** At the end of a run: report the actors' last status, detach the crash button, stop the workers. */
+  close(): Promise<void>;
+}
+
+/** A remote class handle that finds its module in Node (worker threads load classes by file). */
+export function actorHandle<C extends ActorClass>(ctx: LoopContext, cls: C, key: string): RemoteClassHandle<C> {
+  const entry = ctx.platform.actorModules?.[key];
+  if (entry === undefined) return remoteClass(cls);
+  return remoteClass(cls, typeof entry === 'string' ? { module: entry } : { module: entry.module, key: entry.key });
+}
+
+/**
+ * An ActorPool that reports deaths and replacements as notices and actor-status records, and
+ * that TrainingRun.crashActor can reach.
+ */
+export async function createReportingPool<C extends ActorClass>(
+  ctx: LoopContext,
+  handle: RemoteClassHandle<C>,
+  n: number,
+  argsFor: (index: number) => ConstructorParameters<C>,
+  afterSpawn: (actor: RemoteActor<InstanceType<C>>, index: number) => Promise<void>,
+): Promise<ReportingPool<InstanceType<C>>> {
+  let respawns = 0;
+  let pool: ActorPool<InstanceType<C>> | null = null;
+  const emitStatus = () => {
+    if (!pool) return;
+    const record: ActorStatusRecord = {
+      type: 'actors',
+      actors: pool.status().map((a) => ({ index: a.index, name: a.name, state: a.state, respawns: a.respawns, lastError: a.lastError ?? null })),
+    };
+    ctx.emit(record);
+  };
+  pool = await ActorPool.create(handle, n, argsFor, {
+    heartbeatMs: 2_000,
+    heartbeatTimeoutMs: 30_000,
+    afterSpawn,
+    onEvent: (event) => {
+      if (event.type === 'replaced') respawns += 1;
+      const verb = event.type === 'died' ? 'died' : event.type === 'replaced' ? 'was replaced' : 'reported an error';
+      ctx.emit({
+        type: 'notice',
+        level: event.type === 'replaced' ? 'info' : 'warning',
+        message: `${event.actorName} ${verb}${event.error ? `: ${event.error.message}` : ''}`,
+      });
+      emitStatus();
+    },
+  });
+  const created = pool;
+  ctx.setCrashTarget({
+    async crashActor(index) {
+      if (index < 0 || index >= created.size) throw new Error(`no actor ${index} in this run`);
+      try {
+        const actor = created.actor(index) as unknown as RemoteActor<{ crash(message: string): void }>;
+        await actor.crash(`actor ${index} crashed on request`);
+      } catch (err) {
+        // The worker may die before its reply gets out: that is the point of the call.
+        if (!(err instanceof ActorDiedError)) throw err;
+      }
+    },
+  });
+  emitStatus();
+  const close = async () => {
+    emitStatus();
+    ctx.setCrashTarget(null);
+    await created.terminate();
+  };
+  return { pool: created, respawns: () => respawns, emitStatus, close };
+}
+
+/**
+ * Wait at the gate before an update, telling the page when the loop really is paused and when
+ * it runs again. False when the run should stop.
+ */
+export async function passGate(ctx: LoopContext): Promise<boolean> {
+  const wasPaused = ctx.gate.current === 'paused';
+  if (wasPaused) ctx.emit({ type: 'state', state: 'paused' });
+  if (!(await ctx.gate.beforeUpdate())) return false;
+  if (wasPaused && ctx.gate.isRunning()) ctx.emit({ type: 'state', state: 'running' });
+  return true;
+}
+
+/** Metrics that must be finite after an update; diagnostics such as explained variance may be NaN. */
+const MUST_BE_FINITE = /loss|entropy|gradnorm|approxkl/i;
+
+/** Restore the last good weights and pause, with a message, when an update's loss is not finite. */
+export function pauseOnNonFinite(ctx: LoopContext, metrics: Record<string, number>, update: number, restore: () => void): boolean {
+  if (Object.entries(metrics).every(([k, v]) => !MUST_BE_FINITE.test(k) || Number.isFinite(v))) return false;
+  restore();
+  ctx.gate.pause();
+  ctx.emit({
+    type: 'notice',
+    level: 'error',
+    message: `Non-finite loss at update ${update} (${JSON.stringify(metrics)}): training is paused with the last good weights restored. Lower the learning rate, then resume.`,
+  });
+  return true;
+}
+
+/**
+ * Every few seconds, ask actor 0 for a greedy demo episode with the latest weights and pass it
+ * to the page (fire and forget: training never waits for it).
+ */
+export class DemoTicker {
+  private last = -Infinity;
+  private inFlight = false;
+
+  constructor(private readonly everyMs = 3_000) {}
+
+  tick(
+    ctx: LoopContext,
+    pool: { size: number; call(i: number, method: 'demoEpisode', weights: Float32Array[] | null): Promise<DemoEpisode> },
+    update: number,
+    weights: () => Float32Array[],
+  ): void {
+    const now = performance.now();
+    if (this.inFlight || now - this.last < this.everyMs || pool.size === 0) return;
+    this.last = now;
+    this.inFlight = true;
+    pool
+      .call(0, 'demoEpisode', weights())
+      .then((d) => ctx.emit({ type: 'demo', update, envId: d.envId, keys: d.keys, frames: Array.from(d.frames), episodeReturn: d.episodeReturn }))
+      .catch(() => undefined) // a dead actor just skips one demo
+      .finally(() => (this.inFlight = false));
+  }
+}
+
+/** Where a run's checkpoints are read from: the learner's model (for ES, θ put into one). */
+export type WeightSource = Pick<Model<ModelOutput>, 'weightSpecs' | 'getWeightsAsync'>;
+
+/** A running loop sends its weights about this often, and once more at the end. */
+export const CHECKPOINT_EVERY_MS = 10_000;
+
+/**
+ * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
+ * the update record it sends after each update, and the learner's checkpoints.
+ */
+export class LoopProgress {
+  readonly tracker: EpisodeTracker;
+  envSteps = 0;
+  update = 0;
+  lostSegments = 0;
+  /** Lost segments not yet reported in an update record (an update can lose every segment). */
+  private unreported = 0;
+  stopReason: LoopOutcome['stopReason'] = 'budget';
+  error: string | undefined;
+  private weights: WeightSource | null = null;
+  private checkpointedUpdate = 0;
+  private checkpointedAt = performance.now();
+
+  constructor(private readonly ctx: LoopContext) {
+    this.tracker = new EpisodeTracker(ctx.config.settings['run.targetReturn']);
+  }
+
+  /** Send the learner's weights as checkpoint records: every CHECKPOINT_EVERY_MS and at the end. */
+  keepCheckpoints(source: WeightSource): void {
+    this.weights = source;
+  }
+
+  private async checkpoint(): Promise<void> {
+    if (!this.weights || this.update === this.checkpointedUpdate) return;
+    this.checkpointedUpdate = this.update;
+    this.checkpointedAt = performance.now();
+    const specs = this.weights.weightSpecs();
+    let weights: Float32Array[];
+    try {
+      weights = await this.weights.getWeightsAsync();
+    } catch {
+      return; // a failed read only skips this checkpoint; the next one tries again
+    }
+    const s = this.ctx.config.settings;
+    const bytes = encodeCheckpoint({
+      weights,
+      shapes: specs.map((w) => w.shape),
+      names: specs.map((w) => w.name),
+      meta: { preset: this.ctx.config.preset, algorithm: s.algorithm, env: s['env.id'], seed: s.seed, update: this.update, envSteps: this.envSteps },
+    });
+    this.ctx.emit({ type: 'checkpoint', update: this.update, envSteps: this.envSteps, bytes });
+  }
+
+  get budgetLeft(): boolean {
+    return this.envSteps < this.ctx.config.settings['run.envSteps'];
+  }
+
+  /** Wait at the gate; false (and stopReason 'stopped') when the run should end. */
+  async proceed(): Promise<boolean> {
+    if (performance.now() - this.checkpointedAt >= (this.ctx.platform.checkpointEveryMs ?? CHECKPOINT_EVERY_MS)) await this.checkpoint();
+    if (await passGate(this.ctx)) return true;
+    this.stopReason = 'stopped';
+    return false;
+  }
+
+  lose(n = 1): void {
+    this.lostSegments += n;
+    this.unreported += n;
+  }
+
+  /**
+   * Keep the fulfilled, well-formed results of a round of actor calls; count the rest as lost,
+   * with a notice naming the actor and the problem.
+   */
+  accept<T>(results: PromiseSettledResult<T>[], validate: (value: T) => string | null, what = 'segment'): T[] {
+    const kept: T[] = [];
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') return this.lose();
+      const problem = validate(r.value);
+      if (problem) {
+        this.lose();
+        this.ctx.emit({ type: 'notice', level: 'warning', message: `Rejected a ${what} from actor ${i}: ${problem}` });
+      } else kept.push(r.value);
+    });
+    return kept;
+  }
+
+  /** Count one finished update and send its record. Returns true when the run should stop at its target. */
+  finishUpdate(u: {
+    steps: number;
+    startedAt: number;
+    returns: ArrayLike<number>;
+    lengths: ArrayLike<number>;
+    metrics: Record<string, number>;
+    actorStepsPerSecond: number[];
+    policyLags?: number[];
+  }): boolean {
+    this.envSteps += u.steps;
+    this.update += 1;
+    this.tracker.add(u.returns, this.envSteps, this.ctx.clock());
+    const dt = (performance.now() - u.startedAt) / 1000;
+    const record: UpdateRecord = {
+      type: 'update',
+      update: this.update,
+      envSteps: this.envSteps,
+      episodes: this.tracker.episodes,
+      wallSeconds: this.ctx.clock(),
+      returns: Array.from(u.returns),
+      lengths: Array.from(u.lengths),
+      meanReturn20: this.tracker.meanReturn20(),
+      stepsPerSecond: u.steps / Math.max(dt, 1e-9),
+      metrics: u.metrics,
+      actorStepsPerSecond: u.actorStepsPerSecond,
+      lostSegments: this.unreported,
+      ...(u.policyLags ? { policyLags: u.policyLags } : {}),
+    };
+    this.unreported = 0;
+    this.ctx.emit(record);
+    if (this.tracker.solved && this.ctx.config.settings['run.stopAtTarget']) {
+      this.stopReason = 'target';
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Run a loop's updates to the end and return the run's outcome. A throw ends the run as
+   * 'error' with a notice. Whatever happens, `stopping` runs first (tell producers to stop), then
+   * the actors are closed, the last checkpoint is sent, and `release` frees what the loop owns.
+   */
+  async run(
+    actors: Pick<ReportingPool<unknown>, 'close' | 'respawns'>,
+    updates: () => Promise<void>,
+    cleanup: { stopping?: () => void; release: () => void | Promise<void> },
+  ): Promise<LoopOutcome> {
+    try {
+      await updates();
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      cleanup.stopping?.();
+      await actors.close();
+      try {
+        // A run that threw may have stopped halfway through an update: keep the last good checkpoint.
+        if (this.stopReason !== 'error') await this.checkpoint();
+      } finally {
+        await cleanup.release();
+      }
+    }
+    return this.outcome(actors.respawns());
+  }
+
+  fail(err: unknown): void {
+    this.stopReason = 'error';
+    this.error = err instanceof Error ? err.message : String(err);
+    this.ctx.emit({ type: 'notice', level: 'error', message: `Training stopped: ${this.error}` });
+  }
+
+  outcome(actorRespawns: number): LoopOutcome {
+    return {
+      updates: this.update,
+      envSteps: this.envSteps,
+      episodes: this.tracker.episodes,
+      finalMeanReturn20: this.tracker.meanReturn20(),
+      solved: this.tracker.solved,
+      stopReason: this.stopReason,
+      lostSegments: this.lostSegments,
+      actorRespawns,
+      ...(this.error ? { error: this.error } : {}),
+    };
+  }
+}
+
+/** Steps per second of each actor's segment in this update, by actor index (0 for none). */
+export function actorRates(actors: number, segs: readonly { actorIndex: number; steps?: number; T?: number; numEnvs?: number; seconds: number }[]): number[] {
+  return Array.from({ length: actors }, (_, i) => {
+    const x = segs.find((g) => g.actorIndex === i);
+    if (!x) return 0;
+    const steps = x.steps ?? (x.T ?? 0) * (x.numEnvs ?? 0);
+    return steps / Math.max(x.seconds, 1e-9);
+  });
+}
+
+/**
+ * The engine's pool of RolloutActors for this experiment: `numEnvs` copies of the env each, and
+ * a copy of the network of the given kind for actor-side inference.
+ */
+export function rolloutPool(ctx: LoopContext, kind: NonNullable<MlpSpec['kind']>, numEnvs = ctx.config.settings.envsPerActor, afterInit?: (index: number) => void) {
+  const s = ctx.config.settings;
+  const model = modelSpecFor(ctx.config, kind);
+  const options = (actorIndex: number): RolloutActorOptions => ({
+    envId: s['env.id'],
+    numEnvs,
+    seed: s.seed,
+    actorIndex,
+    model,
+    backend: 'wasm',
+    wasmPaths: ctx.platform.wasmPaths,
+  });
+  return createReportingPool(ctx, actorHandle(ctx, RolloutActor, 'RolloutActor'), s.actors, (i): [RolloutActorOptions] => [options(i)], async (actor, index) => {
+    await actor.init();
+    afterInit?.(index);
+  });
+}

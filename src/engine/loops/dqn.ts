@@ -1,0 +1,110 @@
+/**
+ * DQN with distributed actors (Ape-X style, synchronous): each update every actor runs its env
+ * copies for T steps ε-greedily with the newest Q-network; the learner stores the transitions in
+ * a replay buffer, takes one gradient step per `trainFrequency` environment steps once
+ * `learningStarts` steps have been collected, and syncs the target network every
+ * `targetUpdate` steps. ε decays linearly (linearEpsilon) over a fraction of the budget.
+ */
+import { QMlp } from '../../core/mlp';
+import { Dqn, linearEpsilon } from '../../algorithms/dqn';
+import { ReplayBuffer, type TransitionBatch } from '../../algorithms/replayBuffer';
+import { deriveSeed } from '../../core/rng';
+import { envSpec } from '../../envs/registry';
+import { concatSegments, validateSegment, type Segment } from '../segments';
+import { modelSpecFor } from '../../config/modelSpec';
+import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
+import type { LoopContext, LoopOutcome } from './types';
+
+/** Turn a [T, N] segment into transitions (s, a, r, s', terminated). */
+export function segmentTransitions(seg: Segment): TransitionBatch {
+  const { T, numEnvs: n, obsDim: d } = seg;
+  const B = T * n;
+  const nextObs = new Float32Array(B * d);
+  for (let t = 0; t < T; t++) {
+    const src = t + 1 < T ? seg.obs.subarray((t + 1) * n * d, (t + 2) * n * d) : seg.lastObs;
+    nextObs.set(src, t * n * d);
+  }
+  // Where an episode ended, s' is its real last observation, not the next episode's first.
+  seg.finalIndex.forEach((idx, k) => nextObs.set(seg.finalObs.subarray(k * d, (k + 1) * d), idx * d));
+  return { obs: seg.obs, actions: seg.actions, rewards: seg.rewards, nextObs, dones: seg.dones, batchSize: B };
+}
+
+export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
+  const s = ctx.config.settings;
+  const spec = envSpec(s['env.id']);
+  const modelSpec = modelSpecFor(ctx.config, 'q');
+  const online = new QMlp(modelSpec, s.seed);
+  const target = new QMlp(modelSpec, s.seed);
+  const dqn = new Dqn(online, target, {
+    lr: s['dqn.lr'],
+    gamma: s['dqn.gamma'],
+    doubleDqn: s['dqn.double'],
+    batchSize: s['dqn.batchSize'],
+  });
+  const buffer = new ReplayBuffer(s['dqn.bufferSize'], spec.obsDim, deriveSeed(s.seed, 0xb0f));
+  const T = s['sampling.segmentLength'];
+  const budget = s['run.envSteps'];
+  const actors = await rolloutPool(ctx, 'q');
+  const { pool } = actors;
+  const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(online);
+  const demo = new DemoTicker();
+  let gradientSteps = 0;
+  let sinceTrain = 0;
+  let sinceTarget = 0;
+
+  return progress.run(
+    actors,
+    async () => {
+      while (progress.budgetLeft && (await progress.proceed())) {
+        const startedAt = performance.now();
+        const epsilon = linearEpsilon(progress.envSteps, s['dqn.epsStart'], s['dqn.epsEnd'], s['dqn.epsFraction'], budget);
+        dqn.epsilon = epsilon;
+        const weights = await online.getWeightsAsync();
+        const results = await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), progress.update, T, epsilon]);
+        const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
+        if (segs.length === 0) continue;
+        const seg = concatSegments(segs);
+        buffer.addBatch(segmentTransitions(seg));
+        const steps = seg.T * seg.numEnvs;
+        sinceTrain += steps;
+        sinceTarget += steps;
+
+        const sums: Record<string, number> = {};
+        let n = 0;
+        if (progress.envSteps + steps >= s['dqn.learningStarts']) {
+          while (sinceTrain >= s['dqn.trainFrequency']) {
+            sinceTrain -= s['dqn.trainFrequency'];
+            const m = dqn.learn(buffer.sample(s['dqn.batchSize']));
+            for (const [k, v] of Object.entries(m)) sums[k] = (sums[k] ?? 0) + v;
+            n += 1;
+            gradientSteps += 1;
+          }
+          while (sinceTarget >= s['dqn.targetUpdate']) {
+            sinceTarget -= s['dqn.targetUpdate'];
+            dqn.syncTarget(1);
+          }
+        } else sinceTrain = 0;
+        const metrics: Record<string, number> = {};
+        for (const [k, v] of Object.entries(sums)) metrics[k] = v / n;
+        // The loop's own figures last: the ε the actors used, not the algorithm's copy.
+        Object.assign(metrics, { epsilon, gradientSteps, bufferSize: buffer.size });
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => online.setWeights(weights))) continue;
+        const stop = progress.finishUpdate({
+          steps,
+          startedAt,
+          returns: seg.episodeReturns,
+          lengths: seg.episodeLengths,
+          metrics,
+          actorStepsPerSecond: actorRates(s.actors, segs),
+          policyLags: segs.map(() => 0),
+        });
+        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        if (stop) break;
+      }
+    },
+    {
+      release: () => dqn.dispose(),
+    },
+  );
+}

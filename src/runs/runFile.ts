@@ -1,0 +1,235 @@
+/**
+ * A saved run as a file: export to JSON, import with validation, and the metrics as CSV.
+ * An imported file passes one zod schema (the config through the experiment schema, so its
+ * bounds hold); a bad file is refused with a reason naming the field, and nothing is written.
+ * The run's weights, when it kept any, travel in the file as base64 of the PARLCKPT bytes.
+ */
+import { z } from 'zod';
+import { decodeCheckpoint } from '../core/checkpoint';
+import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
+import type { BackendRecord, SummaryRecord, SwarmUpdateRecord, TraceRecord, UpdateRecord } from './records';
+
+export const RUN_FILE_FORMAT = 'parl-playground-run';
+export const RUN_FILE_VERSION = 1;
+/** Refuse files bigger than this before parsing them. */
+export const MAX_RUN_FILE_CHARS = 64 * 1024 * 1024;
+const MAX_RECORDS = 500_000;
+
+/** The records a run keeps (the ones that carry metrics); the rest are live status only. */
+export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | TraceRecord;
+
+export type RunStatusKind = 'running' | 'done' | 'stopped' | 'error' | 'interrupted';
+
+/** The learner's newest weights in a run: a PARLCKPT file (src/core/checkpoint.ts). */
+export interface RunWeights {
+  update: number;
+  envSteps: number;
+  bytes: Uint8Array;
+}
+
+export interface SavedRun {
+  id: string;
+  name: string;
+  createdAt: number;
+  status: RunStatusKind;
+  config: ExperimentConfig;
+  records: PersistedRecord[];
+  weights?: RunWeights;
+}
+
+/** Weights of a run file: 16 MiB of checkpoint at most (the networks here are far smaller). */
+const MAX_WEIGHTS_BYTES = 16 * 2 ** 20;
+
+function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const raw = atob(text);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+export function isPersisted(r: { type: string }): r is PersistedRecord {
+  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'trace';
+}
+
+const finite = z.number().finite();
+const count = z.number().int().min(0);
+
+const UpdateSchema = z.object({
+  type: z.literal('update'),
+  update: count,
+  envSteps: count,
+  episodes: count,
+  wallSeconds: finite.min(0),
+  returns: z.array(finite),
+  lengths: z.array(count),
+  meanReturn20: finite.nullable(),
+  stepsPerSecond: finite.min(0),
+  metrics: z.record(z.string().max(64), z.number()),
+  actorStepsPerSecond: z.array(finite.min(0)).max(64),
+  lostSegments: count,
+  policyLags: z.array(count).optional(),
+});
+
+const SwarmStatsSchema = z.object({
+  criticalSteps: finite,
+  totalSteps: finite,
+  serialBaseline: finite,
+  lowerBound: finite.nullable(),
+  avgParallelism: finite,
+  maxParallelism: finite,
+  finishRate: finite,
+  rPerf: finite,
+  rParallel: finite,
+  rFinish: finite,
+  lambda1: finite,
+  lambda2: finite,
+  total: finite,
+});
+
+const SwarmSchema = z.object({
+  type: z.literal('swarm'),
+  update: count,
+  trainSteps: count,
+  episodes: z.array(SwarmStatsSchema),
+});
+
+const SummarySchema = z.object({
+  type: z.literal('summary'),
+  preset: z.string().max(64),
+  seed: count,
+  backend: z.string().max(32),
+  updates: count,
+  envSteps: count,
+  episodes: count,
+  wallSeconds: finite.min(0),
+  finalMeanReturn20: finite.nullable(),
+  solved: z.object({ episodes: count, envSteps: count, wallSeconds: finite, threshold: finite }).nullable(),
+  stopReason: z.enum(['budget', 'target', 'stopped', 'error']),
+  error: z.string().max(10_000).optional(),
+  lostSegments: count,
+  actorRespawns: count,
+});
+
+const BackendSchema = z.object({
+  type: z.literal('backend'),
+  name: z.string().max(32),
+  reason: z.string().max(2_000),
+  attempts: z.array(z.object({ name: z.string().max(32), ok: z.boolean(), detail: z.string().max(2_000) })).max(16),
+});
+
+const RunOutcomeSchema = z.object({ subtaskId: count, steps: count, outcome: z.enum(['done', 'failed', 'timeout']), answer: z.number().int().nullable() });
+// Traces are drawn, not computed on: check the parts the timeline reads and keep the rest as is.
+const TraceSchema = z
+  .object({
+    task: z.enum(['wideSearch', 'taskGraph']),
+    numSubtasks: count,
+    finished: z.boolean(),
+    stages: z
+      .array(
+        z
+          .object({
+            index: count,
+            action: z.enum(['direct', 'assign', 'finish']),
+            subagents: z.array(RunOutcomeSchema).max(1_000),
+            direct: RunOutcomeSchema.nullable(),
+            mainSteps: count,
+            criticalStepsSoFar: count,
+          })
+          .loose(),
+      )
+      .max(10_000),
+    totals: z.object({ criticalSteps: count, totalSteps: count, serialBaseline: count, lowerBound: count.nullable() }).loose(),
+    criticalPath: z.array(z.object({ stage: count, setBy: z.enum(['orchestrator', 'subagent']), subtaskId: count.nullable(), steps: count }).loose()),
+  })
+  .loose();
+
+const TraceRecordSchema = z.object({ type: z.literal('trace'), update: count, trace: TraceSchema, serialTrace: TraceSchema });
+
+const WeightsSchema = z.object({
+  update: count,
+  envSteps: count,
+  base64: z
+    .string()
+    .max(Math.ceil(MAX_WEIGHTS_BYTES / 3) * 4)
+    .transform((text, ctx) => {
+      try {
+        const bytes = fromBase64(text);
+        decodeCheckpoint(bytes);
+        return bytes;
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `not a readable PARLCKPT checkpoint (${err instanceof Error ? err.message : String(err)})` });
+        return z.NEVER;
+      }
+    }),
+});
+
+const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, TraceRecordSchema]);
+
+export const RunFileSchema = z.object({
+  format: z.literal(RUN_FILE_FORMAT),
+  version: z.literal(RUN_FILE_VERSION),
+  run: z.object({
+    id: z.string().min(1).max(100),
+    name: z.string().max(200),
+    createdAt: finite,
+    status: z.enum(['running', 'done', 'stopped', 'error', 'interrupted']),
+    config: ExperimentConfigSchema,
+    records: z.array(RecordSchema).max(MAX_RECORDS),
+    weights: WeightsSchema.optional(),
+  }),
+});
+
+export type RunFileResult = { ok: true; run: SavedRun } | { ok: false; reason: string };
+
+/** The JSON text of a run file. */
+export function exportRunFile(run: SavedRun): string {
+  const { weights, ...rest } = run;
+  const file = weights ? { ...rest, weights: { update: weights.update, envSteps: weights.envSteps, base64: toBase64(weights.bytes) } } : rest;
+  return JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, run: file });
+}
+
+/** Parse and validate a run file. Never throws. */
+export function parseRunFile(text: string): RunFileResult {
+  if (text.length > MAX_RUN_FILE_CHARS) return { ok: false, reason: `the file is larger than ${MAX_RUN_FILE_CHARS / 2 ** 20} MiB` };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, reason: `not JSON (${err instanceof Error ? err.message : String(err)})` };
+  }
+  if (typeof json === 'object' && json !== null && (json as { format?: unknown }).format !== RUN_FILE_FORMAT) {
+    return { ok: false, reason: `not a PARL Playground run file (format must be "${RUN_FILE_FORMAT}")` };
+  }
+  const parsed = RunFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.path.map(String).join('.') || '(root)';
+    return { ok: false, reason: `${path}: ${issue.message}` };
+  }
+  // The schema has already turned `base64` into the checked checkpoint bytes.
+  const { weights, ...run } = parsed.data.run;
+  return { ok: true, run: { ...(run as Omit<SavedRun, 'weights'>), ...(weights ? { weights: { update: weights.update, envSteps: weights.envSteps, bytes: weights.base64 } } : {}) } };
+}
+
+function csvCell(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  const s = String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One row per update: the progress figures and every metric the algorithm reported. */
+export function metricsCsv(run: Pick<SavedRun, 'records'>): string {
+  const updates = run.records.filter((r): r is UpdateRecord => r.type === 'update');
+  const metricKeys = [...new Set(updates.flatMap((u) => Object.keys(u.metrics)))].sort();
+  const header = ['update', 'envSteps', 'episodes', 'wallSeconds', 'meanReturn20', 'stepsPerSecond', 'lostSegments', ...metricKeys];
+  const rows = updates.map((u) =>
+    [u.update, u.envSteps, u.episodes, u.wallSeconds, u.meanReturn20, u.stepsPerSecond, u.lostSegments, ...metricKeys.map((k) => u.metrics[k])].map(csvCell).join(','),
+  );
+  return [header.join(','), ...rows].join('\n') + '\n';
+}

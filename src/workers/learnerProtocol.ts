@@ -1,0 +1,24 @@
+/**
+ * What the page can ask of the learner Web Worker. The learner (tfjs on WebGPU when the browser
+ * has it) and its actor workers run off the main thread; the page only renders.
+ */
+import type { ExperimentConfig } from '../config/config';
+import type { BackendRecord, DemoRecord, RunRecord, SummaryRecord } from '../runs/records';
+
+export interface LearnerApi {
+  /** Pick the learner's tfjs backend now (the page shows which and why). */
+  probe(preferred: ExperimentConfig['settings']['backend']): Promise<BackendRecord>;
+  /**
+   * Run an experiment to its end. Records arrive in batches, at most about 10 times a second;
+   * the last batch has arrived when the returned promise settles.
+   */
+  start(config: ExperimentConfig, onRecords: (records: RunRecord[]) => void | Promise<void>): Promise<SummaryRecord>;
+  pause(): void;
+  resume(): void;
+  step(): void;
+  stop(): void;
+  /** Crash actor `index`'s worker on purpose; the pool replaces it and the run goes on. */
+  crashActor(index: number): Promise<void>;
+  /** One greedy episode of a saved run's weights (a PARLCKPT file), for the environment view. */
+  watch(config: ExperimentConfig, checkpoint: Uint8Array): Promise<DemoRecord>;
+}
