@@ -32,8 +32,35 @@ function tfjsWasmBinaries(): Plugin {
   };
 }
 
+/**
+ * The built app's Content-Security-Policy, as a meta tag (the preview server and static hosts
+ * serve it with the page). Only the app's own scripts, workers and wasm run: 'wasm-unsafe-eval'
+ * lets the tfjs wasm backend compile its binary, blob: workers are allowed for tfjs, data: images
+ * are the PNG export's SVG snapshots. Dev keeps no policy: Vite's HMR injects inline scripts.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'content-security-policy',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tfjsWasmBinaries()],
+  plugins: [react(), tfjsWasmBinaries(), contentSecurityPolicy()],
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   preview: { port: 4173, strictPort: true },

@@ -1,15 +1,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
+import { createSession, openBrowserRunStore, SessionContext } from './ui/session';
+import { usePlayground } from './ui/store';
 import { loadFromHash, syncHash } from './ui/urlSync';
+import { createLearner } from './workers/learnerClient';
 import './ui/styles.css';
 
 // The link is read before the first render, so the page never shows the defaults first.
 const autostart = loadFromHash();
 syncHash();
 
+// One session for the page; nothing starts until it is used (the learner after the first paint).
+const session = createSession({ learner: createLearner, runStore: openBrowserRunStore, store: usePlayground });
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App autostart={autostart} />
+    <SessionContext value={session}>
+      <App autostart={autostart} />
+    </SessionContext>
   </StrictMode>,
 );

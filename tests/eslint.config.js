@@ -4,6 +4,34 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/**
+ * The layers (README's layout table) as import rules. Imports are relative, so a rule names the
+ * target folder by how far up the importing file is: one block per layer and folder depth.
+ */
+const MAX_DEPTH = 4;
+const up = (depth) => `(\\.\\./){${depth + 1}}`;
+const TENSORFLOW = { group: ['@tensorflow/*'], message: 'This layer never imports tfjs.' };
+
+function layerRules(layer, patternsAt) {
+  return Array.from({ length: MAX_DEPTH + 1 }, (_, depth) => ({
+    files: [`src/${layer}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+    rules: { 'no-restricted-imports': ['error', { patterns: patternsAt(depth) }] },
+  }));
+}
+
+const layering = [
+  ...layerRules('ui', (d) => [TENSORFLOW, { regex: `^${up(d)}engine(/|$)`, message: 'src/ui talks to the engine through src/workers (learnerClient), never directly.' }]),
+  ...layerRules('envs', (d) => [
+    {
+      // Allowed: './x', up to `d` levels up (still inside src/envs), and src/core/rng.
+      regex: `^(?!\\./${d > 0 ? `|(\\.\\./){1,${d}}(?!\\.\\./)` : ''}|${up(d)}core/rng(\\.ts)?$)`,
+      message: 'src/envs is pure TypeScript: it may import only from src/envs and src/core/rng.',
+    },
+  ]),
+  ...layerRules('core', (d) => [{ regex: `^${up(d)}(config|engine|runs|ui)(/|$)`, message: 'src/core is below config, engine, runs and ui: it must not import them.' }]),
+  ...layerRules('config', () => [TENSORFLOW]),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'tests/e2e/artifacts/**', 'test-results/**'] },
   js.configs.recommended,
@@ -19,4 +47,5 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Use the seeded Rng from src/core/rng.ts.' }],
     },
   },
+  ...layering,
 );

@@ -19,6 +19,8 @@
  *    (SB3 writes L_v = mean((R − V)²) without the 0.5; with the same vfCoef our value term is half of SB3's.)
  */
 import * as tf from '@tensorflow/tfjs';
+import { defaultParams } from '../config/algorithm';
+import { A2C } from '../config/algorithms/a2c';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { normalize } from './reinforce';
@@ -62,12 +64,8 @@ export interface A2cConfig {
  * n_steps 5 per env, which the training loop chooses). rl-zoo's CartPole-v1 A2C keeps these (ent_coef 0.0, 8 envs).
  */
 export const A2C_DEFAULTS: Readonly<A2cConfig> = Object.freeze({
-  lr: 7e-4,
-  gamma: 0.99,
-  gaeLambda: 1.0,
-  entCoef: 0.0,
-  vfCoef: 0.5,
-  maxGradNorm: 0.5,
+  // The hyperparameters the playground exposes take their one default from the descriptor.
+  ...defaultParams(A2C.settings),
   optimizer: 'rmsprop',
   eps: 1e-5,
   rmspropDecay: 0.99,
@@ -139,3 +137,9 @@ export class A2c extends PolicyAlgorithm<A2cBatch, ActorCriticModel> {
     return out;
   }
 }
+
+/** The settings the playground exposes (src/config/algorithms/a2c.ts), by field name. */
+export type A2cParams = Pick<A2cConfig, 'lr' | 'gamma' | 'gaeLambda' | 'entCoef' | 'vfCoef' | 'maxGradNorm'>;
+
+/** How the engine builds A2C from its settings (see src/config/algorithms/a2c.ts). */
+export const create: (model: ActorCriticModel, params: A2cParams) => A2c = (model, params) => new A2c(model, params);

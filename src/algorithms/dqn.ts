@@ -22,7 +22,10 @@
  * returns the ε-greedy action probabilities ε/A + (1 − ε)·[a = argmax Q].
  */
 import * as tf from '@tensorflow/tfjs';
+import { defaultParams } from '../config/algorithm';
+import { DQN } from '../config/algorithms/dqn';
 import { Algorithm } from '../core/algorithm';
+import { QMlp } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { makeOptimizer } from './common';
@@ -72,21 +75,12 @@ export interface DqnConfig {
  * double DQN off (the 2015 paper).
  */
 export const DQN_DEFAULTS: Readonly<DqnConfig> = Object.freeze({
-  lr: 2.5e-4,
+  // The hyperparameters the playground exposes take their one default from the descriptor.
+  ...defaultParams(DQN.settings),
   eps: 1e-8,
-  gamma: 0.99,
   tau: 1.0,
   huberDelta: 1.0,
-  doubleDqn: false,
   maxGradNorm: 10,
-  bufferSize: 10_000,
-  batchSize: 128,
-  learningStarts: 10_000,
-  trainFrequency: 10,
-  targetNetworkFrequency: 500,
-  startE: 1,
-  endE: 0.05,
-  explorationFraction: 0.5,
 });
 
 /**
@@ -132,7 +126,7 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
   }
 
   /** θ⁻ ← τ·θ + (1 − τ)·θ⁻ (τ = 1: hard copy). */
-  syncTarget(tau: number = this.config.tau): void {
+  override syncTarget(tau: number = this.config.tau): void {
     this.model.syncWeightsTo(this.target, 1 - tau);
   }
 
@@ -218,3 +212,12 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
     return { ...readScalars(metrics), epsilon: this.epsilon };
   }
 }
+
+/** The settings the playground exposes (src/config/algorithms/dqn.ts), by field name. */
+export type DqnParams = Pick<DqnConfig, 'lr' | 'gamma' | 'bufferSize' | 'batchSize' | 'learningStarts' | 'trainFrequency' | 'targetNetworkFrequency' | 'startE' | 'endE' | 'explorationFraction' | 'doubleDqn'>;
+
+/**
+ * How the engine builds DQN from its settings (see src/config/algorithms/dqn.ts): the target
+ * network starts as an exact copy of the online one (same spec, same seed).
+ */
+export const create: (model: QMlp, params: DqnParams, seed: number) => Dqn = (model, params, seed) => new Dqn(model, new QMlp(model.spec, seed), params);

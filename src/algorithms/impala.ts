@@ -25,6 +25,8 @@
  *    learning rate does not depend on the segment size.)
  */
 import * as tf from '@tensorflow/tfjs';
+import { defaultParams } from '../config/algorithm';
+import { IMPALA } from '../config/algorithms/impala';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { vtrace } from './vtrace';
@@ -64,14 +66,8 @@ export interface ImpalaConfig {
  * Atari choice and is off here (classic control rewards are already small).
  */
 export const IMPALA_DEFAULTS: Readonly<ImpalaConfig> = Object.freeze({
-  lr: 6e-4,
-  gamma: 0.99,
-  entCoef: 0.01,
-  vfCoef: 0.5,
-  maxGradNorm: 40,
-  clipRhoThreshold: 1,
-  clipCThreshold: 1,
-  clipPgRhoThreshold: 1,
+  // The hyperparameters the playground exposes take their one default from the descriptor.
+  ...defaultParams(IMPALA.settings),
   rewardClip: null,
   optimizer: 'rmsprop',
   eps: 0.01,
@@ -206,3 +202,9 @@ export class Impala extends PolicyAlgorithm<ImpalaBatch, ActorCriticModel> {
     return { ...readScalars(metrics), meanRho: rhoSum / TN };
   }
 }
+
+/** The settings the playground exposes (src/config/algorithms/impala.ts), by field name. */
+export type ImpalaParams = Pick<ImpalaConfig, 'lr' | 'gamma' | 'entCoef' | 'vfCoef' | 'clipRhoThreshold' | 'clipPgRhoThreshold' | 'clipCThreshold' | 'maxGradNorm'>;
+
+/** How the engine builds IMPALA from its settings (see src/config/algorithms/impala.ts). */
+export const create: (model: ActorCriticModel, params: ImpalaParams) => Impala = (model, params) => new Impala(model, params);

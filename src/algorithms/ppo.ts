@@ -27,6 +27,8 @@
  * (plus one per epoch when targetKl is set).
  */
 import * as tf from '@tensorflow/tfjs';
+import { defaultParams } from '../config/algorithm';
+import { PPO } from '../config/algorithms/ppo';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { Rng } from '../core/rng';
 import { clipByGlobalNorm } from '../core/tensorUtils';
@@ -67,6 +69,8 @@ export interface PpoConfig {
   maxGradNorm: number | null;
   /** Early stop when an epoch's approx KL exceeds this; null = never. */
   targetKl: number | null;
+  /** Decay the learning rate linearly to zero over the run (CleanRL's anneal_lr); see setProgress. */
+  annealLr: boolean;
   /** Seed of the minibatch shuffling. */
   seed: number;
 }
@@ -78,18 +82,11 @@ export interface PpoConfig {
  * training loop). CleanRL also anneals the learning rate linearly; that is the loop's business.
  */
 export const PPO_DEFAULTS: Readonly<PpoConfig> = Object.freeze({
-  lr: 2.5e-4,
+  // The hyperparameters the playground exposes take their one default from the descriptor.
+  ...defaultParams(PPO.settings),
   eps: 1e-5,
-  gamma: 0.99,
-  gaeLambda: 0.95,
-  numMinibatches: 4,
-  updateEpochs: 4,
   normAdv: true,
-  clipCoef: 0.2,
   clipVloss: true,
-  entCoef: 0.01,
-  vfCoef: 0.5,
-  maxGradNorm: 0.5,
   targetKl: null,
   seed: 1,
 });
@@ -143,6 +140,11 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
     }
     this.optimizer = makeOptimizer('adam', this.config.lr, this.config.eps);
     this.rng = new Rng(this.config.seed).fork(0x990);
+  }
+
+  /** Learning-rate annealing (CleanRL's anneal_lr): lr_k = lr · (1 − fraction of the budget used). */
+  override setProgress(fraction: number): void {
+    if (this.config.annealLr) this.setLearningRate(this.config.lr * (1 - fraction));
   }
 
   /** The clipped-surrogate loss and diagnostics for one minibatch (no update); call inside tf.tidy. */
@@ -271,3 +273,9 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
     });
   }
 }
+
+/** The settings the playground exposes (src/config/algorithms/ppo.ts), by field name. */
+export type PpoParams = Pick<PpoConfig, 'lr' | 'gamma' | 'gaeLambda' | 'clipCoef' | 'updateEpochs' | 'numMinibatches' | 'entCoef' | 'vfCoef' | 'maxGradNorm' | 'annealLr'>;
+
+/** How the engine builds PPO from its settings (see src/config/algorithms/ppo.ts). */
+export const create: (model: ActorCriticModel, params: PpoParams, seed: number) => Ppo = (model, params, seed) => new Ppo(model, { ...params, seed });

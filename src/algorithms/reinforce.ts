@@ -24,6 +24,8 @@
  * / weights equal to float32 rounding (not bit for bit: the matmul kernels sum in different orders).
  */
 import * as tf from '@tensorflow/tfjs';
+import { defaultParams } from '../config/algorithm';
+import { REINFORCE } from '../config/algorithms/reinforce';
 import { PolicyAlgorithm } from '../core/algorithm';
 import type { Model } from '../core/model';
 import { clipByGlobalNorm, readScalars, rowWidth } from '../core/tensorUtils';
@@ -42,9 +44,8 @@ export interface ReinforceConfig {
 }
 
 export const REINFORCE_DEFAULTS: Readonly<ReinforceConfig> = Object.freeze({
-  lr: 1e-3,
-  gamma: 0.99,
-  entCoef: 0,
+  // The hyperparameters the playground exposes take their one default from the descriptor.
+  ...defaultParams(REINFORCE.settings),
   normalizeReturns: true,
   maxGradNorm: null,
 });
@@ -155,3 +156,9 @@ export class Reinforce extends PolicyAlgorithm<ReinforceBatch, PolicyModel> {
     return { ...readScalars(metrics), returnMean, returnStd };
   }
 }
+
+/** The settings the playground exposes (src/config/algorithms/reinforce.ts), by field name. */
+export type ReinforceParams = Pick<ReinforceConfig, 'lr' | 'gamma' | 'entCoef'>;
+
+/** How the engine builds REINFORCE from its settings (see src/config/algorithms/reinforce.ts). */
+export const create: (model: PolicyModel, params: ReinforceParams) => Reinforce = (model, params) => new Reinforce(model, params);

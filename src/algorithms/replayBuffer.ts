@@ -120,3 +120,134 @@ export class ReplayBuffer {
     this.filled = 0;
   }
 }
+
+/** A batch of transitions with continuous (vector) actions, flat and row-major (DDPG, TD3, SAC). */
+export interface ContinuousTransitionBatch {
+  /** [B · obsDim] s. */
+  obs: Float32Array;
+  /** [B · actionDim] a, as the env received it (inside the bounds). */
+  actions: Float32Array;
+  /** [B] r. */
+  rewards: Float32Array;
+  /** [B · obsDim] s'. */
+  nextObs: Float32Array;
+  /** [B] 1 if s' is terminal (terminated, not truncated). */
+  dones: Uint8Array;
+  /** B. */
+  batchSize: number;
+}
+
+/**
+ * The same ring buffer for vector actions: slot i holds actions[i·actionDim … (i+1)·actionDim).
+ * Same storage order, overwrite order, done convention (terminated only) and seeded uniform
+ * sampling with replacement as `ReplayBuffer`.
+ */
+export class ContinuousReplayBuffer {
+  readonly obs: Float32Array;
+  readonly nextObs: Float32Array;
+  readonly actions: Float32Array;
+  readonly rewards: Float32Array;
+  readonly dones: Uint8Array;
+  private pos = 0;
+  private filled = 0;
+  private readonly rng: Rng;
+
+  constructor(
+    readonly capacity: number,
+    readonly obsDim: number,
+    readonly actionDim: number,
+    seed: number,
+  ) {
+    for (const [name, v] of [
+      ['capacity', capacity],
+      ['obsDim', obsDim],
+      ['actionDim', actionDim],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 1) throw new Error(`ContinuousReplayBuffer: ${name} must be a positive integer, got ${v}`);
+    }
+    this.obs = new Float32Array(capacity * obsDim);
+    this.nextObs = new Float32Array(capacity * obsDim);
+    this.actions = new Float32Array(capacity * actionDim);
+    this.rewards = new Float32Array(capacity);
+    this.dones = new Uint8Array(capacity);
+    this.rng = new Rng(seed).fork(0x4ec);
+  }
+
+  /** Number of transitions stored (≤ capacity). */
+  get size(): number {
+    return this.filled;
+  }
+
+  /** The slot the next `add` writes to. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /** Store one transition (s, a, r, s', done). */
+  add(obs: ArrayLike<number>, action: ArrayLike<number>, reward: number, nextObs: ArrayLike<number>, done: boolean | number): void {
+    if (obs.length !== this.obsDim || nextObs.length !== this.obsDim) {
+      throw new Error(`ContinuousReplayBuffer.add: obs / nextObs must have obsDim = ${this.obsDim} values, got ${obs.length} / ${nextObs.length}`);
+    }
+    if (action.length !== this.actionDim) {
+      throw new Error(`ContinuousReplayBuffer.add: the action must have actionDim = ${this.actionDim} values, got ${action.length}`);
+    }
+    const i = this.pos;
+    this.obs.set(obs, i * this.obsDim);
+    this.nextObs.set(nextObs, i * this.obsDim);
+    this.actions.set(action, i * this.actionDim);
+    this.rewards[i] = reward;
+    this.dones[i] = done ? 1 : 0;
+    this.pos = (this.pos + 1) % this.capacity;
+    this.filled = Math.min(this.filled + 1, this.capacity);
+  }
+
+  /** Store every row of a batch (e.g. one actor's message), in order. */
+  addBatch(batch: ContinuousTransitionBatch): void {
+    const d = this.obsDim;
+    const k = this.actionDim;
+    const B = batch.batchSize;
+    if (batch.obs.length !== B * d || batch.nextObs.length !== B * d || batch.actions.length !== B * k) {
+      throw new Error(`ContinuousReplayBuffer.addBatch: obs / nextObs need batchSize·obsDim = ${B * d} values and actions batchSize·actionDim = ${B * k}`);
+    }
+    for (let b = 0; b < B; b++) {
+      this.add(
+        batch.obs.subarray(b * d, (b + 1) * d),
+        batch.actions.subarray(b * k, (b + 1) * k),
+        batch.rewards[b],
+        batch.nextObs.subarray(b * d, (b + 1) * d),
+        batch.dones[b],
+      );
+    }
+  }
+
+  /** `batchSize` transitions drawn uniformly with replacement (fresh arrays, safe to transfer). */
+  sample(batchSize: number): ContinuousTransitionBatch {
+    if (this.filled === 0) throw new Error('ContinuousReplayBuffer.sample: the buffer is empty');
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`ContinuousReplayBuffer.sample: batchSize must be a positive integer, got ${batchSize}`);
+    const d = this.obsDim;
+    const k = this.actionDim;
+    const out: ContinuousTransitionBatch = {
+      obs: new Float32Array(batchSize * d),
+      actions: new Float32Array(batchSize * k),
+      rewards: new Float32Array(batchSize),
+      nextObs: new Float32Array(batchSize * d),
+      dones: new Uint8Array(batchSize),
+      batchSize,
+    };
+    for (let b = 0; b < batchSize; b++) {
+      const i = this.rng.int(this.filled);
+      out.obs.set(this.obs.subarray(i * d, (i + 1) * d), b * d);
+      out.nextObs.set(this.nextObs.subarray(i * d, (i + 1) * d), b * d);
+      out.actions.set(this.actions.subarray(i * k, (i + 1) * k), b * k);
+      out.rewards[b] = this.rewards[i];
+      out.dones[b] = this.dones[i];
+    }
+    return out;
+  }
+
+  /** Forget everything (the sampling stream continues). */
+  clear(): void {
+    this.pos = 0;
+    this.filled = 0;
+  }
+}

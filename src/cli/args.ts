@@ -2,6 +2,8 @@
  * Command-line parsing for `npm run train`. Turns flags into an ExperimentConfig; any problem is a
  * ConfigError naming the field, which the caller prints on one line before exiting with code 2.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
 import { decodeExperiment, type IgnoredPart } from '../config/urlState';
 
@@ -20,6 +22,10 @@ export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--
                        [--checkpoint FILE.parlckpt] [--quiet]`;
 
 const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint']);
+/** Flags that may be given more than once (each --set adds a setting). */
+const REPEATABLE = new Set(['--set']);
+/** Flags whose value is a file path to write. */
+const PATH_FLAGS = new Set(['--out', '--checkpoint']);
 
 export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let preset: string | null = null;
@@ -28,16 +34,21 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let checkpoint: string | null = null;
   let quiet = false;
   const overrides: Record<string, unknown> = {};
+  const seen = new Set<string>();
 
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
+    if (seen.has(flag) && !REPEATABLE.has(flag)) throw new ConfigError(flag, 'is given more than once');
+    seen.add(flag);
     if (flag === '--quiet') {
       quiet = true;
       continue;
     }
+    if (!flag.startsWith('--')) throw new ConfigError(JSON.stringify(flag), `is not an option (options start with --)\n${TRAIN_USAGE}`);
     if (!VALUE_FLAGS.has(flag)) throw new ConfigError(flag, `unknown option\n${TRAIN_USAGE}`);
     const value = argv[++i];
     if (value === undefined) throw new ConfigError(flag, 'needs a value');
+    if (PATH_FLAGS.has(flag) && value.trim() === '') throw new ConfigError(flag, `needs a file path, got ${JSON.stringify(value)}`);
     switch (flag) {
       case '--preset':
         preset = value;
@@ -86,4 +97,46 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   }
   const config = resolveExperiment(base.preset, { ...base.settings, ...overrides });
   return { config, out, checkpoint, quiet, ignored };
+}
+
+/**
+ * Null when `path` can be written by this process: an existing file we may write (with
+ * `regularFile`, only a regular one), or a new file in an existing, writable folder. Otherwise a reason (for "FLAG: reason").
+ * Checked before training starts, so a bad path never costs a run.
+ */
+export function outputPathProblem(path: string, options: { regularFile?: boolean } = {}): string | null {
+  if (path.trim() === '') return `needs a file path, got ${JSON.stringify(path)}`;
+  const full = resolve(path);
+  let exists = true;
+  try {
+    const st = statSync(full);
+    if (st.isDirectory()) return `${path} is a directory`;
+    // A stream (--out /dev/stdout) may be a device; a file written by rename never may.
+    if (!st.isFile() && options.regularFile) return `${path} is not a regular file`;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return `${dirname(full)} is not a folder`;
+    if (code !== 'ENOENT') return `cannot use ${path} (${code ?? (err as Error).message})`;
+    exists = false;
+  }
+  const folder = dirname(full);
+  try {
+    if (exists) accessSync(full, constants.W_OK);
+    else {
+      if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+      accessSync(folder, constants.W_OK);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `cannot write to the folder ${folder} (it does not exist)`;
+    if (code === 'ENOTDIR') return `${folder} is not a folder`;
+    return exists ? `cannot write to ${path} (${code ?? 'not writable'})` : `cannot write to the folder ${folder} (${code ?? 'not writable'})`;
+  }
+  return null;
+}
+
+/** Throw a ConfigError naming `flag` when `path` cannot be written (see outputPathProblem). */
+export function checkOutputPath(flag: string, path: string, options: { regularFile?: boolean } = {}): void {
+  const problem = outputPathProblem(path, options);
+  if (problem) throw new ConfigError(flag, problem);
 }

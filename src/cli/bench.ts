@@ -3,20 +3,22 @@
  * its figures; the latest figures are kept in BENCHMARKS.md with the command and the machine.
  */
 import { writeFileSync } from 'node:fs';
+import { outputPathProblem } from './args';
 import { cpus, totalmem } from 'node:os';
 import { actorScalingBenchmark, envThroughputBenchmark, policyLagBenchmark, solveCartpoleBenchmark } from './benchmarks/engine';
 import { quickstartBenchmark } from './benchmarks/quickstart';
 import { swarmScaleBenchmark, swarmStoryBenchmark } from './benchmarks/swarm';
 import type { Benchmark } from './benchmarks/types';
+import { fuzzBenchmark } from './benchmarks/fuzz';
 import { uiBenchmark } from './benchmarks/ui';
-import { runMain } from './runMain';
+import { oneLine, runMain } from './runMain';
 
 const BENCHMARKS: Benchmark[] = [
   quickstartBenchmark,
   envThroughputBenchmark,
   actorScalingBenchmark,
   solveCartpoleBenchmark,
-  policyLagBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark];
+  policyLagBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark, fuzzBenchmark];
 
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}`;
@@ -30,13 +32,25 @@ async function main(): Promise<number> {
     process.stderr.write(`${name ? `error: unknown benchmark ${JSON.stringify(name)}\n` : ''}${usage()}\n`);
     return 2;
   }
-  const flags: Record<string, string> = {};
+  // No prototype: a flag named --constructor or --__proto__ is just a flag.
+  const flags = Object.create(null) as Record<string, string>;
   for (let i = 1; i < argv.length; i += 2) {
     if (!argv[i].startsWith('--') || argv[i + 1] === undefined) {
       process.stderr.write(`error: expected --flag value pairs, got ${JSON.stringify(argv[i])}\n${usage()}\n`);
       return 2;
     }
-    flags[argv[i].slice(2)] = argv[i + 1];
+    const key = argv[i].slice(2);
+    if (Object.hasOwn(flags, key)) {
+      process.stderr.write(`error: ${argv[i]}: is given more than once\n`);
+      return 2;
+    }
+    flags[key] = argv[i + 1];
+  }
+  // Checked before the benchmark runs, not after minutes of it.
+  const jsonProblem = flags.json === undefined ? null : outputPathProblem(flags.json);
+  if (jsonProblem) {
+    process.stderr.write(`error: --json: ${jsonProblem}\n`);
+    return 2;
   }
   const seeds = (flags.seeds ?? '1,2,3,4,5').split(',').map(Number);
   if (seeds.some((s) => !Number.isInteger(s) || s < 0)) {
@@ -48,7 +62,14 @@ async function main(): Promise<number> {
   const result = await bench.run({ seeds, flags });
   const text = `## ${bench.name}\n\n${bench.description}.\n\nCommand: \`npm run bench -- ${argv.join(' ')}\`  \nMachine: ${machine}  \nDate: ${new Date().toISOString().slice(0, 10)}, took ${((Date.now() - started) / 1000).toFixed(0)} s\n\n${result.table}\n`;
   process.stdout.write(`${text}\n`);
-  if (flags.json) writeFileSync(flags.json, JSON.stringify({ benchmark: bench.name, machine, figures: result.figures }, null, 2));
+  if (flags.json !== undefined) {
+    try {
+      writeFileSync(flags.json, JSON.stringify({ benchmark: bench.name, machine, figures: result.figures }, null, 2));
+    } catch (err) {
+      process.stderr.write(`error: could not write --json ${flags.json}: ${oneLine(err)}\n`);
+      return 1;
+    }
+  }
   return 0;
 }
 

@@ -1,9 +1,20 @@
-/** Run a CLI entry point: exit with its code, or print the error and exit 1. */
+/**
+ * Run a CLI entry point: exit with its code, or print the error on one line and exit 1. A stack
+ * is printed only with PARL_DEBUG=1: a failure deep in tfjs-wasm otherwise prints pages of
+ * minified source.
+ */
+export function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const first = text.split('\n')[0].trim();
+  return first.length > 500 ? `${first.slice(0, 500)}…` : first;
+}
+
 export function runMain(main: () => Promise<number>): void {
   main().then(
     (code) => process.exit(code),
     (err: unknown) => {
-      process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(`error: ${oneLine(err)}\n`);
+      if (process.env.PARL_DEBUG === '1' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
       process.exit(1);
     },
   );

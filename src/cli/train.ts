@@ -5,22 +5,47 @@
  *
  * Progress goes to stderr; one JSON line per update and a final summary line go to stdout (and
  * to --out). --checkpoint keeps the learner's newest weights in a file, rewritten about every
- * 10 s and at the end. A bad config exits with code 2 and one line naming the field.
+ * 10 s and at the end. A bad config or an output path that cannot be written exits with code 2
+ * and one line naming the flag, before training starts; a write that fails during the run
+ * (a full disk) stops it with one line and exit code 1.
  */
-import { accessSync, constants, createWriteStream, renameSync, writeFileSync, type WriteStream } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, lstatSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { ConfigError } from '../config/config';
 import type { RunRecord } from '../runs/records';
 import { nodePlatform } from './nodePlatform';
 import { TrainingRun } from '../engine/trainer';
-import { parseTrainArgs } from './args';
+import { checkOutputPath, parseTrainArgs, type TrainArgs } from './args';
 import { ProgressBar } from './progress';
-import { runMain } from './runMain';
+import { oneLine, runMain } from './runMain';
+
+/** Parse the flags and check every output path; a ConfigError names the flag. */
+function argsOrError(): TrainArgs {
+  const args = parseTrainArgs(process.argv.slice(2));
+  if (args.out !== null) checkOutputPath('--out', args.out);
+  if (args.checkpoint !== null) {
+    checkOutputPath('--checkpoint', args.checkpoint, { regularFile: true });
+    checkOutputPath('--checkpoint', `${args.checkpoint}.partial`, { regularFile: true });
+  }
+  return args;
+}
+
+/** Replace `path` with `bytes` (beside it, then rename), never renaming over anything but a regular file. */
+function writeCheckpoint(path: string, bytes: Uint8Array): void {
+  let existing: ReturnType<typeof lstatSync> | undefined;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    existing = undefined;
+  }
+  if (existing && !existing.isFile()) throw new Error(`${path} is no longer a regular file; not replacing it`);
+  writeFileSync(`${path}.partial`, bytes);
+  renameSync(`${path}.partial`, path);
+}
 
 async function main(): Promise<number> {
-  let args;
+  let args: TrainArgs;
   try {
-    args = parseTrainArgs(process.argv.slice(2));
+    args = argsOrError();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`error: ${err.message}\n`);
@@ -28,39 +53,46 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  if (args.checkpoint) {
-    try {
-      accessSync(dirname(args.checkpoint), constants.W_OK);
-    } catch {
-      process.stderr.write(`error: --checkpoint: cannot write to the folder ${dirname(args.checkpoint)}\n`);
-      return 2;
-    }
-  }
   for (const part of args.ignored) process.stderr.write(`warning: link part ${part.field} ignored: ${part.reason}\n`);
 
   const s = args.config.settings;
-  const file: WriteStream | null = args.out ? createWriteStream(args.out) : null;
+  let outFd: number | null = null;
+  try {
+    if (args.out !== null) outFd = openSync(args.out, 'w');
+  } catch (err) {
+    process.stderr.write(`error: --out: ${oneLine(err)}\n`);
+    return 2;
+  }
   const bar = args.quiet ? null : new ProgressBar(s['run.envSteps']);
+  let writeError: string | null = null;
+  // One line, once, then stop the run: its records can no longer be kept.
+  const fail = (what: string, err: unknown) => {
+    if (writeError) return;
+    writeError = `${what}: ${oneLine(err)}`;
+    process.stderr.write(`${bar ? '\n' : ''}error: ${writeError}\n`);
+    run.stop();
+  };
   const write = (record: RunRecord) => {
     const line = `${JSON.stringify(record)}\n`;
     process.stdout.write(line);
-    file?.write(line);
+    if (outFd !== null && !writeError) {
+      try {
+        writeSync(outFd, line);
+      } catch (err) {
+        fail(`could not write --out ${args.out}`, err);
+      }
+    }
   };
 
-  let checkpointError: string | null = null;
   const run = new TrainingRun(
     args.config,
     (record) => {
       if (record.type === 'update' || record.type === 'summary') write(record);
-      if (record.type === 'checkpoint' && args.checkpoint && !checkpointError) {
+      if (record.type === 'checkpoint' && args.checkpoint && !writeError) {
         try {
-          // Write beside it, then rename: an interrupted run never leaves half a file.
-          writeFileSync(`${args.checkpoint}.partial`, record.bytes);
-          renameSync(`${args.checkpoint}.partial`, args.checkpoint);
+          writeCheckpoint(args.checkpoint, record.bytes);
         } catch (err) {
-          checkpointError = err instanceof Error ? err.message : String(err);
-          process.stderr.write(`${bar ? '\n' : ''}error: could not write the checkpoint: ${checkpointError}\n`);
-          run.stop();
+          fail('could not write the checkpoint', err);
         }
       }
       if (record.type === 'backend') process.stderr.write(`backend: ${record.name} (${record.reason})\n`);
@@ -78,10 +110,17 @@ async function main(): Promise<number> {
   );
   const stopOnSignal = () => run.stop();
   process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
   const summary = await run.run();
   bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s`);
-  await new Promise<void>((resolve) => (file ? file.end(resolve) : resolve()));
-  return summary.stopReason === 'error' || checkpointError ? 1 : 0;
+  if (outFd !== null) {
+    try {
+      closeSync(outFd);
+    } catch (err) {
+      fail(`could not write --out ${args.out}`, err);
+    }
+  }
+  return summary.stopReason === 'error' || writeError ? 1 : 0;
 }
 
 runMain(main);

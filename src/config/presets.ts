@@ -1,10 +1,10 @@
 /**
- * Named starting points. A preset is a name, one sentence on what it shows, and the settings it
- * changes from the defaults. Hyperparameters cite where they came from.
+ * Named starting points, each declared by its algorithm's descriptor: a name, one sentence on
+ * what it shows, and the settings it changes from the defaults. Hyperparameters cite where they
+ * came from.
  */
+import { ALGORITHM_DESCRIPTORS } from './registry';
 import type { ExperimentSettings } from './settings';
-import { ENGINE_PRESETS } from './presetsEngine';
-import { SWARM_PRESETS } from './presetsSwarm';
 
 export interface Preset {
   name: string;
@@ -14,32 +14,10 @@ export interface Preset {
   settings: Partial<ExperimentSettings>;
 }
 
-const CORE_PRESETS: readonly Preset[] = [
-  {
-    name: 'quickstart',
-    title: 'QuickStart: REINFORCE on CartPole',
-    description:
-      'PaddlePaddle PARL\'s QuickStart: a policy gradient learns to balance a pole from whole episodes collected by remote actors.',
-    // PARL's QuickStart uses one episode per update, lr 1e-3 and a 4-20-2 tanh net. With a batch of
-    // episodes from several actors per update, a larger step (1e-2) and 64 hidden units converge in
-    // far fewer updates; the return normalisation keeps the step size stable.
-    settings: {
-      algorithm: 'reinforce',
-      'env.id': 'CartPole-v1',
-      actors: 2,
-      envsPerActor: 4,
-      'model.hidden': 64,
-      'model.layers': 1,
-      'model.activation': 'tanh',
-      'reinforce.lr': 0.01,
-      'reinforce.gamma': 0.99,
-      'run.envSteps': 300_000,
-    },
-  },
-];
-
-/** Every preset: QuickStart, the parallel engine's, and the agent swarm's. */
-export const PRESETS: readonly Preset[] = [...CORE_PRESETS, ...ENGINE_PRESETS, ...SWARM_PRESETS];
+/** Every preset, in registry order; each sets its own algorithm. */
+export const PRESETS: readonly Preset[] = ALGORITHM_DESCRIPTORS.flatMap((d) =>
+  d.presets.map((p): Preset => ({ ...p, settings: { ...p.settings, algorithm: d.id } })),
+);
 
 export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name);
 

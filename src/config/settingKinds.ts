@@ -1,6 +1,6 @@
 /**
- * The kinds of setting (int, number, enum, bool) and small builders for them. The settings
- * themselves are declared in settings.ts (core) and in one table per area (engine, swarm).
+ * The kinds of setting (int, number, enum, bool) and small builders for them. Shared settings are
+ * declared in settings.ts; each algorithm declares its own in its descriptor (config/algorithms/).
  */
 
 export interface SettingBase {
@@ -10,8 +10,16 @@ export interface SettingBase {
   help: string;
   /** Settings in the same group are shown together. */
   group: string;
-  /** The algorithms this setting matters to (all when absent); the UI hides it for the others. */
+  /** The algorithms this setting matters to (all when absent); the UI hides it for the others. Derived from `scope`. */
   appliesTo?: readonly string[];
+  /** Which algorithms a shared setting matters to, by their loop or family (all when absent). */
+  scope?: SettingScope;
+}
+
+/** Loop kinds and families a shared setting applies to; an algorithm matches if either list names it. */
+export interface SettingScope {
+  loops?: readonly string[];
+  families?: readonly string[];
 }
 
 export interface IntSetting extends SettingBase {
@@ -56,7 +64,9 @@ export const choice = <T extends string>(group: SettingBase['group'], label: str
   kind: 'enum', group, label, options, default: def, help,
 });
 
-/** The same setting, marked as mattering only to the given algorithms. */
-export function only<S extends Setting>(algorithms: readonly string[], setting: S): S {
-  return { ...setting, appliesTo: algorithms };
+/** The same setting, marked as mattering only to the algorithms whose loop or family the scope names. */
+export function scoped<S extends Setting>(scope: SettingScope, setting: S): S {
+  return { ...setting, scope };
 }
+
+export type SettingValue<S> = S extends EnumSetting<infer T> ? T : S extends BoolSetting ? boolean : number;

@@ -13,9 +13,12 @@ const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZS
 import { z } from 'zod';
 import { changedSettings, checkSetting, ConfigError, resolveExperiment, type ExperimentConfig } from './config';
 import { PRESET_NAMES } from './presets';
+import { currentKeys, migrateSettingKeys } from './migrations';
 import { isSettingKey } from './settings';
 
-export const LINK_VERSION = 1;
+/** Version 2: setting keys are the update rules' field names (migrations.ts maps version-1 keys). */
+export const LINK_VERSION = 2;
+const OLDEST_LINK_VERSION = 1;
 export const LINK_PARAM = 'x';
 const DEFAULT_PRESET = 'quickstart';
 const MAX_TOKEN_LENGTH = 8_192;
@@ -108,9 +111,10 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   }
   const link = parsed.data;
   const ignored: IgnoredPart[] = [];
-  if (link.v !== LINK_VERSION) {
-    return fallback([{ field: 'link.v', reason: `link version ${link.v} is not supported (this app reads version ${LINK_VERSION})` }]);
+  if (!Number.isInteger(link.v) || link.v < OLDEST_LINK_VERSION || link.v > LINK_VERSION) {
+    return fallback([{ field: 'link.v', reason: `link version ${link.v} is not supported (this app reads versions ${OLDEST_LINK_VERSION} to ${LINK_VERSION})` }]);
   }
+  const oldKeys = link.v < 2;
 
   let preset = link.p;
   if (!PRESET_NAMES.includes(preset)) {
@@ -119,7 +123,8 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   }
 
   const accepted: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(link.s ?? {})) {
+  const settings = oldKeys ? migrateSettingKeys(link.s ?? {}) : (link.s ?? {});
+  for (const [key, value] of Object.entries(settings)) {
     try {
       accepted[key] = checkSetting(key, value);
     } catch (err) {
@@ -130,7 +135,8 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
 
   const hide: string[] = [];
   for (const item of link.ui?.h ?? []) {
-    if ((HIDEABLE as readonly string[]).includes(item) || isSettingKey(item)) hide.push(item);
+    if ((HIDEABLE as readonly string[]).includes(item)) hide.push(item);
+    else if ((oldKeys ? currentKeys(item) : [item]).every(isSettingKey)) hide.push(...(oldKeys ? currentKeys(item) : [item]));
     else ignored.push({ field: `hide.${item}`, reason: 'not a panel or setting that can be hidden' });
   }
 

@@ -1,22 +1,21 @@
 /**
- * Which saved runs can be watched, and with which network. Kept apart from watch.ts so the page
+ * Which saved runs can be watched, and with which network: the one their algorithm's descriptor
+ * trains (the swarm's orchestrator has no env view). Kept apart from engine/watch.ts so the page
  * can ask without loading tfjs.
  */
-import type { MlpSpec } from '../core/mlp';
+import type { NetworkKind } from './algorithm';
 import type { ExperimentConfig } from './config';
-import type { ExperimentSettings } from './settings';
+import { descriptorOf } from './registry';
 
-/** The network each classic-control algorithm trains (the swarm's orchestrator has no env view). */
-export const WATCHED_NETWORK: Record<ExperimentSettings['algorithm'], NonNullable<MlpSpec['kind']> | null> = {
-  reinforce: 'policy',
-  es: 'policy',
-  a2c: 'actorCritic',
-  ppo: 'actorCritic',
-  impala: 'actorCritic',
-  dqn: 'q',
-  'swarm-ppo': null,
-};
+export function watchedNetwork(config: ExperimentConfig): NetworkKind | null {
+  return descriptorOf(config.settings.algorithm).network;
+}
 
 export function canWatch(config: ExperimentConfig): boolean {
-  return WATCHED_NETWORK[config.settings.algorithm] !== null;
+  return watchedNetwork(config) !== null;
+}
+
+/** The agent swarm draws its own charts, timeline and λ editor. */
+export function isSwarm(algorithm: ExperimentConfig['settings']['algorithm']): boolean {
+  return descriptorOf(algorithm).family === 'swarm';
 }

@@ -72,6 +72,16 @@ export class Agent<Batch = unknown, M extends Model<ModelOutput> = Model<ModelOu
     return this.alg.learn(batch);
   }
 
+  /** How far the run is, in [0, 1]: the algorithm applies its schedules (learning-rate annealing). */
+  setProgress(fraction: number): void {
+    this.alg.setProgress(fraction);
+  }
+
+  /** Sync the algorithm's target network(s) (DQN). */
+  syncTarget(tau?: number): void {
+    this.alg.syncTarget(tau);
+  }
+
   getWeights(): Float32Array[] {
     return this.model.getWeights();
   }

@@ -2,7 +2,10 @@
  * Algorithm: the update rule (PaddlePaddle PARL's `parl.Algorithm`).
  *
  * An Algorithm holds its model(s) (e.g. a policy and a target network), the optimizer and the
- * loss. It speaks tensors: the Agent converts Float32Arrays to tensors and back.
+ * loss. `predict` / `sample` take tensors; `learn` takes the algorithm's own typed batch (flat
+ * typed arrays in the layout its update needs), because how a batch is staged into tensors
+ * (whole, per minibatch, gathered) is part of the update rule. The Agent builds those batches
+ * from what the actors send, converts observations to tensors and reads results back.
  *
  * Memory contract: every method disposes every tensor it creates (tf.tidy), except
  *   - the tensor `predict` / `sample` return, which the CALLER owns and must dispose, and
@@ -32,6 +35,22 @@ export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = 
    */
   setLearningRate(lr: number): void {
     if (this.optimizer) (this.optimizer as unknown as { learningRate: number }).learningRate = lr;
+  }
+
+  /**
+   * How far the run is, in [0, 1], before each update; an algorithm with a schedule (PPO's
+   * learning-rate annealing) applies it here. Default: no schedule.
+   */
+  setProgress(fraction: number): void {
+    void fraction;
+  }
+
+  /**
+   * Move the target network(s) toward the online ones (τ = 1: copy), as PaddlePaddle PARL's
+   * `sync_target`. Only algorithms with target networks have one.
+   */
+  syncTarget(tau?: number): void {
+    throw new Error(`${this.constructor.name} has no target network to sync (tau ${tau})`);
   }
 
   /** Every model this algorithm holds, the main one first (a DQN adds its target network). */

@@ -7,6 +7,10 @@
  * A `preferred` backend is tried first and the usual order follows as the fallback chain. Every
  * attempt is recorded, so the UI / CLI can say why the learner runs where it does.
  *
+ * "auto" in the browser follows a measured plan when one is set (`setAutoPlan`): the learner
+ * worker times the run's own network on each backend first (src/workers/backendProbe.ts), since
+ * the usual order puts a software WebGPU adapter (SwiftShader) first, where wasm is 50-100x faster.
+ *
  * WebGPU: tfjs 4.22's webgpu backend throws when `requestAdapter()` resolves to null (no GPU, or a
  * browser without the flags), so the adapter is probed here first, and the webgpu package is only
  * imported (dynamically) when an adapter exists. `navigator.gpu` exists in dedicated workers too.
@@ -60,6 +64,21 @@ function errText(e: unknown): string {
 }
 
 let wasmPathsSet: string | undefined;
+
+/** What the WebGPU adapter says about itself, or null when there is none (never throws). */
+export async function webgpuAdapterInfo(): Promise<{ software: boolean; description: string } | null> {
+  const gpu = navigatorGpu();
+  if (!gpu) return null;
+  try {
+    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (adapter == null) return null;
+    const info = (adapter as { info?: { isFallbackAdapter?: boolean; vendor?: string; architecture?: string; device?: string; description?: string } }).info;
+    const description = [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') || 'unknown adapter';
+    return { software: info?.isFallbackAdapter === true || /swiftshader|llvmpipe|software/i.test(description), description };
+  } catch {
+    return null;
+  }
+}
 
 async function tryWebgpu(): Promise<BackendAttempt> {
   const gpu = navigatorGpu();
@@ -137,6 +156,26 @@ async function attempt(name: BackendName, wasmPaths: string | undefined): Promis
   }
 }
 
+/** Activate one backend, without a fallback: whether it came up, and why not. */
+export function activateBackend(name: BackendName, wasmPaths?: string): Promise<BackendAttempt> {
+  const next = inFlight.then(() => attempt(name, wasmPaths));
+  inFlight = next.catch(() => undefined);
+  return next;
+}
+
+/** A measured order for "auto" (fastest first) and the line that says why. */
+export interface AutoPlan {
+  order: BackendName[];
+  reason: string;
+}
+
+let autoPlan: AutoPlan | null = null;
+
+/** Make "auto" follow a measured plan in this thread (null: the usual order again). */
+export function setAutoPlan(plan: AutoPlan | null): void {
+  autoPlan = plan;
+}
+
 /** The end of the last queued choice: choices run one at a time (see chooseBackend). */
 let inFlight: Promise<unknown> = Promise.resolve();
 
@@ -157,8 +196,10 @@ export function chooseBackend(options: ChooseBackendOptions = {}): Promise<Backe
 async function chooseNow(options: ChooseBackendOptions): Promise<BackendChoice> {
   const preferred = options.preferred ?? 'auto';
   const defaultOrder: BackendName[] = isNode() ? ['wasm', 'cpu'] : ['webgpu', 'webgl', 'wasm', 'cpu'];
+  const plan = preferred === 'auto' && !isNode() ? autoPlan : null;
+  const autoOrder = plan ? [...plan.order, ...defaultOrder.filter((n) => !plan.order.includes(n))] : defaultOrder;
   const order: BackendName[] =
-    preferred === 'auto' ? defaultOrder : [preferred, ...defaultOrder.filter((n) => n !== preferred)];
+    preferred === 'auto' ? autoOrder : [preferred, ...defaultOrder.filter((n) => n !== preferred)];
   const attempts: BackendAttempt[] = [];
   for (const name of order) {
     const a = await attempt(name, options.wasmPaths);
@@ -166,7 +207,8 @@ async function chooseNow(options: ChooseBackendOptions): Promise<BackendChoice> 
     if (a.ok) {
       const failed = attempts.filter((x) => !x.ok).map((x) => x.detail);
       let reason: string;
-      if (preferred !== 'auto' && name === preferred) reason = `${name}: preferred`;
+      if (plan && name === plan.order[0]) reason = plan.reason;
+      else if (preferred !== 'auto' && name === preferred) reason = `${name}: preferred`;
       else if (preferred !== 'auto') reason = `${name}: preferred ${preferred} unavailable (${failed.join('; ')})`;
       else if (failed.length === 0) reason = `${a.detail} (first choice for ${isNode() ? 'Node' : 'the browser'})`;
       else reason = `${a.detail}, as a fallback (${failed.join('; ')})`;

@@ -15,7 +15,6 @@ import { categoricalRows } from '../core/agent';
 import { chooseBackend } from '../core/backend';
 import { buildModel, type MlpSpec } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
-import { registerActorClass } from '../core/remote/registry';
 import { Rng, deriveSeed } from '../core/rng';
 import { NoiseTable } from '../algorithms/noiseTable';
 import { setFlatWeights } from '../algorithms/es';
@@ -49,6 +48,8 @@ export interface RolloutActorOptions {
 }
 
 export class RolloutActor {
+  /** Its remote-actor key (see src/core/remote/registry.ts); the worker hosts list the class in src/workers/actorClasses.ts. */
+  static readonly actorKey: string = 'RolloutActor';
   private readonly envs: TimeLimitedEnv[];
   private readonly rng: Rng;
   private model: Model<ModelOutput> | null = null;
@@ -309,5 +310,3 @@ export class RolloutActor {
     return this.model;
   }
 }
-
-registerActorClass('RolloutActor', RolloutActor);

@@ -8,6 +8,8 @@ export class RunGate {
   private state: GateState = 'running';
   private stepsAllowed = 0;
   private wake: (() => void) | null = null;
+  private resolveStopped!: () => void;
+  private readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
 
   get current(): GateState {
     return this.state;
@@ -36,7 +38,13 @@ export class RunGate {
 
   stop(): void {
     this.state = 'stopped';
+    this.resolveStopped();
     this.release();
+  }
+
+  /** Resolves when stop() is called (a loop races its waits against it, so Stop is never stuck behind one). */
+  whenStopped(): Promise<void> {
+    return this.stopped;
   }
 
   /** Resolves true when the next update may run, false when the run should stop. */

@@ -52,44 +52,126 @@ export interface VectorStepResult {
   episodeLengths: Int32Array;
 }
 
-function checkFinite(name: string, xs: Float32Array): string | null {
-  for (let i = 0; i < xs.length; i++) if (!Number.isFinite(xs[i])) return `${name}[${i}] is not finite`;
+type TypedArrayKind = typeof Float32Array | typeof Int32Array | typeof Uint8Array;
+
+/**
+ * A field's kind and length: a plain Array, or a typed array of another kind, is refused here
+ * rather than failing later deep in a loop (`subarray is not a function`, silent rounding).
+ */
+function checkArray(name: string, xs: unknown, kind: TypedArrayKind, want: number | null): string | null {
+  if (!(xs instanceof kind)) {
+    const got = xs === null || xs === undefined ? String(xs) : Array.isArray(xs) ? 'a plain Array' : ArrayBuffer.isView(xs) ? article(xs.constructor.name) : article(typeof xs);
+    return `${name} must be ${article(kind.name)}, got ${got}`;
+  }
+  if (want !== null && xs.length !== want) return `${name} has ${xs.length} values, expected ${want}`;
   return null;
 }
 
-/** Null when an episode batch is well formed, or a one-line reason. */
+const article = (word: string) => `${/^[aeioAEIO]/.test(word) ? 'an' : 'a'} ${word}`;
+
+function checkFinite(name: string, xs: Float32Array): string | null {
+  for (let i = 0; i < xs.length; i++) if (!Number.isFinite(xs[i])) return `${name}[${i}] is not finite (${xs[i]})`;
+  return null;
+}
+
+function checkActions(xs: Int32Array, numActions: number): string | null {
+  for (let i = 0; i < xs.length; i++) if (xs[i] < 0 || xs[i] >= numActions) return `actions[${i}] = ${xs[i]} is out of range [0, ${numActions})`;
+  return null;
+}
+
+function checkFlags(name: string, xs: Uint8Array): string | null {
+  for (let i = 0; i < xs.length; i++) if (xs[i] > 1) return `${name}[${i}] = ${xs[i]}, expected 0 or 1`;
+  return null;
+}
+
+/** Episode returns and lengths of the episodes a message says ended: as many of each, finite, lengths ≥ 1. */
+function checkEpisodes(returns: unknown, lengths: unknown, most: number): string | null {
+  const kinds = checkArray('episodeReturns', returns, Float32Array, null) ?? checkArray('episodeLengths', lengths, Int32Array, null);
+  if (kinds) return kinds;
+  const r = returns as Float32Array;
+  const l = lengths as Int32Array;
+  if (r.length !== l.length) return `episodeReturns has ${r.length} values but episodeLengths has ${l.length}`;
+  if (r.length > most) return `${r.length} episodes ended, more than the ${most} steps carried`;
+  for (let i = 0; i < l.length; i++) if (l[i] < 1) return `episodeLengths[${i}] = ${l[i]} is not a positive length`;
+  return checkFinite('episodeReturns', r);
+}
+
+function checkCounts(fields: Record<string, unknown>): string | null {
+  for (const [name, v] of Object.entries(fields)) {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return `${name} must be a non-negative integer, got ${String(v)}`;
+  }
+  return null;
+}
+
+const firstProblem = (...checks: (() => string | null)[]): string | null => {
+  for (const check of checks) {
+    const problem = check();
+    if (problem) return problem;
+  }
+  return null;
+};
+
+/** Null when an episode batch is well formed, or a one-line reason naming the field. */
 export function validateEpisodeBatch(b: EpisodeBatch, obsDim: number, numActions: number): string | null {
   if (!b || typeof b !== 'object') return 'not an object';
   if (b.obsDim !== obsDim) return `obsDim ${b.obsDim}, expected ${obsDim}`;
-  if (!(b.steps > 0)) return `steps must be positive, got ${b.steps}`;
-  if (!(b.obs instanceof Float32Array) || b.obs.length !== b.steps * obsDim) return `obs has ${b.obs?.length} values, expected ${b.steps * obsDim}`;
-  if (!(b.actions instanceof Int32Array) || b.actions.length !== b.steps) return `actions has ${b.actions?.length} entries, expected ${b.steps}`;
-  if (!(b.rewards instanceof Float32Array) || b.rewards.length !== b.steps) return `rewards has ${b.rewards?.length} entries, expected ${b.steps}`;
-  if (!(b.dones instanceof Uint8Array) || b.dones.length !== b.steps || b.dones[b.steps - 1] !== 1) return 'dones must mark the end of the last episode';
-  for (let i = 0; i < b.steps; i++) if (b.actions[i] < 0 || b.actions[i] >= numActions) return `actions[${i}] = ${b.actions[i]} is out of range`;
-  return checkFinite('obs', b.obs) ?? checkFinite('rewards', b.rewards);
+  if (typeof b.steps !== 'number' || !Number.isSafeInteger(b.steps) || b.steps <= 0) return `steps must be a positive integer, got ${String(b.steps)}`;
+  return firstProblem(
+    () => checkCounts({ policyVersion: b.policyVersion }),
+    () => checkArray('obs', b.obs, Float32Array, b.steps * obsDim),
+    () => checkArray('actions', b.actions, Int32Array, b.steps),
+    () => checkArray('rewards', b.rewards, Float32Array, b.steps),
+    () => checkArray('dones', b.dones, Uint8Array, b.steps),
+    () => checkEpisodes(b.episodeReturns, b.episodeLengths, b.steps),
+    () => checkActions(b.actions, numActions),
+    () => checkFlags('dones', b.dones),
+    () => {
+      // Whole episodes back to back: each length ends on a done, and together they fill the batch.
+      let end = 0;
+      for (let i = 0; i < b.episodeLengths.length; i++) {
+        end += b.episodeLengths[i];
+        if (end > b.steps || b.dones[end - 1] !== 1) return `episodeLengths[${i}] does not end on a done`;
+      }
+      if (end !== b.steps || b.dones[b.steps - 1] !== 1) return 'dones must mark the end of the last episode';
+      return null;
+    },
+    () => checkFinite('obs', b.obs),
+    () => checkFinite('rewards', b.rewards),
+  );
 }
 
-/** Null when a segment is well formed, or a one-line reason. */
+/** Null when a segment is well formed, or a one-line reason naming the field. */
 export function validateSegment(s: Segment, obsDim: number, numActions: number): string | null {
   if (!s || typeof s !== 'object') return 'not an object';
   if (s.obsDim !== obsDim) return `obsDim ${s.obsDim}, expected ${obsDim}`;
-  if (!(s.T > 0) || !(s.numEnvs > 0)) return `T and numEnvs must be positive, got ${s.T} and ${s.numEnvs}`;
+  if (!Number.isSafeInteger(s.T) || !Number.isSafeInteger(s.numEnvs) || !(s.T > 0) || !(s.numEnvs > 0)) {
+    return `T and numEnvs must be positive integers, got ${s.T} and ${s.numEnvs}`;
+  }
   const B = s.T * s.numEnvs;
-  const sized: [string, { length: number } | undefined, number][] = [
-    ['obs', s.obs, B * obsDim],
-    ['actions', s.actions, B],
-    ['logProbs', s.logProbs, B],
-    ['rewards', s.rewards, B],
-    ['dones', s.dones, B],
-    ['truncated', s.truncated, B],
-    ['lastObs', s.lastObs, s.numEnvs * obsDim],
-    ['finalObs', s.finalObs, (s.finalIndex?.length ?? 0) * obsDim],
-  ];
-  for (const [name, xs, want] of sized) if (!xs || xs.length !== want) return `${name} has ${xs?.length} values, expected ${want}`;
-  for (let i = 0; i < B; i++) if (s.actions[i] < 0 || s.actions[i] >= numActions) return `actions[${i}] = ${s.actions[i]} is out of range`;
-  for (const i of s.finalIndex) if (i < 0 || i >= B) return `finalIndex ${i} is out of range`;
-  return checkFinite('obs', s.obs) ?? checkFinite('rewards', s.rewards) ?? checkFinite('logProbs', s.logProbs) ?? checkFinite('lastObs', s.lastObs);
+  return firstProblem(
+    () => checkCounts({ policyVersion: s.policyVersion }),
+    () => checkArray('obs', s.obs, Float32Array, B * obsDim),
+    () => checkArray('actions', s.actions, Int32Array, B),
+    () => checkArray('logProbs', s.logProbs, Float32Array, B),
+    () => checkArray('rewards', s.rewards, Float32Array, B),
+    () => checkArray('dones', s.dones, Uint8Array, B),
+    () => checkArray('truncated', s.truncated, Uint8Array, B),
+    () => checkArray('lastObs', s.lastObs, Float32Array, s.numEnvs * obsDim),
+    () => checkArray('finalIndex', s.finalIndex, Int32Array, null),
+    () => checkArray('finalObs', s.finalObs, Float32Array, s.finalIndex.length * obsDim),
+    () => checkEpisodes(s.episodeReturns, s.episodeLengths, B),
+    () => checkActions(s.actions, numActions),
+    () => checkFlags('dones', s.dones) ?? checkFlags('truncated', s.truncated),
+    () => {
+      for (let k = 0; k < s.finalIndex.length; k++) if (s.finalIndex[k] < 0 || s.finalIndex[k] >= B) return `finalIndex[${k}] = ${s.finalIndex[k]} is out of range [0, ${B})`;
+      return null;
+    },
+    () => checkFinite('obs', s.obs),
+    () => checkFinite('rewards', s.rewards),
+    () => checkFinite('logProbs', s.logProbs),
+    () => checkFinite('lastObs', s.lastObs),
+    () => checkFinite('finalObs', s.finalObs),
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
 import { chooseBackend } from '../core/backend';
 import type { ExperimentConfig } from '../config/config';
 import { LOOPS } from './loops';
-import type { CrashTarget, LoopContext, TrainerPlatform } from './loops/types';
+import type { CrashTarget, LoopContext, LoopOutcome, TrainerPlatform } from './loops/types';
 import type { RunRecord, SummaryRecord } from '../runs/records';
 import { RunGate } from './runGate';
 
@@ -70,7 +70,12 @@ export class TrainingRun {
       clock,
       setCrashTarget: (target) => (this.crashTarget = target),
     };
-    const outcome = await loop(ctx);
+    // A loop that throws before its updates start (e.g. none of its actors came up) ends as 'error'.
+    const outcome = await loop(ctx).catch((err: unknown): LoopOutcome => {
+      const error = err instanceof Error ? err.message : String(err);
+      this.emit({ type: 'notice', level: 'error', message: `Training could not start: ${error}` });
+      return { updates: 0, envSteps: 0, episodes: 0, finalMeanReturn20: null, solved: null, stopReason: 'error', error, lostSegments: 0, actorRespawns: 0 };
+    });
     const summary: SummaryRecord = { ...base, ...outcome, wallSeconds: clock() };
     this.emit(summary);
     return summary;

@@ -8,10 +8,10 @@ import type { ExperimentConfig } from '../config/config';
 import { modelSpecFor } from '../config/modelSpec';
 import type { DemoRecord } from '../runs/records';
 import { RolloutActor } from './rolloutActor';
-import { WATCHED_NETWORK } from '../config/watchable';
+import { watchedNetwork } from '../config/watchable';
 
 export async function watchEpisode(config: ExperimentConfig, checkpoint: Uint8Array, wasmPaths?: string): Promise<DemoRecord> {
-  const kind = WATCHED_NETWORK[config.settings.algorithm];
+  const kind = watchedNetwork(config);
   if (!kind) throw new Error(`a ${config.settings.algorithm} run has no environment to watch; its timeline shows its episodes`);
   const ckpt = decodeCheckpoint(checkpoint);
   const model = modelSpecFor(config, kind);

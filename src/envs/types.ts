@@ -68,6 +68,23 @@ export interface InPlaceEnv extends TimeLimitedEnv {
   readonly lastTruncated: boolean;
 }
 
+/**
+ * An action as an env receives it: an integer index for a discrete space, a vector of
+ * `shape[0]` numbers for a Box space (a plain number is accepted as a 1-vector when shape is [1]).
+ */
+export type Action = number | ArrayLike<number>;
+
+/**
+ * An env with a Box (continuous) action space, on the same allocation-free path as `InPlaceEnv`.
+ * Actions outside [low, high] are clipped inside the env (as Gymnasium's envs do); an action of
+ * the wrong length or with a non-finite value throws.
+ */
+export interface BoxActionEnv extends InPlaceEnv {
+  readonly actionSpace: BoxSpace;
+  step(action: Action): StepResult;
+  stepInto(action: Action, out: Float32Array, offset: number): number;
+}
+
 export interface EnvOptions {
   /** Seed of the env's Rng until `reset({ seed })` replaces it (default 0). */
   seed?: number;

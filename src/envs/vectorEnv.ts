@@ -6,7 +6,7 @@
  */
 import { deriveSeed } from '../core/rng';
 import { makeEnv } from './registry';
-import type { EnvOptions, InPlaceEnv, TimeLimitedEnv } from './types';
+import type { BoxActionEnv, EnvOptions, InPlaceEnv, Space, TimeLimitedEnv } from './types';
 
 export interface VectorStep {
   /** n * obsDim; for copies that ended this step, the observation after their reset. */
@@ -27,6 +27,10 @@ export type VectorEnvOptions = Pick<EnvOptions, 'maxEpisodeSteps'>;
 function isInPlace(env: TimeLimitedEnv): env is InPlaceEnv {
   const e = env as Partial<InPlaceEnv>;
   return typeof e.stepInto === 'function' && typeof e.resetInto === 'function';
+}
+
+function isBoxActionEnv(env: InPlaceEnv): env is BoxActionEnv {
+  return env.actionSpace.kind === 'box';
 }
 
 /** Adapter for registered envs that only implement the allocating `Env` API. */
@@ -73,9 +77,18 @@ export class VectorEnv {
   readonly id: string;
   readonly numEnvs: number;
   readonly obsDim: number;
+  /** Number of discrete actions; 0 for a Box action space (see `actionDim`). */
   readonly numActions: number;
   readonly maxEpisodeSteps: number;
+  /** The action space of every copy. */
+  readonly actionSpace: Space;
+  /** Numbers per copy in `step(actions)`: 1 for a discrete space, shape[0] for a Box space. */
+  readonly actionDim: number;
   private readonly envs: InPlaceEnv[];
+  /** The same copies typed for vector actions (Box action spaces only). */
+  private readonly boxEnvs: BoxActionEnv[] | null;
+  /** One copy's action, reused every step (Box action spaces only). */
+  private readonly actionScratch: Float64Array | null;
   private readonly runningReturns: Float64Array;
   private readonly runningLengths: Int32Array;
   private started = false;
@@ -90,9 +103,21 @@ export class VectorEnv {
       this.envs.push(isInPlace(env) ? env : new InPlaceAdapter(env));
     }
     const first = this.envs[0];
-    if (first.actionSpace.kind !== 'discrete') throw new Error(`VectorEnv: "${id}" needs a discrete action space`);
+    this.actionSpace = first.actionSpace;
+    if (first.actionSpace.kind === 'discrete') {
+      this.numActions = first.actionSpace.n;
+      this.actionDim = 1;
+      this.boxEnvs = null;
+      this.actionScratch = null;
+    } else {
+      const boxEnvs = this.envs.filter(isBoxActionEnv);
+      if (boxEnvs.length !== n) throw new Error(`VectorEnv: "${id}" has a Box action space but does not implement BoxActionEnv`);
+      this.numActions = 0;
+      this.actionDim = first.actionSpace.shape[0];
+      this.boxEnvs = boxEnvs;
+      this.actionScratch = new Float64Array(this.actionDim);
+    }
     this.obsDim = first.observationSpace.shape[0];
-    this.numActions = first.actionSpace.n;
     this.maxEpisodeSteps = first.maxEpisodeSteps;
     this.runningReturns = new Float64Array(n);
     this.runningLengths = new Int32Array(n);
@@ -108,11 +133,20 @@ export class VectorEnv {
     return obs;
   }
 
+  /**
+   * Step every copy. Discrete spaces: `actions[i]` is copy i's action index. Box spaces: `actions`
+   * is row-major [n · actionDim] (e.g. a Float32Array), copy i's action is row i.
+   */
   step(actions: ArrayLike<number>): VectorStep {
     if (!this.started) throw new Error('VectorEnv: step() called before reset(seed)');
     const n = this.numEnvs;
     const d = this.obsDim;
-    if (actions.length !== n) throw new Error(`VectorEnv: expected ${n} actions, got ${actions.length}`);
+    const k = this.actionDim;
+    if (actions.length !== n * k) {
+      throw new Error(
+        k === 1 ? `VectorEnv: expected ${n} actions, got ${actions.length}` : `VectorEnv: expected ${n}·${k} = ${n * k} action values, got ${actions.length}`,
+      );
+    }
     const obs = new Float32Array(n * d);
     const rewards = new Float32Array(n);
     const terminated = new Uint8Array(n);
@@ -123,7 +157,14 @@ export class VectorEnv {
     for (let i = 0; i < n; i++) {
       const env = this.envs[i];
       const off = i * d;
-      const r = env.stepInto(actions[i], obs, off);
+      let r: number;
+      if (this.boxEnvs && this.actionScratch) {
+        const a = this.actionScratch;
+        for (let j = 0; j < k; j++) a[j] = actions[i * k + j];
+        r = this.boxEnvs[i].stepInto(a, obs, off);
+      } else {
+        r = env.stepInto(actions[i], obs, off);
+      }
       rewards[i] = r;
       this.runningReturns[i] += r;
       this.runningLengths[i] += 1;

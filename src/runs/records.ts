@@ -100,6 +100,10 @@ export interface SwarmEpisodeStats {
   rFinish: number;
   lambda1: number;
   lambda2: number;
+  /** λ1·r_parallel, the shaped parallelism term of `total`, as the reward computed it. */
+  shapedParallel: number;
+  /** λ2·r_finish, the shaped finish term of `total`, as the reward computed it. */
+  shapedFinish: number;
   /** λ1·r_parallel + λ2·r_finish + r_perf */
   total: number;
 }
@@ -146,3 +150,73 @@ export interface CheckpointRecord {
 }
 
 export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DemoRecord | CheckpointRecord;
+
+/**
+ * Caps on what one record may hold. The run-file schema (src/runs/runFile.ts) refuses files past
+ * them, and the helpers below keep produced records inside them, so a run's own export always
+ * imports again, and no renderer or store sees a count it was not built for.
+ */
+export const RECORD_LIMITS = {
+  /** Episodes (returns and lengths) one update record lists. */
+  episodesPerUpdate: 65_536,
+  /** Metric keys one update record carries, and the length of a key. */
+  metricKeys: 64,
+  metricKeyChars: 64,
+  /** Distinct metric keys over a whole run. */
+  metricKeysPerRun: 256,
+  /** Actors (actorStepsPerSecond entries). */
+  actors: 64,
+  /** Batches (policyLags entries) one update used, and the largest lag kept. */
+  policyLags: 4_096,
+  maxPolicyLag: 1_000_000,
+  /** Swarm episodes in one swarm record. */
+  swarmEpisodes: 4_096,
+  /** A trace: stages, subagents in one stage, and subagent runs over all its stages. */
+  traceStages: 2_000,
+  traceSubagentsPerStage: 128,
+  traceSubagentRuns: 200_000,
+  /** Nesting depth of any JSON value in a run file (a real one is about 10 deep). */
+  jsonDepth: 32,
+} as const;
+
+/**
+ * An update record inside RECORD_LIMITS: episodes whose return or length is not a finite number
+ * are dropped (they would poison the mean return and could not be saved), only the newest
+ * episodes are kept past the cap, metric keys past the cap are dropped, lags are clamped.
+ */
+export function fitUpdateRecord(r: UpdateRecord): UpdateRecord {
+  const L = RECORD_LIMITS;
+  const returns: number[] = [];
+  const lengths: number[] = [];
+  const n = Math.min(r.returns.length, r.lengths.length);
+  for (let i = Math.max(0, n - L.episodesPerUpdate); i < n; i++) {
+    if (Number.isFinite(r.returns[i]) && Number.isInteger(r.lengths[i]) && r.lengths[i] >= 0) {
+      returns.push(r.returns[i]);
+      lengths.push(r.lengths[i]);
+    }
+  }
+  const metrics: Record<string, number> = {};
+  for (const k of Object.keys(r.metrics).filter((key) => key.length <= L.metricKeyChars).slice(0, L.metricKeys)) metrics[k] = r.metrics[k];
+  const out: UpdateRecord = {
+    ...r,
+    returns,
+    lengths,
+    meanReturn20: r.meanReturn20 !== null && Number.isFinite(r.meanReturn20) ? r.meanReturn20 : null,
+    metrics,
+    actorStepsPerSecond: r.actorStepsPerSecond.slice(0, L.actors).map((x) => (Number.isFinite(x) && x > 0 ? x : 0)),
+  };
+  if (r.policyLags) out.policyLags = r.policyLags.slice(0, L.policyLags).map((lag) => Math.min(L.maxPolicyLag, Math.max(0, Math.round(lag))));
+  return out;
+}
+
+/** Null when a trace fits RECORD_LIMITS, or what is too big. */
+export function traceOverLimits(trace: { stages: readonly { index: number; subagents: readonly unknown[] }[] }): string | null {
+  const L = RECORD_LIMITS;
+  if (trace.stages.length > L.traceStages) return `${trace.stages.length} stages (at most ${L.traceStages})`;
+  let runs = 0;
+  for (const s of trace.stages) {
+    if (s.subagents.length > L.traceSubagentsPerStage) return `stage ${s.index} has ${s.subagents.length} subagents (at most ${L.traceSubagentsPerStage})`;
+    runs += s.subagents.length;
+  }
+  return runs > L.traceSubagentRuns ? `${runs} subagent runs (at most ${L.traceSubagentRuns})` : null;
+}

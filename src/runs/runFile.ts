@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
-import type { BackendRecord, SummaryRecord, SwarmUpdateRecord, TraceRecord, UpdateRecord } from './records';
+import { RECORD_LIMITS as L, traceOverLimits, type BackendRecord, type SummaryRecord, type SwarmUpdateRecord, type TraceRecord, type UpdateRecord } from './records';
 
 export const RUN_FILE_FORMAT = 'parl-playground-run';
 export const RUN_FILE_VERSION = 1;
@@ -59,6 +59,9 @@ export function isPersisted(r: { type: string }): r is PersistedRecord {
 
 const finite = z.number().finite();
 const count = z.number().int().min(0);
+// A metric that was NaN or ±Infinity in the run is null in its JSON (a diverged loss is worth
+// keeping): read back as NaN, which the charts skip.
+const metricValue = z.number().nullable().transform((v) => v ?? Number.NaN);
 
 const UpdateSchema = z.object({
   type: z.literal('update'),
@@ -66,14 +69,16 @@ const UpdateSchema = z.object({
   envSteps: count,
   episodes: count,
   wallSeconds: finite.min(0),
-  returns: z.array(finite),
-  lengths: z.array(count),
+  returns: z.array(finite).max(L.episodesPerUpdate),
+  lengths: z.array(count).max(L.episodesPerUpdate),
   meanReturn20: finite.nullable(),
   stepsPerSecond: finite.min(0),
-  metrics: z.record(z.string().max(64), z.number()),
-  actorStepsPerSecond: z.array(finite.min(0)).max(64),
+  metrics: z
+    .record(z.string().max(L.metricKeyChars), metricValue)
+    .refine((m) => Object.keys(m).length <= L.metricKeys, { message: `more than ${L.metricKeys} metric keys` }),
+  actorStepsPerSecond: z.array(finite.min(0)).max(L.actors),
   lostSegments: count,
-  policyLags: z.array(count).optional(),
+  policyLags: z.array(count.max(L.maxPolicyLag)).max(L.policyLags).optional(),
 });
 
 const SwarmStatsSchema = z.object({
@@ -96,7 +101,7 @@ const SwarmSchema = z.object({
   type: z.literal('swarm'),
   update: count,
   trainSteps: count,
-  episodes: z.array(SwarmStatsSchema),
+  episodes: z.array(SwarmStatsSchema).max(L.swarmEpisodes),
 });
 
 const SummarySchema = z.object({
@@ -136,18 +141,22 @@ const TraceSchema = z
           .object({
             index: count,
             action: z.enum(['direct', 'assign', 'finish']),
-            subagents: z.array(RunOutcomeSchema).max(1_000),
+            subagents: z.array(RunOutcomeSchema).max(L.traceSubagentsPerStage),
             direct: RunOutcomeSchema.nullable(),
             mainSteps: count,
             criticalStepsSoFar: count,
           })
           .loose(),
       )
-      .max(10_000),
+      .max(L.traceStages),
     totals: z.object({ criticalSteps: count, totalSteps: count, serialBaseline: count, lowerBound: count.nullable() }).loose(),
-    criticalPath: z.array(z.object({ stage: count, setBy: z.enum(['orchestrator', 'subagent']), subtaskId: count.nullable(), steps: count }).loose()),
+    criticalPath: z.array(z.object({ stage: count, setBy: z.enum(['orchestrator', 'subagent']), subtaskId: count.nullable(), steps: count }).loose()).max(L.traceStages),
   })
-  .loose();
+  .loose()
+  .superRefine((trace, ctx) => {
+    const problem = traceOverLimits(trace);
+    if (problem) ctx.addIssue({ code: 'custom', message: `trace too large: ${problem}` });
+  });
 
 const TraceRecordSchema = z.object({ type: z.literal('trace'), update: count, trace: TraceSchema, serialTrace: TraceSchema });
 
@@ -160,7 +169,7 @@ const WeightsSchema = z.object({
     .transform((text, ctx) => {
       try {
         const bytes = fromBase64(text);
-        decodeCheckpoint(bytes);
+        decodeCheckpoint(bytes, { requireFinite: true });
         return bytes;
       } catch (err) {
         ctx.addIssue({ code: 'custom', message: `not a readable PARLCKPT checkpoint (${err instanceof Error ? err.message : String(err)})` });
@@ -180,7 +189,14 @@ export const RunFileSchema = z.object({
     createdAt: finite,
     status: z.enum(['running', 'done', 'stopped', 'error', 'interrupted']),
     config: ExperimentConfigSchema,
-    records: z.array(RecordSchema).max(MAX_RECORDS),
+    records: z
+      .array(RecordSchema)
+      .max(MAX_RECORDS)
+      .superRefine((records, ctx) => {
+        const keys = new Set<string>();
+        for (const r of records) if (r.type === 'update') for (const k of Object.keys(r.metrics)) keys.add(k);
+        if (keys.size > L.metricKeysPerRun) ctx.addIssue({ code: 'custom', message: `${keys.size} distinct metric keys (at most ${L.metricKeysPerRun})` });
+      }),
     weights: WeightsSchema.optional(),
   }),
 });
@@ -192,6 +208,23 @@ export function exportRunFile(run: SavedRun): string {
   const { weights, ...rest } = run;
   const file = weights ? { ...rest, weights: { update: weights.update, envSteps: weights.envSteps, base64: toBase64(weights.bytes) } } : rest;
   return JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, run: file });
+}
+
+/**
+ * Null when no value in `json` is nested deeper than `maxDepth`, or the path of the first one that
+ * is. Walks with its own stack: a file of 100k nested arrays must not overflow the call stack
+ * here, nor reach IndexedDB (whose structured clone recurses).
+ */
+export function tooDeep(json: unknown, maxDepth: number = L.jsonDepth): string | null {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: json, depth: 0, path: '(root)' }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= maxDepth) return path;
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    for (const [k, v] of entries) if (typeof v === 'object' && v !== null) stack.push({ value: v, depth: depth + 1, path: path === '(root)' ? k : `${path}.${k}` });
+  }
+  return null;
 }
 
 /** Parse and validate a run file. Never throws. */
@@ -206,6 +239,8 @@ export function parseRunFile(text: string): RunFileResult {
   if (typeof json === 'object' && json !== null && (json as { format?: unknown }).format !== RUN_FILE_FORMAT) {
     return { ok: false, reason: `not a PARL Playground run file (format must be "${RUN_FILE_FORMAT}")` };
   }
+  const deep = tooDeep(json);
+  if (deep !== null) return { ok: false, reason: `${deep}: nested more than ${L.jsonDepth} levels deep` };
   const parsed = RunFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -217,17 +252,23 @@ export function parseRunFile(text: string): RunFileResult {
   return { ok: true, run: { ...(run as Omit<SavedRun, 'weights'>), ...(weights ? { weights: { update: weights.update, envSteps: weights.envSteps, bytes: weights.base64 } } : {}) } };
 }
 
-function csvCell(v: string | number | null | undefined): string {
+/**
+ * One CSV cell. Text a spreadsheet would read as a formula (starting with =, +, -, @, a tab or a
+ * carriage return) gets a leading apostrophe (OWASP's advice against CSV injection); numbers are
+ * written as they are, so a negative value stays a number.
+ */
+export function csvCell(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  let s = String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** One row per update: the progress figures and every metric the algorithm reported. */
 export function metricsCsv(run: Pick<SavedRun, 'records'>): string {
   const updates = run.records.filter((r): r is UpdateRecord => r.type === 'update');
   const metricKeys = [...new Set(updates.flatMap((u) => Object.keys(u.metrics)))].sort();
-  const header = ['update', 'envSteps', 'episodes', 'wallSeconds', 'meanReturn20', 'stepsPerSecond', 'lostSegments', ...metricKeys];
+  const header = ['update', 'envSteps', 'episodes', 'wallSeconds', 'meanReturn20', 'stepsPerSecond', 'lostSegments', ...metricKeys].map(csvCell);
   const rows = updates.map((u) =>
     [u.update, u.envSteps, u.episodes, u.wallSeconds, u.meanReturn20, u.stepsPerSecond, u.lostSegments, ...metricKeys.map((k) => u.metrics[k])].map(csvCell).join(','),
   );

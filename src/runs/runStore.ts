@@ -39,6 +39,30 @@ interface RunsDb extends DBSchema {
 
 export const RUNS_DB_NAME = 'parl-playground-runs';
 
+/**
+ * This browser keeps no runs: it has no IndexedDB (some private modes, some embedded views), or
+ * opening it failed. The page should say that runs will not be saved rather than promise to.
+ */
+export class RunStoreUnavailableError extends Error {
+  constructor(detail: string) {
+    super(`Runs will not be saved in this browser: ${detail}.`);
+    this.name = 'RunStoreUnavailableError';
+  }
+}
+
+/** Null where runs can be saved here, or why they cannot (for the runs panel's notice). */
+export function runStoreUnavailable(): RunStoreUnavailableError | null {
+  return typeof indexedDB === 'undefined' ? new RunStoreUnavailableError('IndexedDB is not available') : null;
+}
+
+/** An imported run could not be saved; nothing was written. */
+export class RunImportError extends Error {
+  constructor(name: string, cause: unknown) {
+    super(`Could not save the imported run "${name.slice(0, 80)}" (nothing was written): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'RunImportError';
+  }
+}
+
 function newId(): string {
   // crypto.randomUUID is only in secure contexts; the fallback is unique enough for local ids.
   const c = globalThis.crypto;
@@ -79,6 +103,8 @@ export class RunStore {
    * version opened in another tab, and this connection has closed to let it upgrade.
    */
   static async open(name = RUNS_DB_NAME, events: { blocked?: () => void; closed?: () => void } = {}): Promise<RunStore> {
+    const unavailable = runStoreUnavailable();
+    if (unavailable) throw unavailable;
     const db = await openDB<RunsDb>(name, 2, {
       upgrade(d, oldVersion) {
         if (oldVersion < 1) {
@@ -199,9 +225,31 @@ export class RunStore {
     };
   }
 
-  /** Save an imported run. It gets a new id when one with its id exists, so nothing is overwritten. */
+  /**
+   * Save an imported run, all or nothing: one transaction, aborted on any failure (a record the
+   * browser cannot store, a full disk), so no half-saved run is ever listed and nothing else in
+   * the store changes; the failure is a RunImportError saying so. The run gets a new id when one
+   * with its id exists, so nothing is overwritten.
+   */
   async importRun(run: SavedRun): Promise<RunMeta> {
-    const taken = await this.db.get('runs', run.id);
+    const tx = this.db.transaction(['runs', 'chunks', 'weights'], 'readwrite');
+    try {
+      const meta = await this.writeImport(run, tx);
+      await tx.done;
+      return meta;
+    } catch (err) {
+      try {
+        tx.abort();
+      } catch {
+        // Already finished or aborted by the failure itself.
+      }
+      await tx.done.catch(() => undefined);
+      throw new RunImportError(run.name, err);
+    }
+  }
+
+  private async writeImport(run: SavedRun, tx: RunsTransaction): Promise<RunMeta> {
+    const taken = await tx.objectStore('runs').get(run.id);
     const id = taken ? newId() : run.id;
     const status: RunStatusKind = run.status === 'running' ? 'interrupted' : run.status;
     const meta: RunMeta = {
@@ -215,11 +263,10 @@ export class RunStore {
       ...progressOf(run.records, { envSteps: 0, updates: 0, finalMeanReturn20: null }),
       ...(run.weights ? { weights: weightsSummary(run.weights) } : {}),
     };
-    const tx = this.db.transaction(['runs', 'chunks', 'weights'], 'readwrite');
-    await tx.objectStore('runs').put(meta);
+    // Records first: they are what can fail to clone, and then no row was even attempted.
     await tx.objectStore('chunks').put({ runId: id, seq: 0, records: run.records });
     if (run.weights) await tx.objectStore('weights').put({ runId: id, ...run.weights });
-    await tx.done;
+    await tx.objectStore('runs').put(meta);
     return meta;
   }
 }

@@ -15,7 +15,6 @@
  * decisions are the rule "direct until nothing is ready, then finish" and are made here; its
  * worker rows go through the same batched pass as the rest (role 'direct').
  */
-import { registerActorClass } from '../core/remote/registry';
 import { ITEM_OBS_DIM } from '../envs/swarm/itemSearch';
 import { OrchestrationSim, type OrchestrationLimits, type StageRun } from '../envs/swarm/orchestration';
 import type { EpisodeLog, StageRecord } from '../envs/swarm/types';
@@ -63,6 +62,8 @@ interface Episode {
 }
 
 export class SwarmActor {
+  /** Its remote-actor key (see src/core/remote/registry.ts); the worker hosts list the class in src/workers/actorClasses.ts. */
+  static readonly actorKey: string = 'SwarmActor';
   private episodes: Episode[] = [];
   private lastOrchSlots = new Int32Array(0);
   private lastWorkRows: Array<{ ep: Episode; n: number }> = [];
@@ -193,5 +194,3 @@ export class SwarmActor {
     return { actorIndex: this.options.actorIndex, orchObs, orchSlots, workObs, workRole, workSlots, finished, running };
   }
 }
-
-registerActorClass('SwarmActor', SwarmActor);

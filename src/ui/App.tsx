@@ -5,6 +5,7 @@ import { Charts } from './components/charts/Charts';
 import { ConfigPanel } from './components/ConfigPanel';
 import { EnvView } from './components/EnvView';
 import { Notices } from './components/Notices';
+import { PanelBoundary } from './components/PanelBoundary';
 import { PresetGallery } from './components/PresetGallery';
 import { ProgressPanel } from './components/ProgressPanel';
 import { RunControls } from './components/RunControls';
@@ -14,12 +15,14 @@ import { SwarmTimeline } from './components/SwarmTimeline';
 import { TeachingPanel } from './components/TeachingPanel';
 import { Tour } from './components/Tour';
 import { afterFirstPaint } from './afterFirstPaint';
-import { probeBackend, startRun } from './session';
+import { useSession } from './session';
 import { usePlayground } from './store';
+import { isSwarm as isSwarmAlgorithm } from '../config/watchable';
 
 export function App({ autostart = false }: { autostart?: boolean }) {
+  const { probeBackend, startRun } = useSession();
   const hide = usePlayground((s) => s.view.hide);
-  const isSwarm = usePlayground((s) => s.config.settings.algorithm.startsWith('swarm'));
+  const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
   const hasTrace = usePlayground((s) => s.trace !== null);
   const [touring, setTouring] = useState(false);
   const closeTour = useCallback(() => setTouring(false), []);
@@ -33,7 +36,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
           if (autostart) void startRun();
         });
       }),
-    [autostart],
+    [autostart, probeBackend, startRun],
   );
 
   return (
@@ -61,44 +64,60 @@ export function App({ autostart = false }: { autostart?: boolean }) {
       <main className="layout">
         {(shown('presets') || shown('config')) && (
           <aside className="panel sidebar" aria-label="Experiment settings">
-            {shown('presets') && <PresetGallery />}
-            {shown('config') && <ConfigPanel />}
-            <SharePanel />
+            <PanelBoundary name="settings">
+              {shown('presets') && <PresetGallery />}
+              {shown('config') && <ConfigPanel />}
+              <SharePanel />
+            </PanelBoundary>
           </aside>
         )}
         <section className="center" aria-label="Training">
           <div className="panel" id="run-controls">
-            <RunControls />
-            <ProgressPanel />
+            <PanelBoundary name="run controls">
+              <RunControls />
+              <ProgressPanel />
+            </PanelBoundary>
           </div>
           {hasTrace && (
             <div className="panel">
-              <SwarmTimeline />
+              <PanelBoundary name="swarm timeline">
+                <SwarmTimeline />
+              </PanelBoundary>
             </div>
           )}
           <div className="panel">
-            <Charts />
+            <PanelBoundary name="charts">
+              <Charts />
+            </PanelBoundary>
           </div>
           {shown('actors') && (
             <div className="panel">
-              <ActorsTable />
+              <PanelBoundary name="actors">
+                <ActorsTable />
+              </PanelBoundary>
             </div>
           )}
         </section>
         <aside className="side-right" aria-label="Environment, notes and runs">
           {!isSwarm && (
             <div className="panel">
-              <EnvView />
+              <PanelBoundary name="environment">
+                <EnvView />
+              </PanelBoundary>
             </div>
           )}
           {shown('teaching') && (
             <div className="panel">
-              <TeachingPanel />
+              <PanelBoundary name="notes">
+                <TeachingPanel />
+              </PanelBoundary>
             </div>
           )}
           {shown('runs') && (
             <div className="panel">
-              <RunsPanel />
+              <PanelBoundary name="runs">
+                <RunsPanel />
+              </PanelBoundary>
             </div>
           )}
         </aside>

@@ -1,5 +1,11 @@
-// The actor classes the worker hosts (actor.worker.ts, actor.node.ts) can construct: every module
-// imported here registers its class with registerActorClass. The browser bundle only knows these;
-// Node callers may also pass `remoteClass(Cls, { module: <file URL> })`.
-import '../engine/rolloutActor';
-import '../swarm/swarmActor';
+// The actor classes the worker hosts (actor.worker.ts, actor.node.ts) can construct, registered
+// by the key each declares (`static readonly actorKey`). To add an actor class, declare its key
+// and list it here. Node callers may also pass `remoteClass(Cls, { module: <file URL> })` for a
+// class outside this list (tests' stand-ins): the worker registers that module's actor classes.
+import { registerActorClass } from '../core/remote/registry';
+import { RolloutActor } from '../engine/rolloutActor';
+import { SwarmActor } from '../swarm/swarmActor';
+
+export const ACTOR_CLASSES = [RolloutActor, SwarmActor] as const;
+
+for (const Cls of ACTOR_CLASSES) registerActorClass(Cls);

@@ -1,4 +1,4 @@
-// Node worker_threads bootstrap for remote actors (see src/core/remote/spawner.ts).
+// Node worker_threads bootstrap for remote actors (nodeActorSpawner in src/cli/nodePlatform.ts).
 // Node 20 cannot load .ts in a worker through execArgv ('--import tsx' fails with
 // ERR_UNKNOWN_FILE_EXTENSION), so this plain .mjs registers tsx's loader in the worker itself and
 // then imports the TypeScript host named by workerData.entry (src/workers/actor.node.ts).

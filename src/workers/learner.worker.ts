@@ -1,7 +1,9 @@
 // The learner Web Worker: runs the training loop (tfjs, WebGPU when available) and spawns the
 // actor workers, so the page's main thread only renders.
 import * as Comlink from 'comlink';
-import { chooseBackend } from '../core/backend';
+import { chooseBackend, setAutoPlan } from '../core/backend';
+import { resolveExperiment, type ExperimentConfig } from '../config/config';
+import { measuredAutoPlan } from './backendProbe';
 import { setActorSpawner } from '../core/remote/spawner';
 import type { LearnerApi } from './learnerProtocol';
 import type { BackendRecord, RunRecord } from '../runs/records';
@@ -18,14 +20,31 @@ let current: TrainingRun | null = null;
 /** The backend the current run chose: a probe during a run reports it and never switches. */
 let runBackend: BackendRecord | null = null;
 
+/**
+ * "auto" follows a measured plan: the network of `config` timed on each backend (cached per
+ * device and shape). Before any run the page's probe times the default experiment's network.
+ */
+async function planAuto(config: ExperimentConfig): Promise<void> {
+  if (config.settings.backend !== 'auto') return;
+  try {
+    setAutoPlan(await measuredAutoPlan(config, wasmPaths));
+  } catch {
+    // No plan: "auto" keeps the usual order, and the reason says so.
+    setAutoPlan(null);
+  }
+}
+
 const api: LearnerApi = {
   async probe(preferred) {
     if (current && runBackend) return runBackend;
+    if (preferred === 'auto' && !current) await planAuto(resolveExperiment('quickstart'));
     const choice = await chooseBackend({ preferred, wasmPaths });
     return { type: 'backend', ...choice };
   },
 
   async start(config, onRecords) {
+    if (current) throw new Error('a run is already in progress; stop it first');
+    await planAuto(config);
     if (current) throw new Error('a run is already in progress; stop it first');
     // Batch records so the page gets at most about 10 updates a second.
     let pending: RunRecord[] = [];

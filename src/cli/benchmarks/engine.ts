@@ -16,8 +16,6 @@ import { chooseBackend } from '../../core/backend';
 import { nodePlatform } from '../nodePlatform';
 import { markdownTable, median, type Benchmark } from './types';
 
-const actorModule = new URL('../../engine/rolloutActor.ts', import.meta.url).href;
-
 function actorOptions(actorIndex: number, numEnvs: number): RolloutActorOptions {
   return { envId: 'CartPole-v1', numEnvs, seed: 1, actorIndex, model: modelSpecFor(resolveExperiment('ppo-cartpole'), 'actorCritic'), backend: 'wasm' };
 }
@@ -74,7 +72,7 @@ export const actorScalingBenchmark: Benchmark = {
     const figures: Record<string, number> = {};
     let base = 0;
     for (const k of counts) {
-      const pool = await ActorPool.create(remoteClass(RolloutActor, { module: actorModule }), k, (i): [RolloutActorOptions] => [actorOptions(i, 4)], {
+      const pool = await ActorPool.create(remoteClass(RolloutActor), k, (i): [RolloutActorOptions] => [actorOptions(i, 4)], {
         afterSpawn: async (a) => {
           await a.init();
         },

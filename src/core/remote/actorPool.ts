@@ -2,7 +2,13 @@
  * ActorPool: N remote actors of one class, kept alive. A dead actor (crash, exit, terminate(),
  * or an unanswered heartbeat) is reported, its worker is stopped, and a replacement is built with
  * the same constructor arguments; `afterSpawn` runs on it (e.g. to push current weights) before it
- * takes calls.
+ * takes calls. A slot whose replacement fails `spawnAttempts` times in a row (or that reached
+ * `maxRespawns`) is gone for good: calls on it reject at once, and once every slot is gone
+ * `whenAllGone()` resolves, so a caller can end its work instead of retrying forever.
+ *
+ * Start-up is tolerant: `create` keeps the actors that came up, reports the others ('startFailed')
+ * and keeps trying to start them in the background as it does after a death; it fails only when
+ * none came up.
  *
  * The heartbeat is answered by the worker host, not by the actor's code, but it shares the
  * worker's event loop: a synchronous method that runs longer than `heartbeatTimeoutMs` looks hung
@@ -15,9 +21,14 @@ import type { MethodArgs, MethodKeys, MethodResult, RemoteActor, RemoteClassHand
 export type PoolActorState = 'starting' | 'idle' | 'busy' | 'dead' | 'replaced';
 
 export interface PoolEvent {
-  type: 'died' | 'replaced' | 'error';
+  /**
+   * 'died': an actor died; 'replaced': its replacement is up; 'error': an attempt to build one
+   * failed; 'startFailed': the slot's first actor did not start (it is retried in the
+   * background); 'started': such a slot's actor finally came up; 'gone': the slot gave up.
+   */
+  type: 'died' | 'replaced' | 'error' | 'startFailed' | 'started' | 'gone';
   index: number;
-  /** The actor the event is about: the dead one for 'died', the new one for 'replaced'. */
+  /** The actor the event is about: the dead one for 'died', the new one for 'replaced' and 'started'. */
   actorName: string;
   error?: Error;
   death?: ActorDeath;
@@ -55,7 +66,12 @@ export interface ActorPoolOptions<T> {
 
 interface Slot<T> {
   index: number;
-  actor: RemoteActor<T>;
+  /** Undefined until the slot's first actor has started. */
+  actor: RemoteActor<T> | undefined;
+  /** The current actor's name, or what the slot is called before it has one. */
+  name: string;
+  /** Gave up for good: no replacement will be built. */
+  gone: boolean;
   state: PoolActorState;
   respawns: number;
   calls: number;
@@ -78,19 +94,54 @@ function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** ActorPool.create could start none of its actors. */
+export class ActorPoolStartError extends Error {
+  override name = 'ActorPoolStartError';
+  /** Why each actor did not start, by index. */
+  readonly reasons: readonly Error[];
+
+  constructor(size: number, reasons: Error[]) {
+    const first = reasons[0]?.message ?? 'unknown error';
+    super(`none of the ${size} actor${size === 1 ? '' : 's'} started (first error: ${first})`, { cause: reasons[0] });
+    this.reasons = reasons;
+  }
+}
+
 export class ActorPool<T> {
   private readonly slots: Slot<T>[] = [];
-  private readonly createActor: (index: number) => Promise<RemoteActor<T>>;
+  private readonly createActor: (index: number, signal: AbortSignal) => Promise<RemoteActor<T>>;
   private readonly options: ActorPoolOptions<T>;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private closed = false;
+  /** Aborted by terminate(): stops actors being built and the waits between attempts. */
+  private readonly closing = new AbortController();
+  private resolveAllGone!: () => void;
+  private readonly allGone = new Promise<void>((resolve) => (this.resolveAllGone = resolve));
 
-  private constructor(createActor: (index: number) => Promise<RemoteActor<T>>, options: ActorPoolOptions<T>) {
+  private constructor(createActor: (index: number, signal: AbortSignal) => Promise<RemoteActor<T>>, options: ActorPoolOptions<T>) {
     this.createActor = createActor;
     this.options = options;
   }
 
-  /** Builds `n` actors in parallel with `argsFor(index)`; rejects (and stops the rest) if any fails. */
+  /**
+   * Builds `n` actors in parallel with `argsFor(index)`. Keeps those that come up; each one that
+   * does not is reported ('startFailed') and retried in the background as after a death. Rejects
+   * with ActorPoolStartError (and stops the rest) only if none comes up.
+   */
   static async create<C extends ActorClass>(
     handle: RemoteClassHandle<C>,
     n: number,
@@ -98,29 +149,51 @@ export class ActorPool<T> {
     options: ActorPoolOptions<InstanceType<C>> = {},
   ): Promise<ActorPool<InstanceType<C>>> {
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`ActorPool.create: n must be a positive integer, got ${n}`);
-    const build = async (index: number): Promise<RemoteActor<InstanceType<C>>> => {
-      const actor = await handle.create(...argsFor(index));
+    const build = async (index: number, signal: AbortSignal): Promise<RemoteActor<InstanceType<C>>> => {
+      const actor = await handle.start(argsFor(index), signal);
+      const stop = (): void => void actor.terminate();
+      signal.addEventListener('abort', stop, { once: true });
       try {
         await options.afterSpawn?.(actor, index);
+        signal.throwIfAborted();
       } catch (err) {
         await actor.terminate();
         throw err;
+      } finally {
+        signal.removeEventListener('abort', stop);
       }
       return actor;
     };
     const pool = new ActorPool<InstanceType<C>>(build, options);
-    const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => build(i)));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) {
-      await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.terminate() : undefined)));
-      throw failed.reason;
+    const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => build(i, pool.closing.signal)));
+    if (results.every((r) => r.status === 'rejected')) {
+      pool.closed = true;
+      throw new ActorPoolStartError(n, results.map((r) => asError((r as PromiseRejectedResult).reason)));
     }
     results.forEach((r, index) => {
-      if (r.status !== 'fulfilled') return;
-      const slot: Slot<InstanceType<C>> = { index, actor: r.value, state: 'idle', respawns: 0, calls: 0, inFlight: 0, ready: Promise.resolve(), pinging: false };
+      const slot: Slot<InstanceType<C>> = {
+        index,
+        actor: r.status === 'fulfilled' ? r.value : undefined,
+        name: r.status === 'fulfilled' ? r.value.actorName : `${handle.name} (slot ${index}, not started)`,
+        gone: false,
+        state: r.status === 'fulfilled' ? 'idle' : 'starting',
+        respawns: 0,
+        calls: 0,
+        inFlight: 0,
+        ready: Promise.resolve(),
+        pinging: false,
+      };
       pool.slots.push(slot);
-      pool.watch(slot, r.value);
+      if (r.status === 'fulfilled') pool.watch(slot, r.value);
     });
+    for (const [index, r] of results.entries()) {
+      if (r.status === 'fulfilled') continue;
+      const slot = pool.slots[index];
+      const error = asError(r.reason);
+      slot.lastError = describeError(error);
+      pool.emit({ type: 'startFailed', index, actorName: slot.name, error, respawns: 0 });
+      slot.ready = pool.replace(slot);
+    }
     pool.startHeartbeat();
     return pool;
   }
@@ -129,9 +202,26 @@ export class ActorPool<T> {
     return this.slots.length;
   }
 
-  /** The slot's current actor (after a death, the replacement once it is up). */
+  /** The slot's current actor (after a death, the replacement once it is up). Throws if it never started. */
   actor(index: number): RemoteActor<T> {
-    return this.slot(index).actor;
+    const actor = this.slot(index).actor;
+    if (!actor) throw new Error(`ActorPool: actor ${index} has not started`);
+    return actor;
+  }
+
+  /** True when slot `index` gave up for good (its replacements kept failing). */
+  isGone(index: number): boolean {
+    return this.slot(index).gone;
+  }
+
+  /** Slots with an actor that is not gone for good. */
+  get liveCount(): number {
+    return this.slots.filter((s) => !s.gone).length;
+  }
+
+  /** Resolves once every slot is gone for good (never, while one lives). */
+  whenAllGone(): Promise<void> {
+    return this.allGone;
   }
 
   /** Resolves once slot `index` is not being rebuilt. */
@@ -154,6 +244,7 @@ export class ActorPool<T> {
   private async callNow<K extends MethodKeys<T>>(slot: Slot<T>, method: K, args: MethodArgs<T, K>): Promise<MethodResult<T, K>> {
     if (this.closed) throw new Error('ActorPool: terminated');
     const actor = slot.actor;
+    if (slot.gone || !actor) throw new Error(`ActorPool: actor ${slot.index} is gone for good${slot.lastError ? ` (last error: ${slot.lastError.message})` : ''}`);
     slot.calls++;
     slot.inFlight++;
     if (!actor.isDead) slot.state = 'busy';
@@ -175,21 +266,21 @@ export class ActorPool<T> {
 
   status(): PoolActorStatus[] {
     return this.slots.map((s) => {
-      const st: PoolActorStatus = { index: s.index, name: s.actor.actorName, state: s.state, respawns: s.respawns, calls: s.calls, inFlight: s.inFlight };
+      const st: PoolActorStatus = { index: s.index, name: s.name, state: s.state, respawns: s.respawns, calls: s.calls, inFlight: s.inFlight };
       if (s.lastError) st.lastError = { ...s.lastError };
       return st;
     });
   }
 
-  /** Stops the heartbeat and every worker (replacements being built included). */
+  /** Stops the heartbeat and every worker; actors being built are stopped too (their calls reject at once). */
   async terminate(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     await Promise.all(
       this.slots.map(async (s) => {
-        await s.ready;
-        await s.actor.terminate();
+        await Promise.all([s.ready, s.actor?.terminate()]);
       }),
     );
   }
@@ -221,34 +312,48 @@ export class ActorPool<T> {
 
   private async replace(slot: Slot<T>): Promise<void> {
     const maxRespawns = this.options.maxRespawns ?? Infinity;
-    if (slot.respawns >= maxRespawns) {
-      this.emit({ type: 'error', index: slot.index, actorName: slot.actor.actorName, error: new Error(`ActorPool: slot ${slot.index} reached maxRespawns (${maxRespawns})`), respawns: slot.respawns });
+    const firstStart = slot.actor === undefined;
+    if (!firstStart && slot.respawns >= maxRespawns) {
+      const error = new Error(`ActorPool: slot ${slot.index} reached maxRespawns (${maxRespawns})`);
+      this.emit({ type: 'error', index: slot.index, actorName: slot.name, error, respawns: slot.respawns });
+      this.giveUp(slot, error);
       return;
     }
     slot.state = 'starting';
     const attempts = Math.max(1, this.options.spawnAttempts ?? 3);
+    let lastError: Error | undefined;
     for (let attempt = 1; attempt <= attempts && !this.closed; attempt++) {
       try {
-        const actor = await this.createActor(slot.index);
+        const actor = await this.createActor(slot.index, this.closing.signal);
         if (this.closed) {
           await actor.terminate();
           return;
         }
-        slot.respawns++;
+        if (!firstStart) slot.respawns++;
         slot.actor = actor;
+        slot.name = actor.actorName;
         slot.state = 'replaced';
         slot.pinging = false;
         this.watch(slot, actor);
-        this.emit({ type: 'replaced', index: slot.index, actorName: actor.actorName, respawns: slot.respawns });
+        this.emit({ type: firstStart ? 'started' : 'replaced', index: slot.index, actorName: actor.actorName, respawns: slot.respawns });
         return;
       } catch (err) {
-        const error = asError(err);
-        slot.lastError = describeError(error);
-        this.emit({ type: 'error', index: slot.index, actorName: slot.actor.actorName, error, respawns: slot.respawns });
-        if (attempt < attempts) await new Promise((r) => setTimeout(r, 100 * attempt));
+        if (this.closed) return;
+        lastError = asError(err);
+        slot.lastError = describeError(lastError);
+        this.emit({ type: 'error', index: slot.index, actorName: slot.name, error: lastError, respawns: slot.respawns });
+        if (attempt < attempts) await sleep(100 * attempt, this.closing.signal);
       }
     }
     slot.state = 'dead';
+    if (!this.closed) this.giveUp(slot, new Error(`ActorPool: slot ${slot.index} is gone for good: ${attempts} attempt${attempts === 1 ? '' : 's'} to ${firstStart ? 'start' : 'replace'} its actor failed${lastError ? ` (last: ${lastError.message})` : ''}`));
+  }
+
+  private giveUp(slot: Slot<T>, error: Error): void {
+    slot.state = 'dead';
+    slot.gone = true;
+    this.emit({ type: 'gone', index: slot.index, actorName: slot.name, error, respawns: slot.respawns });
+    if (this.slots.every((s) => s.gone)) this.resolveAllGone();
   }
 
   private startHeartbeat(): void {
@@ -258,7 +363,7 @@ export class ActorPool<T> {
     this.heartbeat = setInterval(() => {
       for (const slot of this.slots) {
         const actor = slot.actor;
-        if (slot.pinging || actor.isDead || slot.state === 'starting') continue;
+        if (!actor || slot.pinging || actor.isDead || slot.state === 'starting') continue;
         slot.pinging = true;
         actor.ping(timeoutMs).then(
           () => {

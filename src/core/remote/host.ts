@@ -3,7 +3,7 @@
  * and the Node host (`src/workers/actor.node.ts`).
  *
  * Protocol: the caller sends `{__parl:'init', key, module?, args, name}`. The host imports
- * `module` if given (it must register the class), looks `key` up in the registry, constructs the
+ * `module` if given (registering the actor classes it exports), looks `key` up in the registry, constructs the
  * class with `args`, `Comlink.expose`s the instance on the endpoint and answers
  * `{__parl:'ready', methods}`; a failure answers `{__parl:'init-error', error}`. The host answers
  * `{__parl:'ping', seq}` with `{__parl:'pong', seq}` at any time (the pool's heartbeat).
@@ -11,7 +11,7 @@
 import * as Comlink from 'comlink';
 import { isControlMessage, type ControlMessage } from './endpoint';
 import { serializeError } from './errors';
-import { getActorClass, registeredActorKeys } from './registry';
+import { getActorClass, registerExportedActorClasses, registeredActorKeys } from './registry';
 import { registerTransferHandlers } from './transfer';
 
 /** Method names callable on `obj`: own and inherited functions, minus Object.prototype's. */
@@ -45,10 +45,11 @@ export function runActorHost(ep: Comlink.Endpoint): void {
 
   async function init(key: string, module: string | undefined, args: unknown[]): Promise<void> {
     try {
-      if (module !== undefined) await import(/* @vite-ignore */ module);
+      // The module's actor classes register by the keys they declare (or by its own registerActorClass calls).
+      if (module !== undefined) registerExportedActorClasses((await import(/* @vite-ignore */ module)) as Record<string, unknown>);
       const Cls = getActorClass(key);
       if (Cls === undefined) {
-        throw new Error(`no actor class registered under key '${key}' in the worker (registered: ${registeredActorKeys().join(', ') || 'none'}); add its module to src/workers/actorClasses.ts or pass the 'module' option`);
+        throw new Error(`no actor class registered under key '${key}' in the worker (registered: ${registeredActorKeys().join(', ') || 'none'}); list its class in src/workers/actorClasses.ts or pass the 'module' option`);
       }
       // The registry stores classes as `new (...args: never[]) => object`; the args come from the caller.
       const instance = new (Cls as new (...a: unknown[]) => object)(...args);

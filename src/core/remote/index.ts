@@ -1,4 +1,4 @@
-export { registerActorClass, getActorClass, getActorKey, registeredActorKeys, type ActorClass } from './registry';
+export { registerActorClass, registerExportedActorClasses, declaredActorKey, getActorClass, getActorKey, registeredActorKeys, type ActorClass } from './registry';
 export { registerTransferHandlers, collectTransferables, TRANSFER_HANDLER_NAME } from './transfer';
 export {
   RemoteActorError,
@@ -21,7 +21,7 @@ export {
   type MethodArgs,
   type MethodResult,
 } from './remoteClass';
-export { setActorSpawner, getActorSpawner, nodeSpawner, isNodeRuntime, type ActorSpawner, type SpawnedWorker, type WorkerExit } from './spawner';
+export { setActorSpawner, getActorSpawner, nodeWorkerSpawner, isNodeRuntime, type ActorSpawner, type NodeWorkerFiles, type SpawnedWorker, type WorkerExit } from './spawner';
 export { nodeEndpoint, dedupingEndpoint, type NodeMessageTarget } from './endpoint';
 export { runActorHost } from './host';
-export { ActorPool, type ActorPoolOptions, type PoolActorState, type PoolActorStatus, type PoolEvent } from './actorPool';
+export { ActorPool, ActorPoolStartError, type ActorPoolOptions, type PoolActorState, type PoolActorStatus, type PoolEvent } from './actorPool';

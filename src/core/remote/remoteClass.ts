@@ -3,7 +3,7 @@
  * instance of the class in its own worker (a Web Worker in the browser, a worker thread in Node)
  * and returns a {@link RemoteActor} whose methods all return promises.
  *
- *     const Rollout = remoteClass(RolloutActor);            // RolloutActor is registered under a key
+ *     const Rollout = remoteClass(RolloutActor);            // RolloutActor declares its actorKey
  *     const actor = await Rollout.create({ seed: 1 });      // constructor runs in the worker
  *     const seg = await actor.sampleSegment(128);           // a promise, always
  *     await actor.terminate();
@@ -17,7 +17,7 @@ import * as Comlink from 'comlink';
 import { isControlMessage, isLocalSendError } from './endpoint';
 import { ActorCallTimeoutError, ActorDiedError, RemoteActorError, type ActorDeath, type ActorDeathReason, type SerializedError } from './errors';
 import { getActorKey, type ActorClass } from './registry';
-import { getActorSpawner, type SpawnedWorker } from './spawner';
+import { getActorSpawner, type ActorSpawner, type SpawnedWorker } from './spawner';
 import { collectTransferables, registerTransferHandlers } from './transfer';
 
 registerTransferHandlers();
@@ -57,9 +57,9 @@ export interface ActorControl<T> {
 export type RemoteActor<T> = Omit<AsyncMethods<T>, keyof ActorControl<T>> & ActorControl<T>;
 
 export interface RemoteClassOptions {
-  /** Registry key; defaults to the key `Cls` was registered under. */
+  /** Registry key; defaults to the key `Cls` declares (static `actorKey`) or was registered under. */
   key?: string;
-  /** Module URL the worker imports before construction; it must register the class (for classes not in src/workers/actorClasses.ts). */
+  /** Module URL the worker imports before construction, for classes not in src/workers/actorClasses.ts (its exported actor classes are registered). */
   module?: string;
   /** Base of actor names (default: the key), numbered per name: 'Name#0', 'Name#1', ... */
   name?: string;
@@ -67,6 +67,8 @@ export interface RemoteClassOptions {
   callTimeoutMs?: number;
   /** Reject create() if the worker has not constructed the actor within this many ms (default 60000). */
   startTimeoutMs?: number;
+  /** Spawner for this class's workers (default: the installed one, see setActorSpawner). */
+  spawner?: ActorSpawner;
 }
 
 export interface RemoteClassHandle<C extends ActorClass> {
@@ -75,6 +77,8 @@ export interface RemoteClassHandle<C extends ActorClass> {
   readonly options: Readonly<RemoteClassOptions>;
   /** Spawns a worker and constructs the class there. Rejects with RemoteActorError if the constructor throws. */
   create(...args: ConstructorParameters<C>): Promise<RemoteActor<InstanceType<C>>>;
+  /** Same as create(); aborting `signal` stops the worker and rejects (ActorPool uses it on terminate()). */
+  start(args: ConstructorParameters<C>, signal?: AbortSignal): Promise<RemoteActor<InstanceType<C>>>;
 }
 
 const nameCounters = new Map<string, number>();
@@ -280,32 +284,41 @@ function toSerialized(err: unknown): SerializedError {
 }
 
 /**
- * Turns a registered class into a factory of remote actors (PARL's `remote_class`).
- * The class must be registered (registerActorClass / @actorClass) here and in the worker
- * (through src/workers/actorClasses.ts, or the `module` option in Node).
+ * Turns an actor class into a factory of remote actors (PARL's `remote_class`). The class
+ * declares its key (`static readonly actorKey = 'Key'`, see registry.ts); the worker knows it
+ * through src/workers/actorClasses.ts, or through the `module` option in Node.
  */
 export function remoteClass<C extends ActorClass>(Cls: C, options: RemoteClassOptions = {}): RemoteClassHandle<C> {
   const key = options.key ?? getActorKey(Cls);
   if (key === undefined) {
-    throw new Error(`remoteClass: class ${Cls.name || '(anonymous)'} is not registered; call registerActorClass('Key', Cls) or use @actorClass('Key'), or pass options.key`);
+    throw new Error(`remoteClass: class ${Cls.name || '(anonymous)'} declares no actor key; add \`static readonly actorKey = 'Key'\` to it, or pass options.key`);
   }
   const name = options.name ?? key;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  const start = async (args: ConstructorParameters<C>, signal?: AbortSignal): Promise<RemoteActor<InstanceType<C>>> => {
+    signal?.throwIfAborted();
+    const actorName = nextActorName(name);
+    const worker = await (options.spawner ?? getActorSpawner()).spawn({ name: actorName });
+    const conn = new ActorConnection<InstanceType<C>>(actorName, worker, options.callTimeoutMs);
+    // Aborting stops the worker, which rejects the pending construction with ActorDiedError.
+    const abort = (): void => void conn.terminate();
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+    try {
+      await conn.init(key, options.module, args as unknown[], startTimeoutMs);
+    } catch (err) {
+      await conn.terminate();
+      throw err;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+    return conn.proxy;
+  };
   return {
     key,
     name,
     options: Object.freeze({ ...options }),
-    async create(...args: ConstructorParameters<C>): Promise<RemoteActor<InstanceType<C>>> {
-      const actorName = nextActorName(name);
-      const worker = await getActorSpawner().spawn({ name: actorName });
-      const conn = new ActorConnection<InstanceType<C>>(actorName, worker, options.callTimeoutMs);
-      try {
-        await conn.init(key, options.module, args as unknown[], startTimeoutMs);
-      } catch (err) {
-        await conn.terminate();
-        throw err;
-      }
-      return conn.proxy;
-    },
+    create: (...args: ConstructorParameters<C>) => start(args),
+    start,
   };
 }

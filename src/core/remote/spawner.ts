@@ -1,7 +1,8 @@
 /**
  * Pluggable worker spawning. The remote layer asks the current {@link ActorSpawner} for a fresh
- * worker per actor. In Node the default is {@link nodeSpawner} (worker_threads); a browser app
- * installs `browserSpawner` from `src/workers/browserSpawner.ts` with {@link setActorSpawner}.
+ * worker per actor. The platform installs one with {@link setActorSpawner} and names the worker's
+ * files: in Node `nodeActorSpawner` (src/cli/nodePlatform.ts, worker_threads, built with
+ * {@link nodeWorkerSpawner}), in the browser `browserSpawner` (src/workers/browserSpawner.ts).
  *
  * Nothing here imports a `node:` module at top level, so the browser bundle can load this file.
  */
@@ -36,45 +37,51 @@ export function isNodeRuntime(): boolean {
   return typeof process !== 'undefined' && typeof process.versions === 'object' && process.versions !== null && typeof process.versions.node === 'string';
 }
 
-// Kept as variables (not literals) so bundlers neither resolve them nor emit them as browser assets.
+// Kept as a variable (not a literal) so bundlers neither resolve it nor emit it as a browser asset.
 const WORKER_THREADS = 'node:worker_threads';
-const HOST_FILE = '../../workers/actorHost.node.mjs';
-const ENTRY_FILE = '../../workers/actor.node.ts';
+
+/** Where a Node actor worker starts: a plain .mjs bootstrap and the host module it imports. */
+export interface NodeWorkerFiles {
+  /** The worker file (e.g. src/workers/actorHost.node.mjs): it must import `workerData.entry`. */
+  host: URL;
+  /** The actor host module (e.g. src/workers/actor.node.ts), as a file URL. */
+  entry: URL;
+}
 
 /**
- * Spawns each actor in a Node `worker_threads` Worker. The worker file is a plain .mjs bootstrap
- * that registers tsx and then imports the TypeScript host (`src/workers/actor.node.ts`).
+ * Spawns each actor in a Node `worker_threads` Worker started from `files.host`, which imports
+ * `files.entry` (passed as `workerData.entry`). The platform names the files
+ * (src/cli/nodePlatform.ts); core knows no path.
  */
-export const nodeSpawner: ActorSpawner = {
-  kind: 'node-worker_threads',
-  async spawn({ name }) {
-    const wt = (await import(/* @vite-ignore */ WORKER_THREADS)) as typeof import('node:worker_threads');
-    const worker = new wt.Worker(new URL(HOST_FILE, import.meta.url), {
-      name,
-      workerData: { entry: new URL(ENTRY_FILE, import.meta.url).href },
-    });
-    const listeners: Array<(exit: WorkerExit) => void> = [];
-    let ended: WorkerExit | undefined;
-    const end = (exit: WorkerExit): void => {
-      if (ended) return;
-      ended = exit;
-      for (const l of listeners) l(exit);
-    };
-    worker.on('error', (error: Error) => end({ reason: 'error', error }));
-    worker.on('messageerror', (error: Error) => end({ reason: 'messageerror', error }));
-    worker.on('exit', (exitCode: number) => end({ reason: 'exit', exitCode }));
-    return {
-      endpoint: nodeEndpoint(worker),
-      onExit(listener) {
-        if (ended) listener(ended);
-        else listeners.push(listener);
-      },
-      async terminate() {
-        await worker.terminate();
-      },
-    };
-  },
-};
+export function nodeWorkerSpawner(files: NodeWorkerFiles): ActorSpawner {
+  return {
+    kind: 'node-worker_threads',
+    async spawn({ name }) {
+      const wt = (await import(/* @vite-ignore */ WORKER_THREADS)) as typeof import('node:worker_threads');
+      const worker = new wt.Worker(files.host, { name, workerData: { entry: files.entry.href } });
+      const listeners: Array<(exit: WorkerExit) => void> = [];
+      let ended: WorkerExit | undefined;
+      const end = (exit: WorkerExit): void => {
+        if (ended) return;
+        ended = exit;
+        for (const l of listeners) l(exit);
+      };
+      worker.on('error', (error: Error) => end({ reason: 'error', error }));
+      worker.on('messageerror', (error: Error) => end({ reason: 'messageerror', error }));
+      worker.on('exit', (exitCode: number) => end({ reason: 'exit', exitCode }));
+      return {
+        endpoint: nodeEndpoint(worker),
+        onExit(listener) {
+          if (ended) listener(ended);
+          else listeners.push(listener);
+        },
+        async terminate() {
+          await worker.terminate();
+        },
+      };
+    },
+  };
+}
 
 let current: ActorSpawner | undefined;
 
@@ -83,9 +90,12 @@ export function setActorSpawner(spawner: ActorSpawner | undefined): void {
   current = spawner;
 }
 
-/** The installed spawner; in Node, {@link nodeSpawner} when none was installed. */
+/** The installed spawner (the platform installs one: src/cli/nodePlatform.ts, src/workers/learner.worker.ts). */
 export function getActorSpawner(): ActorSpawner {
   if (current) return current;
-  if (isNodeRuntime()) return nodeSpawner;
-  throw new Error("no ActorSpawner installed: in the browser call setActorSpawner(browserSpawner) from 'src/workers/browserSpawner' first");
+  throw new Error(
+    isNodeRuntime()
+      ? "no ActorSpawner installed: import 'src/cli/nodePlatform' (it installs nodeActorSpawner) or call setActorSpawner(nodeWorkerSpawner({ host, entry }))"
+      : "no ActorSpawner installed: call setActorSpawner(browserSpawner) from 'src/workers/browserSpawner' first",
+  );
 }

@@ -13,7 +13,8 @@ import { BoundedQueue, QueueClosedError } from '../boundedQueue';
 import { collectSegmentCentral, InferenceServer } from '../centralInference';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
-import { makeSegmentLearner } from './onPolicy';
+import { buildLearner } from '../learner';
+import { VtraceSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Policy lag of each segment in a batch: learner version minus the version that produced it. */
@@ -24,19 +25,20 @@ export function policyLags(learnerVersion: number, segs: readonly { policyVersio
 export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s = ctx.config.settings;
   const spec = envSpec(s['env.id']);
-  const learner = makeSegmentLearner(ctx.config);
+  const { model, algorithm } = await buildLearner(ctx.config, 'actorCritic');
+  const agent = new VtraceSegmentAgent(algorithm);
   const T = s['sampling.segmentLength'];
   const central = s.inference === 'learner';
-  const server = new InferenceServer(learner.model, spec.obsDim, spec.numActions, new Rng(deriveSeed(s.seed, 0xce27)));
+  const server = new InferenceServer(model, spec.obsDim, spec.numActions, new Rng(deriveSeed(s.seed, 0xce27)));
   const queue = new BoundedQueue<Segment>(s['sampling.queueCapacity']);
   const perBatch = Math.min(s['sampling.segmentsPerBatch'], s['sampling.queueCapacity']);
 
   // The weights the producers act with, and their version.
-  let published = { weights: await learner.model.getWeightsAsync(), version: 0 };
+  let published = { weights: await agent.getWeightsAsync(), version: 0 };
   const sentVersion = new Array<number>(s.actors).fill(-1);
   let stopping = false;
   const progress = new LoopProgress(ctx);
-  progress.keepCheckpoints(learner.model);
+  progress.keepCheckpoints(model);
   const demo = new DemoTicker();
   const actors = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again
@@ -65,6 +67,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
       } catch {
         if (stopping) return;
         progress.lose();
+        await progress.backoff(i); // never retry a failing actor at once: that would spin
         continue;
       }
       const [ok] = progress.accept([{ status: 'fulfilled', value: seg }], (x) => validateSegment(x, spec.obsDim, spec.numActions));
@@ -89,10 +92,10 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
         const lags = policyLags(progress.update, segs);
         const seg = concatSegments(segs);
         const before = published.weights;
-        const metrics = await learner.learn(seg);
-        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => learner.model.setWeights(before))) continue;
+        const metrics = await agent.learnSegment(seg);
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(before))) continue;
         const update = progress.update + 1;
-        if (update % s['sampling.broadcastInterval'] === 0) published = { weights: await learner.model.getWeightsAsync(), version: update };
+        if (update % s['sampling.broadcastInterval'] === 0) published = { weights: await agent.getWeightsAsync(), version: update };
         const stop = progress.finishUpdate({
           steps: seg.T * seg.numEnvs,
           startedAt,
@@ -113,7 +116,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
       },
       release: async () => {
         await Promise.allSettled(producers);
-        learner.dispose();
+        agent.dispose();
       },
     },
   );

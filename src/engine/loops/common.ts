@@ -1,9 +1,9 @@
 /** Pieces every training loop shares: episode bookkeeping and a reporting actor pool. */
-import { ActorPool } from '../../core/remote/actorPool';
+import { ActorPool, type PoolEvent } from '../../core/remote/actorPool';
 import { ActorDiedError } from '../../core/remote/errors';
 import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteClass';
 import { remoteClass } from '../../core/remote/remoteClass';
-import type { ActorClass } from '../../core/remote/registry';
+import { getActorKey, type ActorClass } from '../../core/remote/registry';
 import type { ActorStatusRecord, SummaryRecord, UpdateRecord } from '../../runs/records';
 import { encodeCheckpoint } from '../../core/checkpoint';
 import type { Model, ModelOutput } from '../../core/model';
@@ -42,15 +42,39 @@ export interface ReportingPool<T> {
   pool: ActorPool<T>;
   respawns(): number;
   emitStatus(): void;
+  /** Resolves, with the reason, once every actor is gone for good (replacements kept failing). */
+  whenAllGone(): Promise<string>;
   /** At the end of a run: report the actors' last status, detach the crash button, stop the workers. */
   close(): Promise<void>;
 }
 
-/** A remote class handle that finds its module in Node (worker threads load classes by file). */
-export function actorHandle<C extends ActorClass>(ctx: LoopContext, cls: C, key: string): RemoteClassHandle<C> {
-  const entry = ctx.platform.actorModules?.[key];
+/**
+ * The remote handle of an actor class, by the key the class declares. The platform may put a
+ * stand-in in its place (tests inject faulty actors this way): `actorModules[key]`.
+ */
+export function actorHandle<C extends ActorClass>(ctx: LoopContext, cls: C): RemoteClassHandle<C> {
+  const key = getActorKey(cls);
+  const entry = key === undefined ? undefined : ctx.platform.actorModules?.[key];
   if (entry === undefined) return remoteClass(cls);
-  return remoteClass(cls, typeof entry === 'string' ? { module: entry } : { module: entry.module, key: entry.key });
+  return remoteClass(cls, typeof entry === 'string' ? { module: entry } : { module: entry.module, key: entry.key, name: key });
+}
+
+function poolNotice(event: PoolEvent): string {
+  const why = event.error ? `: ${event.error.message}` : '';
+  switch (event.type) {
+    case 'died':
+      return `${event.actorName} died${why}`;
+    case 'replaced':
+      return `${event.actorName} was replaced`;
+    case 'startFailed':
+      return `actor ${event.index} did not start${why}; the pool keeps trying to start it in the background`;
+    case 'started':
+      return `${event.actorName} started late (actor ${event.index})`;
+    case 'gone':
+      return `actor ${event.index} is gone for good${why}`;
+    case 'error':
+      return `${event.actorName} reported an error${why}`;
+  }
 }
 
 /**
@@ -74,18 +98,15 @@ export async function createReportingPool<C extends ActorClass>(
     };
     ctx.emit(record);
   };
+  let lastGone = '';
   pool = await ActorPool.create(handle, n, argsFor, {
     heartbeatMs: 2_000,
     heartbeatTimeoutMs: 30_000,
     afterSpawn,
     onEvent: (event) => {
       if (event.type === 'replaced') respawns += 1;
-      const verb = event.type === 'died' ? 'died' : event.type === 'replaced' ? 'was replaced' : 'reported an error';
-      ctx.emit({
-        type: 'notice',
-        level: event.type === 'replaced' ? 'info' : 'warning',
-        message: `${event.actorName} ${verb}${event.error ? `: ${event.error.message}` : ''}`,
-      });
+      if (event.type === 'gone') lastGone = event.error?.message ?? '';
+      ctx.emit({ type: 'notice', level: event.type === 'replaced' || event.type === 'started' ? 'info' : 'warning', message: poolNotice(event) });
       emitStatus();
     },
   });
@@ -94,6 +115,7 @@ export async function createReportingPool<C extends ActorClass>(
     async crashActor(index) {
       if (index < 0 || index >= created.size) throw new Error(`no actor ${index} in this run`);
       try {
+        // Rollout and swarm actors both have crash(); the pool's type does not say so.
         const actor = created.actor(index) as unknown as RemoteActor<{ crash(message: string): void }>;
         await actor.crash(`actor ${index} crashed on request`);
       } catch (err) {
@@ -108,7 +130,9 @@ export async function createReportingPool<C extends ActorClass>(
     ctx.setCrashTarget(null);
     await created.terminate();
   };
-  return { pool: created, respawns: () => respawns, emitStatus, close };
+  const whenAllGone = () =>
+    created.whenAllGone().then(() => `every actor (${created.size}) is gone for good, its replacements having failed${lastGone ? ` (last: ${lastGone})` : ''}`);
+  return { pool: created, respawns: () => respawns, emitStatus, whenAllGone, close };
 }
 
 /**
@@ -173,6 +197,27 @@ export type WeightSource = Pick<Model<ModelOutput>, 'weightSpecs' | 'getWeightsA
 /** A running loop sends its weights about this often, and once more at the end. */
 export const CHECKPOINT_EVERY_MS = 10_000;
 
+/** Waits between retries of something that keeps failing: 50 ms, doubling, at most 1 s. */
+export const BACKOFF_FIRST_MS = 50;
+export const BACKOFF_MAX_MS = 1_000;
+
+/** After a run is interrupted (Stop, or no actors left), how long the loop gets to unwind before its resources are freed. */
+const UNWIND_MS = 2_000;
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
  * the update record it sends after each update, and the learner's checkpoints.
@@ -189,9 +234,15 @@ export class LoopProgress {
   private weights: WeightSource | null = null;
   private checkpointedUpdate = 0;
   private checkpointedAt = performance.now();
+  /** Aborted when the run is ending (Stop, or every actor gone): waits and backoffs end at once. */
+  private readonly ending = new AbortController();
+  /** The update count at the last proceed(): an iteration that finished no update backs off. */
+  private updateAtProceed = -1;
+  private readonly failures = new Map<string | number, { count: number; at: number }>();
 
   constructor(private readonly ctx: LoopContext) {
     this.tracker = new EpisodeTracker(ctx.config.settings['run.targetReturn']);
+    void ctx.gate.whenStopped().then(() => this.ending.abort());
   }
 
   /** Send the learner's weights as checkpoint records: every CHECKPOINT_EVERY_MS and at the end. */
@@ -224,12 +275,37 @@ export class LoopProgress {
     return this.envSteps < this.ctx.config.settings['run.envSteps'];
   }
 
-  /** Wait at the gate; false (and stopReason 'stopped') when the run should end. */
+  /**
+   * Wait at the gate; false (and stopReason 'stopped') when the run should end. An iteration
+   * that finished no update (its actors failed or are being replaced) backs off first, so a loop
+   * never retries at once: it yields to timers, messages and signal handlers (Stop, SIGINT).
+   */
   async proceed(): Promise<boolean> {
+    if (this.update === this.updateAtProceed) await this.backoff('update');
+    else this.failures.delete('update');
+    this.updateAtProceed = this.update;
+    if (this.ending.signal.aborted) return this.end();
     if (performance.now() - this.checkpointedAt >= (this.ctx.platform.checkpointEveryMs ?? CHECKPOINT_EVERY_MS)) await this.checkpoint();
-    if (await passGate(this.ctx)) return true;
-    this.stopReason = 'stopped';
+    if ((await passGate(this.ctx)) && !this.ending.signal.aborted) return true;
+    return this.end();
+  }
+
+  private end(): false {
+    if (this.stopReason === 'budget' && this.ctx.gate.current === 'stopped') this.stopReason = 'stopped';
     return false;
+  }
+
+  /**
+   * Wait before retrying `key` after a failure: 50 ms, doubling with each failure in a row, at
+   * most 1 s (a failure more than 2 s after the last one starts again at 50 ms). Ends at once
+   * when the run ends.
+   */
+  async backoff(key: string | number): Promise<void> {
+    const now = performance.now();
+    const last = this.failures.get(key);
+    const count = last && now - last.at < 2 * BACKOFF_MAX_MS ? last.count + 1 : 0;
+    this.failures.set(key, { count, at: now });
+    await sleep(Math.min(BACKOFF_FIRST_MS * 2 ** count, BACKOFF_MAX_MS), this.ending.signal);
   }
 
   lose(n = 1): void {
@@ -294,29 +370,58 @@ export class LoopProgress {
 
   /**
    * Run a loop's updates to the end and return the run's outcome. A throw ends the run as
-   * 'error' with a notice. Whatever happens, `stopping` runs first (tell producers to stop), then
-   * the actors are closed, the last checkpoint is sent, and `release` frees what the loop owns.
+   * 'error' with a notice. The updates are raced against Stop and against the loss of every
+   * actor, so neither waits for an actor call that may never return: the run then ends at once
+   * ('stopped', or 'error' with the reason). Whatever happens, `stopping` runs first (tell
+   * producers to stop), then the actors are closed (their pending calls reject, so the loop
+   * unwinds), the last checkpoint is sent, and `release` frees what the loop owns.
    */
   async run(
-    actors: Pick<ReportingPool<unknown>, 'close' | 'respawns'>,
+    actors: Pick<ReportingPool<unknown>, 'close' | 'respawns'> & Partial<Pick<ReportingPool<unknown>, 'whenAllGone'>>,
     updates: () => Promise<void>,
     cleanup: { stopping?: () => void; release: () => void | Promise<void> },
   ): Promise<LoopOutcome> {
+    let threw = false;
+    const work = updates().then(
+      () => 'done' as const,
+      (err: unknown) => {
+        // Once the run is ending, errors from calls cut short by closing the actors are expected.
+        if (this.ending.signal.aborted) return 'done' as const;
+        threw = true;
+        this.fail(err);
+        return 'done' as const;
+      },
+    );
+    const stopped = this.ctx.gate.whenStopped().then(() => ({ gone: null }));
+    const gone = actors.whenAllGone ? actors.whenAllGone().then((reason) => ({ gone: reason })) : new Promise<never>(() => {});
+    const first = await Promise.race([work, stopped, gone]);
     try {
-      await updates();
-    } catch (err) {
-      this.fail(err);
-    } finally {
+      if (first !== 'done') {
+        if (first.gone !== null && this.stopReason === 'budget') this.endWithoutActors(first.gone);
+        this.end();
+        // Stopping the gate also releases a paused loop and ends its backoff waits.
+        this.ctx.gate.stop();
+        this.ending.abort();
+      }
       cleanup.stopping?.();
       await actors.close();
-      try {
-        // A run that threw may have stopped halfway through an update: keep the last good checkpoint.
-        if (this.stopReason !== 'error') await this.checkpoint();
-      } finally {
-        await cleanup.release();
-      }
+      if (first !== 'done') await Promise.race([work, sleep(UNWIND_MS, new AbortController().signal)]);
+      // A run that threw may have stopped halfway through an update: keep the last good checkpoint.
+      if (!threw) await this.checkpoint();
+    } finally {
+      await cleanup.release();
     }
     return this.outcome(actors.respawns());
+  }
+
+  private endWithoutActors(reason: string): void {
+    this.stopReason = 'error';
+    this.error = `no actors left: ${reason}`;
+    this.ctx.emit({
+      type: 'notice',
+      level: 'error',
+      message: `Training stopped: ${this.error}. The run ends after update ${this.update} with its records and its last weights.`,
+    });
   }
 
   fail(err: unknown): void {
@@ -366,7 +471,7 @@ export function rolloutPool(ctx: LoopContext, kind: NonNullable<MlpSpec['kind']>
     backend: 'wasm',
     wasmPaths: ctx.platform.wasmPaths,
   });
-  return createReportingPool(ctx, actorHandle(ctx, RolloutActor, 'RolloutActor'), s.actors, (i): [RolloutActorOptions] => [options(i)], async (actor, index) => {
+  return createReportingPool(ctx, actorHandle(ctx, RolloutActor), s.actors, (i): [RolloutActorOptions] => [options(i)], async (actor, index) => {
     await actor.init();
     afterInit?.(index);
   });

@@ -3,15 +3,15 @@
  * copies for T steps ε-greedily with the newest Q-network; the learner stores the transitions in
  * a replay buffer, takes one gradient step per `trainFrequency` environment steps once
  * `learningStarts` steps have been collected, and syncs the target network every
- * `targetUpdate` steps. ε decays linearly (linearEpsilon) over a fraction of the budget.
+ * `targetNetworkFrequency` steps. ε decays linearly (linearEpsilon) over a fraction of the budget.
  */
-import { QMlp } from '../../core/mlp';
-import { Dqn, linearEpsilon } from '../../algorithms/dqn';
+import { Agent } from '../../core/agent';
+import { linearEpsilon, type DqnBatch } from '../../algorithms/dqn';
 import { ReplayBuffer, type TransitionBatch } from '../../algorithms/replayBuffer';
 import { deriveSeed } from '../../core/rng';
 import { envSpec } from '../../envs/registry';
 import { concatSegments, validateSegment, type Segment } from '../segments';
-import { modelSpecFor } from '../../config/modelSpec';
+import { buildLearner } from '../learner';
 import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
@@ -32,15 +32,8 @@ export function segmentTransitions(seg: Segment): TransitionBatch {
 export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s = ctx.config.settings;
   const spec = envSpec(s['env.id']);
-  const modelSpec = modelSpecFor(ctx.config, 'q');
-  const online = new QMlp(modelSpec, s.seed);
-  const target = new QMlp(modelSpec, s.seed);
-  const dqn = new Dqn(online, target, {
-    lr: s['dqn.lr'],
-    gamma: s['dqn.gamma'],
-    doubleDqn: s['dqn.double'],
-    batchSize: s['dqn.batchSize'],
-  });
+  const { model: online, algorithm } = await buildLearner(ctx.config, 'q');
+  const agent = new Agent<DqnBatch>(algorithm);
   const buffer = new ReplayBuffer(s['dqn.bufferSize'], spec.obsDim, deriveSeed(s.seed, 0xb0f));
   const T = s['sampling.segmentLength'];
   const budget = s['run.envSteps'];
@@ -58,8 +51,8 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
     async () => {
       while (progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();
-        const epsilon = linearEpsilon(progress.envSteps, s['dqn.epsStart'], s['dqn.epsEnd'], s['dqn.epsFraction'], budget);
-        dqn.epsilon = epsilon;
+        // The actors explore with this ε; the loop reports it (the learner itself never acts).
+        const epsilon = linearEpsilon(progress.envSteps, s['dqn.startE'], s['dqn.endE'], s['dqn.explorationFraction'], budget);
         const weights = await online.getWeightsAsync();
         const results = await pool.map('sampleSegment', () => [weights.map((w) => w.slice()), progress.update, T, epsilon]);
         const segs = progress.accept(results, (x) => validateSegment(x, spec.obsDim, spec.numActions));
@@ -75,14 +68,14 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
         if (progress.envSteps + steps >= s['dqn.learningStarts']) {
           while (sinceTrain >= s['dqn.trainFrequency']) {
             sinceTrain -= s['dqn.trainFrequency'];
-            const m = dqn.learn(buffer.sample(s['dqn.batchSize']));
+            const m = agent.learn(buffer.sample(s['dqn.batchSize']));
             for (const [k, v] of Object.entries(m)) sums[k] = (sums[k] ?? 0) + v;
             n += 1;
             gradientSteps += 1;
           }
-          while (sinceTarget >= s['dqn.targetUpdate']) {
-            sinceTarget -= s['dqn.targetUpdate'];
-            dqn.syncTarget(1);
+          while (sinceTarget >= s['dqn.targetNetworkFrequency']) {
+            sinceTarget -= s['dqn.targetNetworkFrequency'];
+            agent.syncTarget(1);
           }
         } else sinceTrain = 0;
         const metrics: Record<string, number> = {};
@@ -104,7 +97,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
       }
     },
     {
-      release: () => dqn.dispose(),
+      release: () => agent.dispose(),
     },
   );
 }

@@ -7,24 +7,17 @@
  * training goes on with the others. A non-finite loss restores the last good weights and pauses.
  */
 import { Agent } from '../../core/agent';
-import { buildPolicyModel } from '../../core/mlp';
-import { Reinforce, type ReinforceBatch } from '../../algorithms/reinforce';
+import type { ReinforceBatch } from '../../algorithms/reinforce';
 import { envSpec } from '../../envs/registry';
 import { validateEpisodeBatch, type EpisodeBatch } from '../segments';
-import { modelSpecFor } from '../../config/modelSpec';
+import { buildLearner } from '../learner';
 import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s = ctx.config.settings;
   const spec = envSpec(s['env.id']);
-  const agent = new Agent<ReinforceBatch>(
-    new Reinforce(buildPolicyModel(modelSpecFor(ctx.config, 'policy'), s.seed), {
-      lr: s['reinforce.lr'],
-      gamma: s['reinforce.gamma'],
-      entCoef: s['reinforce.entropyCoef'],
-    }),
-  );
+  const agent = new Agent<ReinforceBatch>((await buildLearner(ctx.config, 'policy')).algorithm);
   const actors = await rolloutPool(ctx, 'policy');
   const { pool } = actors;
   const progress = new LoopProgress(ctx);

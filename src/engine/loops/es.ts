@@ -18,10 +18,10 @@ export async function esLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const model = new PolicyMlp(modelSpec, s.seed);
   const noiseSeed = deriveSeed(s.seed, 0x4e5);
   const es = new EsLearner(getFlatWeights(model), new NoiseTable(noiseSeed), {
-    numPairs: s['es.pairs'],
+    numPairs: s['es.numPairs'],
     sigma: s['es.sigma'],
     lr: s['es.lr'],
-    l2Coeff: s['es.l2'],
+    l2Coeff: s['es.l2Coeff'],
     seed: s.seed,
   });
 

@@ -12,22 +12,24 @@ import { envSpec } from '../../envs/registry';
 import { collectSegmentCentral, InferenceServer } from '../centralInference';
 import { concatSegments, validateSegment } from '../segments';
 import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
-import { makeSegmentLearner } from './onPolicy';
+import { buildLearner } from '../learner';
+import { GaeSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s = ctx.config.settings;
   const spec = envSpec(s['env.id']);
-  const learner = makeSegmentLearner(ctx.config);
+  const { model, algorithm } = await buildLearner(ctx.config, 'actorCritic');
+  const agent = new GaeSegmentAgent(algorithm, model);
   const T = s['sampling.segmentLength'];
   const budget = s['run.envSteps'];
   const central = s.inference === 'learner';
   // Every actor asks at every step, so the server can wait for all of them: one pass per step.
-  const server = new InferenceServer(learner.model, spec.obsDim, spec.numActions, new Rng(deriveSeed(s.seed, 0xce27)), 1_000);
+  const server = new InferenceServer(model, spec.obsDim, spec.numActions, new Rng(deriveSeed(s.seed, 0xce27)), 1_000);
   const actors = await rolloutPool(ctx, 'actorCritic');
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
-  progress.keepCheckpoints(learner.model);
+  progress.keepCheckpoints(model);
   const demo = new DemoTicker();
 
   return progress.run(
@@ -35,8 +37,8 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
     async () => {
       while (progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();
-        if (learner.annealLr) learner.algorithm.setLearningRate(learner.lr * (1 - progress.envSteps / budget));
-        const weights = await learner.model.getWeightsAsync();
+        agent.setProgress(progress.envSteps / budget);
+        const weights = await agent.getWeightsAsync();
         const version = progress.update;
         const results = central
           ? await Promise.allSettled(
@@ -56,8 +58,8 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
         if (segs.length === 0) continue;
 
         const seg = concatSegments(segs);
-        const metrics = await learner.learn(seg);
-        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => learner.model.setWeights(weights))) continue;
+        const metrics = await agent.learnSegment(seg);
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;
         const stop = progress.finishUpdate({
           steps: seg.T * seg.numEnvs,
           startedAt,
@@ -72,7 +74,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
       }
     },
     {
-      release: () => learner.dispose(),
+      release: () => agent.dispose(),
     },
   );
 }

@@ -1,8 +1,9 @@
 import { usePlayground } from '../store';
-import { crashActor } from '../session';
+import { useSession } from '../session';
 
 /** Every actor worker, like xparl's cluster monitor, with a button to crash one on purpose. */
 export function ActorsTable() {
+  const { crashActor } = useSession();
   const actors = usePlayground((s) => s.actors);
   const stats = usePlayground((s) => s.actorStats);
   const status = usePlayground((s) => s.status);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ALGORITHMS, SETTINGS, SETTING_KEYS, type Setting, type SettingKey } from '../../config/settings';
+import { SETTINGS, SETTING_KEYS, type ExperimentSettings, type Setting, type SettingKey } from '../../config/settings';
+import { isSwarm } from '../../config/watchable';
 import { usePlayground } from '../store';
 import { LambdaEditor, lambdaEditorKeys } from './LambdaEditor';
 import { SettingField } from './SettingField';
@@ -12,24 +13,13 @@ const GROUP_TITLES: Record<string, string> = {
 };
 const GROUP_ORDER = ['run', 'env', 'parallel', 'model'];
 
-/**
- * A setting belongs to another algorithm when the settings table says which algorithms it applies
- * to, or when its group or key prefix names an algorithm that is not chosen.
- */
+/** The settings table says which algorithms each setting applies to (from the descriptors). */
 function relevant(key: SettingKey, algorithm: string): boolean {
   const setting = SETTINGS[key] as Setting;
-  if (setting.appliesTo && !setting.appliesTo.includes(algorithm)) return false;
-  const prefix = key.includes('.') ? key.slice(0, key.indexOf('.')) : '';
-  const algos = ALGORITHMS as readonly string[];
-  const isSwarmAlgo = algorithm.startsWith('swarm');
-  for (const tag of [setting.group, prefix]) {
-    if (algos.includes(tag) && tag !== algorithm) return false;
-    if (tag.startsWith('swarm') && !isSwarmAlgo) return false;
-  }
-  return true;
+  return !setting.appliesTo || setting.appliesTo.includes(algorithm);
 }
 
-export function groupedSettings(algorithm: string, hidden: readonly string[]): [string, SettingKey[]][] {
+export function groupedSettings(algorithm: ExperimentSettings['algorithm'], hidden: readonly string[]): [string, SettingKey[]][] {
   const skip = new Set<string>([...hidden, ...lambdaEditorKeys()]);
   const groups = new Map<string, SettingKey[]>();
   for (const key of SETTING_KEYS) {
@@ -67,7 +57,7 @@ export function ConfigPanel() {
           </div>
         </details>
       ))}
-      {algorithm.startsWith('swarm') && <LambdaEditor disabled={locked} />}
+      {isSwarm(algorithm) && <LambdaEditor disabled={locked} />}
       {locked && <p className="help">Settings are locked while a run is in progress.</p>}
     </form>
   );

@@ -1,4 +1,5 @@
 import { usePlayground } from '../store';
+import { isSwarm as isSwarmAlgorithm } from '../../config/watchable';
 
 function formatSeconds(s: number): string {
   if (!Number.isFinite(s) || s < 0) return '–';
@@ -7,7 +8,7 @@ function formatSeconds(s: number): string {
 }
 
 export function ProgressPanel() {
-  const isSwarm = usePlayground((s) => s.config.settings.algorithm.startsWith('swarm'));
+  const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
   const stepBudget = usePlayground((s) => s.config.settings['run.envSteps']);
   const updateBudget = usePlayground((s) => s.config.settings['swarm.updates']);
   const envSteps = usePlayground((s) => s.envSteps);

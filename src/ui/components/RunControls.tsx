@@ -1,8 +1,9 @@
 import { usePlayground } from '../store';
-import { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } from '../session';
+import { useSession } from '../session';
 
 export function RunControls() {
   const status = usePlayground((s) => s.status);
+  const { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } = useSession();
   const active = status === 'running' || status === 'pausing' || status === 'paused' || status === 'starting';
   return (
     <div className="controls" role="toolbar" aria-label="Run control">

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RunMeta } from '../../runs/runStore';
+import { runStoreUnavailable, type RunMeta } from '../../runs/runStore';
 import { usePlayground } from '../store';
-import { deleteRun, exportCsv, exportRun, exportWeights, importRunFile, openRun, refreshRuns, renameRun, toggleOverlay, watchRun } from '../session';
+import { useSession } from '../session';
 import { canWatch } from '../../config/watchable';
 
 function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: boolean; current: boolean; busy: boolean }) {
+  const { deleteRun, exportCsv, exportRun, exportWeights, openRun, renameRun, toggleOverlay, watchRun } = useSession();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(run.name);
   const commit = () => {
@@ -96,9 +97,11 @@ export function RunsPanel() {
   const status = usePlayground((s) => s.status);
   const busy = !['idle', 'done', 'error'].includes(status);
   const fileRef = useRef<HTMLInputElement>(null);
+  const unavailable = runStoreUnavailable();
+  const { importRunFile, refreshRuns } = useSession();
   useEffect(() => {
     void refreshRuns();
-  }, []);
+  }, [refreshRuns]);
   return (
     <section aria-label="Saved runs" id="runs">
       <h2>
@@ -118,11 +121,16 @@ export function RunsPanel() {
           onChange={(e) => {
             const file = e.target.files?.[0];
             e.target.value = '';
-            if (file) void importRunFile(file);
+            // A failure past the file's checks (the store refused it) still gets a message.
+            if (file) importRunFile(file).catch((err: unknown) => usePlayground.getState().notify('error', `Could not import ${file.name}: ${err instanceof Error ? err.message : String(err)}`));
           }}
         />
       </div>
-      {runs.length === 0 ? (
+      {unavailable ? (
+        <p className="empty" role="note" data-testid="runs-not-saved">
+          {unavailable.message} Export a run's records before you close the page.
+        </p>
+      ) : runs.length === 0 ? (
         <p className="empty">Every run you start is saved here as it goes.</p>
       ) : (
         <ul className="runs" data-testid="runs">

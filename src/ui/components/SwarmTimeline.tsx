@@ -12,50 +12,87 @@ const OUTCOME_COLORS = { done: '#4ade80', failed: '#f87171', timeout: '#f59e0b' 
 const ORCH = '#38bdf8';
 const W = 560;
 const LABEL_W = 70;
+/** Subagent bars drawn per lane at most; past it each stage shows its slowest ones (a 200k-bar trace once blocked the page for 10 s). */
+export const MAX_SUBAGENT_BARS = 2_000;
+/** Past this many stages the alternate-stage shading is left out (one more rect per stage). */
+const MAX_SHADED_STAGES = 400;
+
+type StageRecord = EpisodeTrace['stages'][number];
+type SubagentRun = StageRecord['subagents'][number];
+
+export interface LaneStage {
+  stage: StageRecord;
+  /** The stage's critical steps (own steps, then its slowest subagent). */
+  width: number;
+  /** Where it starts along the critical-step axis. */
+  start: number;
+  /** The subagent bars to draw, slowest first when some are left out, with their row. */
+  bars: { sub: SubagentRun; row: number; critical: boolean }[];
+  hidden: number;
+}
+
+/** What one lane draws: every stage, and at most `maxBars` subagent bars in all. */
+export function laneStages(trace: Pick<EpisodeTrace, 'stages' | 'criticalPath'>, maxBars = MAX_SUBAGENT_BARS): LaneStage[] {
+  const total = trace.stages.reduce((n, s) => n + s.subagents.length, 0);
+  const perStage = total <= maxBars ? Infinity : Math.max(1, Math.floor(maxBars / Math.max(1, trace.stages.length)));
+  return trace.stages.map((stage, i) => {
+    const crit = trace.criticalPath[i];
+    const slowest = stage.subagents.reduce((m, a) => Math.max(m, a.steps), 0);
+    const isCritical = (sub: SubagentRun) => crit?.setBy === 'subagent' && crit.subtaskId === sub.subtaskId;
+    let shown = stage.subagents.map((sub, row) => ({ sub, row, critical: isCritical(sub) }));
+    if (shown.length > perStage) {
+      shown = [...shown].sort((a, b) => Number(b.critical) - Number(a.critical) || b.sub.steps - a.sub.steps).slice(0, perStage);
+      shown = shown.map((bar, row) => ({ ...bar, row }));
+    }
+    return { stage, width: stage.mainSteps + slowest, start: stage.criticalStepsSoFar - stage.mainSteps - slowest, bars: shown, hidden: stage.subagents.length - shown.length };
+  });
+}
 
 function Lane({ trace, title, scale, testId }: { trace: EpisodeTrace; title: string; scale: number; testId: string }) {
-  const rows = Math.max(1, ...trace.stages.map((s) => s.subagents.length));
+  const stages = laneStages(trace);
+  const hidden = stages.reduce((n, s) => n + s.hidden, 0);
+  const rows = Math.max(1, ...stages.map((s) => s.bars.length));
   const rowH = Math.max(3, Math.min(12, 120 / rows));
   const height = 16 + (rows + 1) * (rowH + 2) + 4;
-  // Stage start positions along the critical-step axis (criticalStepsSoFar ends each stage).
-  const lefts = trace.stages.map((s) => LABEL_W + (s.criticalStepsSoFar - s.mainSteps - Math.max(0, ...s.subagents.map((a) => a.steps))) * scale);
+  const shade = stages.length <= MAX_SHADED_STAGES;
   return (
-    <svg className="export-surface timeline" viewBox={`0 0 ${W} ${height}`} width="100%" role="img" aria-label={`${title}: ${trace.totals.criticalSteps} critical steps`} data-testid={testId}>
+    <svg className="export-surface timeline" viewBox={`0 0 ${W} ${height}`} width="100%" role="img" aria-label={`${title}: ${trace.totals.criticalSteps} critical steps`} data-testid={testId} data-hidden-bars={hidden}>
       <text x="0" y="12" fill="#e2e8f0" fontSize="11">
         {title}
       </text>
       <text x="0" y="26" fill="#94a3b8" fontSize="10">
         {trace.totals.criticalSteps} crit.
       </text>
-      {trace.stages.map((stage, i) => {
+      {hidden > 0 && (
+        <text x="0" y="40" fill="#94a3b8" fontSize="9">
+          {`slowest ${MAX_SUBAGENT_BARS} bars`}
+        </text>
+      )}
+      {stages.map(({ stage, width, start, bars, hidden: more }, i) => {
         const crit = trace.criticalPath[i];
-        const stageW = stage.mainSteps + Math.max(0, ...stage.subagents.map((s) => s.steps));
-        const left = lefts[i];
+        const left = LABEL_W + start * scale;
         const orchColor = stage.direct ? OUTCOME_COLORS[stage.direct.outcome] : ORCH;
         return (
-          <g key={stage.index}>
-            <rect x={left} y={16} width={Math.max(1, stageW * scale)} height={height - 20} fill={i % 2 ? '#ffffff08' : 'none'} />
+          <g key={i}>
+            {shade && i % 2 === 1 && <rect x={left} y={16} width={Math.max(1, width * scale)} height={height - 20} fill="#ffffff08" />}
             <rect x={left} y={18} width={Math.max(1, stage.mainSteps * scale)} height={rowH} fill={orchColor} stroke={crit?.setBy === 'orchestrator' ? '#fff' : 'none'} strokeWidth={1}>
-              <title>{`stage ${stage.index}: ${stage.action}, orchestrator ${stage.mainSteps} steps`}</title>
+              <title>{`stage ${stage.index}: ${stage.action}, orchestrator ${stage.mainSteps} steps${more > 0 ? ` (${more} shorter subagent runs not drawn)` : ''}`}</title>
             </rect>
-            {stage.subagents.map((sub, j) => {
-              const critical = crit?.setBy === 'subagent' && crit.subtaskId === sub.subtaskId;
-              return (
-                <rect
-                  key={j}
-                  x={left + stage.mainSteps * scale}
-                  y={18 + (j + 1) * (rowH + 2)}
-                  width={Math.max(1, sub.steps * scale)}
-                  height={rowH}
-                  fill={OUTCOME_COLORS[sub.outcome]}
-                  opacity={critical ? 1 : 0.7}
-                  stroke={critical ? '#fff' : 'none'}
-                  strokeWidth={1.5}
-                >
-                  <title>{`stage ${stage.index}, subtask ${sub.subtaskId}: ${sub.steps} steps, ${sub.outcome}${critical ? ' (critical path)' : ''}`}</title>
-                </rect>
-              );
-            })}
+            {bars.map(({ sub, row, critical }) => (
+              <rect
+                key={row}
+                x={left + stage.mainSteps * scale}
+                y={18 + (row + 1) * (rowH + 2)}
+                width={Math.max(1, sub.steps * scale)}
+                height={rowH}
+                fill={OUTCOME_COLORS[sub.outcome]}
+                opacity={critical ? 1 : 0.7}
+                stroke={critical ? '#fff' : 'none'}
+                strokeWidth={1.5}
+              >
+                <title>{`stage ${stage.index}, subtask ${sub.subtaskId}: ${sub.steps} steps, ${sub.outcome}${critical ? ' (critical path)' : ''}`}</title>
+              </rect>
+            ))}
           </g>
         );
       })}

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrainArgs } from '../../../src/cli/args';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkOutputPath, outputPathProblem, parseTrainArgs } from '../../../src/cli/args';
 import { resolveExperiment } from '../../../src/config/config';
 import { experimentUrl } from '../../../src/config/urlState';
 
@@ -24,5 +27,29 @@ describe('train CLI arguments', () => {
     expect(() => parseTrainArgs(['--preset', 'quickstart', '--bogus', '1'])).toThrow(/^--bogus: unknown option/);
     expect(() => parseTrainArgs([])).toThrow(/^--preset: is required/);
     expect(() => parseTrainArgs(['--url', 'garbage!!'])).toThrow(/^--url:/);
+  });
+
+  // Issue 15, item 4: a repeated flag took the last value; an empty path was ignored.
+  it('refuses a repeated flag, an empty output path and a stray word, naming them', () => {
+    expect(() => parseTrainArgs(['--preset', 'quickstart', '--seed', '1', '--seed', '2'])).toThrow(/^--seed: is given more than once$/);
+    expect(() => parseTrainArgs(['--preset', 'quickstart', '--out', 'a', '--out', 'b'])).toThrow(/^--out: is given more than once$/);
+    expect(() => parseTrainArgs(['--quiet', '--preset', 'quickstart', '--quiet'])).toThrow(/^--quiet: is given more than once$/);
+    expect(parseTrainArgs(['--preset', 'quickstart', '--set', 'seed=1', '--set', 'actors=2']).config.settings).toMatchObject({ seed: 1, actors: 2 });
+    expect(() => parseTrainArgs(['--preset', 'quickstart', '--out', ''])).toThrow(/^--out: needs a file path, got ""$/);
+    expect(() => parseTrainArgs(['--preset', 'quickstart', '--checkpoint', ' '])).toThrow(/^--checkpoint: needs a file path, got " "$/);
+    expect(() => parseTrainArgs(['--preset', 'quickstart', 'extra'])).toThrow(/^"extra": is not an option/);
+  });
+
+  it('checks output paths before training: a missing folder, a directory, a device for a file renamed into place', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parl-args-'));
+    expect(outputPathProblem(join(dir, 'new.jsonl'))).toBeNull();
+    writeFileSync(join(dir, 'old.jsonl'), 'x');
+    expect(outputPathProblem(join(dir, 'old.jsonl'), { regularFile: true })).toBeNull();
+    expect(outputPathProblem(join(dir, 'missing', 'x.jsonl'))).toBe(`cannot write to the folder ${join(dir, 'missing')} (it does not exist)`);
+    expect(outputPathProblem(dir)).toBe(`${dir} is a directory`);
+    expect(outputPathProblem('/dev/null', { regularFile: true })).toBe('/dev/null is not a regular file');
+    expect(outputPathProblem('/dev/null')).toBeNull();
+    expect(outputPathProblem(join(dir, 'old.jsonl', 'x'))).toMatch(/is not a folder/);
+    expect(() => checkOutputPath('--out', '')).toThrow(/^--out: needs a file path/);
   });
 });

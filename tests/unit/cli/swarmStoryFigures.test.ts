@@ -5,7 +5,7 @@ import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../../src/runs/rec
 function episode(over: Partial<SwarmEpisodeStats>): SwarmEpisodeStats {
   return {
     criticalSteps: 100, totalSteps: 100, serialBaseline: 100, lowerBound: null, avgParallelism: 0, maxParallelism: 0,
-    finishRate: 0, rPerf: 0.8, rParallel: 0, rFinish: 0, lambda1: 0, lambda2: 0, total: 0.8, ...over,
+    finishRate: 0, rPerf: 0.8, rParallel: 0, rFinish: 0, lambda1: 0, lambda2: 0, shapedParallel: 0, shapedFinish: 0, total: 0.8, ...over,
   };
 }
 

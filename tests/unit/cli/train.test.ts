@@ -45,11 +45,33 @@ describe('npm run train', () => {
     expect(existsSync(`${weights}.partial`)).toBe(false);
   });
 
-  it('says so and exits 1 when the checkpoint cannot be written', () => {
+  // Issue 15, item 4: output paths were checked only after (or never before) training.
+  it('refuses an output path it cannot write before training, with exit 2 and one line naming the flag', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parl-train-'));
     mkdirSync(join(dir, 'taken'));
-    const r = train('--preset', 'quickstart', '--steps', '1000', '--checkpoint', join(dir, 'taken'), '--quiet');
+    const cases: [string[], RegExp][] = [
+      [['--checkpoint', join(dir, 'taken')], /^error: --checkpoint: .*taken is a directory$/],
+      [['--checkpoint', '/dev/null'], /^error: --checkpoint: \/dev\/null is not a regular file$/],
+      [['--out', join(dir, 'missing', 'run.jsonl')], /^error: --out: cannot write to the folder .*missing \(it does not exist\)$/],
+      [['--out', dir], /^error: --out: .* is a directory$/],
+      [['--out', ''], /^error: --out: needs a file path, got ""$/],
+      [['--seed', '1', '--seed', '2'], /^error: --seed: is given more than once$/],
+    ];
+    for (const [args, message] of cases) {
+      const r = train('--preset', 'quickstart', '--steps', '1000', '--quiet', ...args);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+    expect(existsSync(join(dir, 'taken.partial'))).toBe(false);
+  });
+
+  it('stops with one line and exit 1 when --out fails mid-run (a full disk)', () => {
+    const r = train('--preset', 'quickstart', '--steps', '3000', '--out', '/dev/full', '--quiet');
     expect(r.status, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/error: could not write the checkpoint: .*taken/);
+    expect(r.stderr).toMatch(/^error: could not write --out \/dev\/full: ENOSPC: no space left on device/m);
+    expect(r.stderr.length).toBeLessThan(2_000);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/config/config';
 import { PRESETS } from '../../../src/config/presets';
 import { SETTINGS, SETTING_KEYS, type Setting } from '../../../src/config/settings';
-import { decodeExperiment, encodeExperiment, experimentUrl } from '../../../src/config/urlState';
+import { decodeExperiment, encodeExperiment, experimentUrl, LINK_VERSION } from '../../../src/config/urlState';
 import { Rng } from '../../../src/core/rng';
 
 const token = (payload: unknown) => compressToEncodedURIComponent(JSON.stringify(payload));
@@ -37,7 +37,7 @@ describe('URL codec', () => {
   });
 
   it('falls back to the default experiment on garbage, with a reason', () => {
-    for (const bad of ['%%%', 'x=garbage', token('just a string'), token({ v: 2, p: 'quickstart' }), 'x'.repeat(10_000)]) {
+    for (const bad of ['%%%', 'x=garbage', token('just a string'), token({ v: LINK_VERSION + 1, p: 'quickstart' }), 'x'.repeat(10_000)]) {
       const decoded = decodeExperiment(bad);
       expect(decoded.config).toEqual(resolveExperiment('quickstart'));
       expect(decoded.ignored.length).toBe(1);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { openDB } from 'idb';
 import { chooseBackend } from '../../../src/core/backend';
 import {
+  crc32,
   decodeCheckpoint,
   encodeCheckpoint,
   listCheckpointsIdb,
@@ -70,6 +71,74 @@ describe('encode / decode', () => {
 
   it('refuses to encode shapes that do not match the weights', () => {
     expect(() => encodeCheckpoint({ weights: [new Float32Array(3)], meta: {}, shapes: [[2, 2]] })).toThrow(/shape \[2, 2\] needs 4/);
+  });
+});
+
+// Issue 15, item 7: no checksum, no caps, shapes checked only by their product.
+describe('checksum and caps', () => {
+  const ckpt = { weights: [new Float32Array([1, 2, 3, 4]), new Float32Array([5])], shapes: [[2, 2], [1]], meta: { step: 1 } };
+
+  /** The bytes of a checkpoint as the first version of the format wrote them (no crc32). */
+  function oldFormat(header: object, floats: number[]): Uint8Array {
+    const json = new TextEncoder().encode(JSON.stringify(header));
+    const start = (16 + json.length + 3) & ~3;
+    const out = new Uint8Array(start + 4 * floats.length);
+    out.set(new TextEncoder().encode('PARLCKPT'));
+    const dv = new DataView(out.buffer);
+    dv.setUint32(8, 1, true);
+    dv.setUint32(12, json.length, true);
+    out.set(json, 16);
+    floats.forEach((f, i) => dv.setFloat32(start + 4 * i, f, true));
+    return out;
+  }
+
+  it('computes the standard CRC-32', () => {
+    // The check value of CRC-32/ISO-HDLC: crc("123456789") = 0xCBF43926.
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+    expect(crc32(new Uint8Array(0))).toBe(0);
+  });
+
+  it('refuses a flipped weight byte or a changed header value', () => {
+    const bytes = encodeCheckpoint(ckpt);
+    const flipped = bytes.slice();
+    flipped[bytes.length - 2] ^= 0x01;
+    expect(() => decodeCheckpoint(flipped)).toThrow(/^Not a valid PARL Playground checkpoint: checksum mismatch \(stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}\): the file is damaged$/);
+    const text = new TextDecoder().decode(bytes);
+    const at = text.indexOf('"step":1');
+    const changed = bytes.slice();
+    changed[at + 7] = '7'.charCodeAt(0);
+    expect(() => decodeCheckpoint(changed)).toThrow(/checksum mismatch/);
+  });
+
+  it('still loads a checkpoint written before the checksum', () => {
+    const back = decodeCheckpoint(oldFormat({ lengths: [2], shapes: [[2]], meta: { old: true } }, [0.5, -2]));
+    expect(Array.from(back.weights[0])).toEqual([0.5, -2]);
+    expect(back.meta).toEqual({ old: true });
+  });
+
+  it('refuses NaN weights where they would go into a model', async () => {
+    const bytes = encodeCheckpoint({ weights: [new Float32Array([1, Number.NaN])], names: ['dense/kernel'], meta: {} });
+    expect(() => decodeCheckpoint(bytes, { requireFinite: true })).toThrow(/weight 0 \(dense\/kernel\) holds NaN at index 1; a model cannot load non-finite weights/);
+    const path = join(dir, 'nan.parlckpt');
+    await writeFile(path, bytes);
+    await expect(loadCheckpointFile(path)).rejects.toThrow(/nan\.parlckpt: .*holds NaN at index 1/);
+  });
+
+  it('checks shapes dimension by dimension, not only their product', () => {
+    expect(() => decodeCheckpoint(oldFormat({ lengths: [4], shapes: [[-2, -2]], meta: {} }, [1, 2, 3, 4]))).toThrow(/shape 0 dimension 0 is not a non-negative integer/);
+    expect(() => decodeCheckpoint(oldFormat({ lengths: [4], shapes: [['2', 2]], meta: {} }, [1, 2, 3, 4]))).toThrow(/shape 0 dimension 0 is not a non-negative integer/);
+    expect(() => decodeCheckpoint(oldFormat({ lengths: [1], shapes: [[1, 1, 1, 1, 1, 1, 1, 1, 1]], meta: {} }, [1]))).toThrow(/shape 0 is not a list of at most 8 dimensions/);
+  });
+
+  it('refuses a header declaring a million empty arrays at once, and a header past its cap', () => {
+    const million = oldFormat({ lengths: new Array(1_000_000).fill(0), meta: {} }, []);
+    const many = oldFormat({ lengths: new Array(100_000).fill(0), meta: {} }, []);
+    const started = performance.now();
+    expect(() => decodeCheckpoint(million)).toThrow(/header of 2000023 bytes is larger than the 1048576 allowed/);
+    expect(() => decodeCheckpoint(many)).toThrow(/100000 arrays, more than the 4096 allowed/);
+    expect(performance.now() - started).toBeLessThan(500);
+    const big = oldFormat({ lengths: [], meta: { pad: 'x'.repeat(2 ** 20) } }, []);
+    expect(() => decodeCheckpoint(big)).toThrow(/header of \d+ bytes is larger than the 1048576 allowed/);
   });
 });
 

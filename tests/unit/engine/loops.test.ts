@@ -20,7 +20,7 @@ function start(preset: string, overrides: Record<string, unknown>, platform: Tra
 
 describe('parallel engine loops (learner in Node, actors in worker threads)', () => {
   it('PPO (synchronous) learns CartPole in a short fixed-seed run', async () => {
-    const { run, updates } = start('ppo-cartpole', { seed: 1, 'run.envSteps': 24_000, 'ppo.epochs': 10 });
+    const { run, updates } = start('ppo-cartpole', { seed: 1, 'run.envSteps': 24_000, 'ppo.updateEpochs': 10 });
     const summary = await run.run();
     expect(summary.stopReason).toBe('budget');
     expect(updates()[0].meanReturn20 ?? 0).toBeLessThan(60);
@@ -42,7 +42,7 @@ describe('parallel engine loops (learner in Node, actors in worker threads)', ()
   });
 
   it('learner-side inference makes one batched forward pass per step for all actors', async () => {
-    const { run, updates } = start('ppo-cartpole-central', { seed: 3, actors: 3, 'run.envSteps': 3 * 4 * 32 * 4, 'ppo.epochs': 1 });
+    const { run, updates } = start('ppo-cartpole-central', { seed: 3, actors: 3, 'run.envSteps': 3 * 4 * 32 * 4, 'ppo.updateEpochs': 1 });
     const summary = await run.run();
     expect(summary.updates).toBe(4);
     // T = 32 steps per update, 3 actors: 32 forward passes per update, not 96.
@@ -53,7 +53,7 @@ describe('parallel engine loops (learner in Node, actors in worker threads)', ()
     const platform: TrainerPlatform = {
       actorModules: { RolloutActor: { module: new URL('./fixtures/faultyActor.ts', import.meta.url).href, key: 'FaultyRolloutActor' } },
     };
-    const { run, updates, notices } = start('ppo-cartpole', { seed: 4, 'run.envSteps': 6_000, 'ppo.epochs': 1 }, platform);
+    const { run, updates, notices } = start('ppo-cartpole', { seed: 4, 'run.envSteps': 6_000, 'ppo.updateEpochs': 1 }, platform);
     const summary = await run.run();
     expect(summary.stopReason).toBe('budget');
     expect(summary.lostSegments).toBeGreaterThan(0);
@@ -69,7 +69,7 @@ describe('parallel engine loops (learner in Node, actors in worker threads)', ()
     // 6 updates of 256 steps; learning starts with the update that crosses 500 steps (the 2nd),
     // so 5 × 256 = 1,280 steps count, at one gradient step per 4.
     expect(dqn.updates().at(-1)!.metrics.gradientSteps).toBe(320);
-    const es = start('es-cartpole', { seed: 5, 'run.envSteps': 3_000, 'es.pairs': 4 });
+    const es = start('es-cartpole', { seed: 5, 'run.envSteps': 3_000, 'es.numPairs': 4 });
     const e = await es.run.run();
     expect(e.stopReason).toBe('budget');
     expect(es.updates()[0].returns).toHaveLength(8);

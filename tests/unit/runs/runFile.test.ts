@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/config/config';
 import type { UpdateRecord } from '../../../src/runs/records';
 import { decodeCheckpoint, encodeCheckpoint } from '../../../src/core/checkpoint';
-import { exportRunFile, metricsCsv, parseRunFile, RUN_FILE_FORMAT, type SavedRun } from '../../../src/runs/runFile';
+import { csvCell, exportRunFile, metricsCsv, parseRunFile, RUN_FILE_FORMAT, type SavedRun } from '../../../src/runs/runFile';
+import { fitUpdateRecord, RECORD_LIMITS } from '../../../src/runs/records';
 
 const update = (i: number): UpdateRecord => ({
   type: 'update',
@@ -74,5 +75,74 @@ describe('run files', () => {
     expect(csv[0]).toBe('update,envSteps,episodes,wallSeconds,meanReturn20,stepsPerSecond,lostSegments,entropy,loss');
     expect(csv).toHaveLength(3);
     expect(csv[2]).toBe('2,200,4,1,13,200,0,0.69,0.25');
+  });
+
+  // Issue 15, item 2: counts without an upper bound reached the renderers and the store.
+  it('refuses a lag, a metric count, an episode count or a nesting depth past its cap, naming the field', () => {
+    const hugeLag = JSON.parse(exportRunFile(run()));
+    hugeLag.run.records[0].policyLags = [4294967296];
+    expect(parseRunFile(JSON.stringify(hugeLag))).toMatchObject({ ok: false, reason: expect.stringMatching(/^run\.records\.0\.policyLags\.0: /) });
+
+    const manyKeys = JSON.parse(exportRunFile(run()));
+    manyKeys.run.records[0].metrics = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`m${i}`, i]));
+    expect(parseRunFile(JSON.stringify(manyKeys))).toMatchObject({ ok: false, reason: expect.stringMatching(/^run\.records\.0\.metrics: more than 64 metric keys/) });
+
+    const manyEpisodes = JSON.parse(exportRunFile(run()));
+    manyEpisodes.run.records[0].returns = new Array(RECORD_LIMITS.episodesPerUpdate + 1).fill(1);
+    expect(parseRunFile(JSON.stringify(manyEpisodes))).toMatchObject({ ok: false, reason: expect.stringContaining('run.records.0.returns') });
+
+    // 100k nested arrays inside a trace (whose unknown keys are kept): refused before any store sees it.
+    const deep = JSON.parse(exportRunFile(run()));
+    deep.run.records.push({ type: 'trace', update: 1, trace: { note: 'NEST' }, serialTrace: {} });
+    const text = JSON.stringify(deep).replace('"NEST"', '['.repeat(100_000) + ']'.repeat(100_000));
+    expect(parseRunFile(text)).toMatchObject({ ok: false, reason: expect.stringMatching(/^run\.records\.2\.trace\.note(\.0)+: nested more than 32 levels deep$/) });
+  });
+
+  it('refuses a trace with more subagent bars than the timeline is built for', () => {
+    const outcome = { subtaskId: 0, steps: 1, outcome: 'done', answer: null };
+    const stage = (index: number) => ({ index, action: 'assign', subagents: Array.from({ length: 128 }, () => outcome), direct: null, mainSteps: 1, criticalStepsSoFar: index + 2 });
+    const trace = { task: 'wideSearch', numSubtasks: 1, finished: true, stages: Array.from({ length: 1_600 }, (_, i) => stage(i)), totals: { criticalSteps: 1, totalSteps: 1, serialBaseline: 1, lowerBound: null }, criticalPath: [] };
+    const file = JSON.parse(exportRunFile(run()));
+    file.run.records.push({ type: 'trace', update: 1, trace, serialTrace: { ...trace, stages: [] } });
+    expect(parseRunFile(JSON.stringify(file))).toMatchObject({ ok: false, reason: expect.stringMatching(/^run\.records\.2\.trace: trace too large: 204800 subagent runs \(at most 200000\)/) });
+  });
+
+  it("imports its own export of a run whose loss went NaN (the metric comes back as NaN)", () => {
+    const diverged: SavedRun = { ...run(), records: [{ ...update(1), metrics: { loss: Number.NaN, entropy: Infinity } }] };
+    const back = parseRunFile(exportRunFile(diverged));
+    expect(back.ok).toBe(true);
+    if (back.ok) expect((back.run.records[0] as UpdateRecord).metrics).toEqual({ loss: Number.NaN, entropy: Number.NaN });
+  });
+
+  it('keeps produced update records inside the caps and drops non-finite episodes', () => {
+    const r = fitUpdateRecord({
+      ...update(1),
+      returns: [1, Number.NaN, Infinity, 4],
+      lengths: [10, 11, 12, 13],
+      meanReturn20: Number.NaN,
+      metrics: Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`m${i}`, i])),
+      policyLags: [-3, 2.4, 4294967296],
+    });
+    expect(r.returns).toEqual([1, 4]);
+    expect(r.lengths).toEqual([10, 13]);
+    expect(r.meanReturn20).toBeNull();
+    expect(Object.keys(r.metrics)).toHaveLength(64);
+    expect(r.policyLags).toEqual([0, 2, 1_000_000]);
+    expect(parseRunFile(exportRunFile({ ...run(), records: [r] })).ok).toBe(true);
+  });
+
+  // Issue 15, item 8: a cell a spreadsheet would run as a formula.
+  it('escapes CSV cells that start with =, +, -, @, a tab or a carriage return, but not negative numbers', () => {
+    expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvCell('+1')).toBe("'+1");
+    expect(csvCell('-cmd')).toBe("'-cmd");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\tx')).toBe("'\tx");
+    expect(csvCell('\rx')).toBe(`"'\rx"`);
+    expect(csvCell(-0.5)).toBe('-0.5');
+    const evil: SavedRun = { ...run(), records: [{ ...update(1), metrics: { '=1+2': -3 } }] };
+    const [header, row] = metricsCsv(evil).trim().split('\n');
+    expect(header.endsWith(",'=1+2")).toBe(true);
+    expect(row.endsWith(',-3')).toBe(true);
   });
 });

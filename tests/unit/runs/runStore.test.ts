@@ -3,7 +3,8 @@ import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/config/config';
 import type { UpdateRecord } from '../../../src/runs/records';
-import { RunStore } from '../../../src/runs/runStore';
+import type { SavedRun } from '../../../src/runs/runFile';
+import { RunImportError, RunStore, RunStoreUnavailableError, runStoreUnavailable } from '../../../src/runs/runStore';
 
 let dbCount = 0;
 const stores: RunStore[] = [];
@@ -115,5 +116,45 @@ describe('RunStore', () => {
     expect(await store.getWeights('old')).toBeUndefined();
     await store.saveWeights('old', { update: 1, envSteps: 100, bytes: new Uint8Array([9]) });
     expect((await store.list())[0].weights?.size).toBe(1);
+  });
+
+  // Issue 15, item 2: the store could not clone the records, and the run row was committed anyway.
+  it('imports all or nothing: a run the store cannot save leaves every saved run as it was, with a clear error', async () => {
+    const store = await open();
+    const a = await store.create(resolveExperiment('quickstart'), 'a');
+    await store.append(a.id, [update(1)]);
+    await store.saveWeights(a.id, { update: 1, envSteps: 100, bytes: new Uint8Array([1, 2]) });
+    const listBefore = await store.list();
+    const runBefore = await store.get(a.id);
+
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const trace = { note: deep } as unknown as Extract<SavedRun['records'][number], { type: 'trace' }>['trace'];
+    const bad: SavedRun = { ...runBefore!, id: 'imported', name: 'hostile', status: 'done', records: [update(1), { type: 'trace', update: 1, trace, serialTrace: trace }] };
+    const err = await store.importRun(bad).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RunImportError);
+    expect((err as Error).message).toMatch(/^Could not save the imported run "hostile" \(nothing was written\): /);
+
+    expect(await store.list()).toEqual(listBefore);
+    expect(await store.get('imported')).toBeUndefined();
+    expect(await store.getWeights('imported')).toBeUndefined();
+    expect(await store.get(a.id)).toEqual(runBefore);
+    // The store still works after the aborted transaction.
+    const ok = await store.importRun({ ...runBefore!, id: 'second', name: 'fine' });
+    expect((await store.list()).map((m) => m.id).sort()).toEqual([a.id, ok.id].sort());
+  });
+
+  // Issue 15, item 8: the page must know that runs will not be kept.
+  it('says runs will not be saved where there is no IndexedDB', async () => {
+    expect(runStoreUnavailable()).toBeNull();
+    const saved = globalThis.indexedDB;
+    // @ts-expect-error: removed to stand for a browser without IndexedDB, put back below.
+    delete globalThis.indexedDB;
+    try {
+      expect(runStoreUnavailable()).toBeInstanceOf(RunStoreUnavailableError);
+      await expect(RunStore.open('no-idb')).rejects.toThrow(/^Runs will not be saved in this browser: IndexedDB is not available\.$/);
+    } finally {
+      globalThis.indexedDB = saved;
+    }
   });
 });

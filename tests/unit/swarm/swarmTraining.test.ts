@@ -7,7 +7,7 @@ import { Agent } from '../../../src/core/agent';
 import { Ppo, type PpoBatch } from '../../../src/algorithms/ppo';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
 import { resolveExperiment, ConfigError } from '../../../src/config/config';
-import { SWARM_PRESETS } from '../../../src/config/presetsSwarm';
+import { SWARM_PPO } from '../../../src/config/algorithms/swarmPpo';
 import type { RunRecord, SwarmUpdateRecord, TraceRecord } from '../../../src/runs/records';
 import { TrainingRun } from '../../../src/engine/trainer';
 import { resolveLimits } from '../../../src/envs/swarm/orchestration';
@@ -98,6 +98,8 @@ describe('central inference', () => {
     sub.dispose();
   });
 });
+
+const SWARM_PRESETS = SWARM_PPO.presets;
 
 describe('swarm config checks', () => {
   it('rejects unsatisfiable task configs before training', () => {

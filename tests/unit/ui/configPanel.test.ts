@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { groupedSettings } from '../../../src/ui/components/ConfigPanel';
+import type { ExperimentSettings } from '../../../src/config/settings';
 
-const keysFor = (algorithm: string) => groupedSettings(algorithm, []).flatMap(([, keys]) => keys as string[]);
+const keysFor = (algorithm: ExperimentSettings['algorithm']) => groupedSettings(algorithm, []).flatMap(([, keys]) => keys as string[]);
 
 describe('config panel: settings shown for the chosen algorithm', () => {
   it('shows a swarm run its task settings, not the classic env, network or segment settings', () => {

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { SwarmEpisodeStats, SwarmUpdateRecord } from '../../../src/runs/records';
 import { applyRecords, usePlayground } from '../../../src/ui/store';
 
+// The shaped terms travel in the records (λ1·r_parallel, λ2·r_finish), as the loop computed them.
 function ep(over: Partial<SwarmEpisodeStats>): SwarmEpisodeStats {
-  return {
+  const e = {
     criticalSteps: 100, totalSteps: 120, serialBaseline: 90, lowerBound: null, avgParallelism: 0, maxParallelism: 0, finishRate: 0,
     rPerf: 0.8, rParallel: 0, rFinish: 0, lambda1: 0.5, lambda2: 0.5, total: 0.8, ...over,
   };
+  return { shapedParallel: e.lambda1 * e.rParallel, shapedFinish: e.lambda2 * e.rFinish, ...e };
 }
 
 describe('swarm chart points', () => {

@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from 'react';
-import { downloadBlob } from '../../session';
+import { downloadBlob } from '../../session/download';
 import { usePlayground } from '../../store';
 import { figureToPng } from './pngExport';
 

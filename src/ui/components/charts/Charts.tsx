@@ -5,6 +5,7 @@ import { ReturnChart } from './ReturnChart';
 import { CriticalStepsChart, LambdaChart, ParallelismChart, RewardComponentsChart } from './SwarmCharts';
 import { ThroughputChart } from './ThroughputChart';
 import { InView } from './live';
+import { isSwarm as isSwarmAlgorithm } from '../../../config/watchable';
 
 /** The live charts: only those with data for this run (or a teaching link's hide list). */
 export function Charts() {
@@ -14,7 +15,7 @@ export function Charts() {
   const hasThroughput = usePlayground((s) => s.actorStats.some((a) => a.stepsPerSecond > 0));
   const hasLags = usePlayground((s) => Object.keys(s.lagHistogram).length > 0);
   // Swarm charts are there (empty) as soon as a swarm experiment is chosen: see ChartFrame.
-  const isSwarm = usePlayground((s) => s.config.settings.algorithm.startsWith('swarm'));
+  const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
   const hasSwarm = usePlayground((s) => isSwarm || s.swarmPoints.length > 0);
   const hasLambdas = usePlayground((s) => isSwarm || s.lambdaPoints.length > 0);
   return (

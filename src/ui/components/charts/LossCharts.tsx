@@ -41,7 +41,7 @@ function fmt(v: number): string {
  */
 const MiniChart = memo(function MiniChart({ metric, data, color }: { metric: string; data: UpdatePoint[]; color: string }) {
   const pts = data.flatMap((p) => (Number.isFinite(p.metrics[metric]) ? [[p.update, p.metrics[metric]] as const] : []));
-  const label = LABELS[metric] ?? metric;
+  const label = Object.hasOwn(LABELS, metric) ? LABELS[metric] : metric;
   if (pts.length === 0) return null;
   let x0 = Infinity;
   let x1 = -Infinity;
@@ -80,18 +80,34 @@ const MiniChart = memo(function MiniChart({ metric, data, color }: { metric: str
   );
 });
 
+/** Small charts drawn at most (an imported run once carried 2,000 metric keys, and drew them all). */
+export const MAX_LOSS_CHARTS = 24;
+
+/** The metrics that get a chart: the named ones first, then the rest in order, MAX_LOSS_CHARTS at most. */
+export function chartedMetrics(keys: readonly string[], max = MAX_LOSS_CHARTS): { shown: string[]; left: number } {
+  const candidates = keys.filter((k) => !SHOWN_ELSEWHERE.has(k));
+  const ordered = [...candidates.filter((k) => Object.hasOwn(LABELS, k)), ...candidates.filter((k) => !Object.hasOwn(LABELS, k))];
+  return { shown: ordered.slice(0, max), left: Math.max(0, ordered.length - max) };
+}
+
 /** One small chart per metric the algorithm reports (their scales differ too much to share an axis). */
 export const LossCharts = memo(function LossCharts() {
   const keys = useChartValue(selectKeys);
   const all = useChartValue(selectUpdates);
   const updates = forDisplay(all, byMean, 200);
+  const { shown, left } = chartedMetrics(keys);
   return (
     <ChartFrame title="Losses" caption="what the algorithm reports each update, by update" testId="loss-chart" points={all.length} wide>
       <div className="mini-grid">
-        {keys.filter((k) => !SHOWN_ELSEWHERE.has(k)).map((k, i) => (
+        {shown.map((k, i) => (
           <MiniChart key={k} metric={k} data={updates} color={SERIES_COLORS[(i + 1) % SERIES_COLORS.length]} />
         ))}
       </div>
+      {left > 0 && (
+        <p className="help" data-testid="loss-charts-left-out">
+          {left} more metrics are not drawn; the CSV export has them all.
+        </p>
+      )}
     </ChartFrame>
   );
 });

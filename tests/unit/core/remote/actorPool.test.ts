@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ActorPool, type PoolEvent } from '../../../../src/core/remote/actorPool';
+import { ActorPool, ActorPoolStartError, type PoolEvent } from '../../../../src/core/remote/actorPool';
 import { ActorDiedError, RemoteActorError } from '../../../../src/core/remote/errors';
 import { remoteClass } from '../../../../src/core/remote/remoteClass';
 import { setActorSpawner } from '../../../../src/core/remote/spawner';
@@ -123,5 +123,69 @@ describe('ActorPool', () => {
     await waitFor(() => spawner.live() === 0);
     expect(spawner.live()).toBe(0);
     expect(spawner.spawned()).toBeGreaterThan(0);
+  });
+
+  it('keeps the actors that start, reports the others and starts them in the background', async () => {
+    const rec = recorder();
+    let attempts1 = 0;
+    pool = await ActorPool.create(Rollout, 2, (i) => [10 * i, `s${i}`, { failInConstructor: i === 1 && attempts1++ === 0 }], {
+      heartbeatMs: 0,
+      onEvent: (e) => rec.events.push(e),
+    });
+    expect(pool.size).toBe(2);
+    const failed = await rec.next('startFailed', 1);
+    expect(failed.error?.message).toMatch(/constructor refused start=10/);
+    expect(rec.events.some((e) => e.type === 'startFailed' && e.index === 0)).toBe(false);
+    // A call on the slot waits for its background start, which succeeds on the second try.
+    expect(await pool.call(1, 'add', 1)).toBe(11);
+    const started = await rec.next('started', 1);
+    expect(pool.status()[1]).toMatchObject({ name: started.actorName, respawns: 0, state: 'idle' });
+    expect(await pool.call(0, 'describe')).toBe('s0:0');
+  });
+
+  it('fails to start, with a clear message, only when no actor comes up', async () => {
+    const live = spawner.live();
+    const err = await ActorPool.create(Rollout, 2, (i) => [i, 'x', { failInConstructor: true }], { heartbeatMs: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ActorPoolStartError);
+    expect((err as Error).message).toMatch(/^none of the 2 actors started \(first error: .*constructor refused start=0/);
+    expect((err as ActorPoolStartError).reasons).toHaveLength(2);
+    await waitFor(() => spawner.live() === live);
+  });
+
+  it('gives a slot up when its replacements keep failing: calls reject at once, and whenAllGone resolves', async () => {
+    const rec = recorder();
+    pool = await ActorPool.create(Rollout, 1, () => [3], { heartbeatMs: 0, spawnAttempts: 2, onEvent: (e) => rec.events.push(e) });
+    spawner.failSpawns(true);
+    try {
+      await pool.call(0, 'exitAfter', 10, 1).catch(() => undefined);
+      const gone = await rec.next('gone', 0);
+      expect(gone.error?.message).toMatch(/slot 0 is gone for good: 2 attempts to replace its actor failed \(last: spawn refused/);
+      expect(rec.events.filter((e) => e.type === 'error' && e.index === 0)).toHaveLength(2);
+      await pool.whenAllGone();
+      expect(pool.isGone(0)).toBe(true);
+      expect(pool.liveCount).toBe(0);
+      expect(pool.status()[0].state).toBe('dead');
+      const t0 = performance.now();
+      await expect(pool.call(0, 'add', 1)).rejects.toThrow(/actor 0 is gone for good \(last error: spawn refused/);
+      expect(performance.now() - t0).toBeLessThan(50);
+    } finally {
+      spawner.failSpawns(false);
+    }
+  });
+
+  it('terminate() stops an actor that is still being built instead of waiting for it', async () => {
+    const rec = recorder();
+    let spin = 0;
+    pool = await ActorPool.create(Rollout, 1, () => [0, 'slow', { constructorSpinMs: spin }], { heartbeatMs: 0, onEvent: (e) => rec.events.push(e) });
+    spin = 20_000; // the replacement blocks its worker in the constructor for 20 s
+    await pool.actor(0).terminate();
+    await rec.next('died', 0);
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = performance.now();
+    await pool.terminate();
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    pool = undefined;
+    expect(rec.events.some((e) => e.type === 'replaced')).toBe(false);
+    await waitFor(() => spawner.live() === 0);
   });
 });

@@ -1,16 +1,19 @@
 // Shared helpers for the remote tests: a spawner that counts live workers.
-import { nodeSpawner, type ActorSpawner } from '../../../../src/core/remote/spawner';
+import { nodeActorSpawner } from '../../../../src/cli/nodePlatform';
+import type { ActorSpawner } from '../../../../src/core/remote/spawner';
 
 export const FIXTURE_MODULE = new URL('./fixtures/testActors.ts', import.meta.url).href;
 
-/** Wraps the Node spawner and tracks which workers have not exited yet. */
-export function countingSpawner(): ActorSpawner & { live(): number; spawned(): number } {
+/** Wraps the Node spawner and tracks which workers have not exited yet; `failSpawns(true)` makes it refuse to spawn. */
+export function countingSpawner(): ActorSpawner & { live(): number; spawned(): number; failSpawns(on: boolean): void } {
   let live = 0;
   let spawned = 0;
+  let failing = false;
   return {
     kind: 'counting-node',
     async spawn(options) {
-      const w = await nodeSpawner.spawn(options);
+      if (failing) throw new Error(`spawn refused for ${options.name}`);
+      const w = await nodeActorSpawner.spawn(options);
       live++;
       spawned++;
       w.onExit(() => live--);
@@ -18,6 +21,7 @@ export function countingSpawner(): ActorSpawner & { live(): number; spawned(): n
     },
     live: () => live,
     spawned: () => spawned,
+    failSpawns: (on) => void (failing = on),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getActorClass, getActorKey, registerActorClass, registeredActorKeys } from '../../../../src/core/remote/registry';
+import { declaredActorKey, getActorClass, getActorKey, registerActorClass, registerExportedActorClasses, registeredActorKeys } from '../../../../src/core/remote/registry';
 
 describe('actor class registry', () => {
   it('maps keys to classes and back', () => {
@@ -19,5 +19,35 @@ describe('actor class registry', () => {
     expect(() => registerActorClass('reg.B', C)).toThrow(/already registered/);
     expect(() => registerActorClass('reg.B2', B)).toThrow(/already registered under key 'reg.B'/);
     expect(() => registerActorClass('', C)).toThrow(TypeError);
+  });
+
+  it('takes the key a class declares (static actorKey), and a subclass does not inherit it', () => {
+    class D {
+      static readonly actorKey: string = 'reg.D';
+    }
+    class E extends D {}
+    class F extends D {
+      static override readonly actorKey: string = 'reg.F';
+    }
+    expect(getActorKey(D)).toBe('reg.D'); // known before any registration: remoteClass needs nothing more
+    expect(registerActorClass(D)).toBe(D);
+    expect(getActorClass('reg.D')).toBe(D);
+    expect(declaredActorKey(E)).toBeUndefined();
+    expect(getActorKey(E)).toBeUndefined();
+    expect(() => registerActorClass(E)).toThrow(/declare `static readonly actorKey/);
+    expect(() => registerActorClass('reg.other', D)).toThrow(/declares key 'reg.D', not 'reg.other'/);
+    expect(registerActorClass(F)).toBe(F);
+    expect(getActorClass('reg.F')).toBe(F);
+  });
+
+  it("registers a module's exported actor classes and skips everything else", () => {
+    class G {
+      static readonly actorKey: string = 'reg.G';
+    }
+    class Plain {}
+    const keys = registerExportedActorClasses({ G, Plain, helper: () => 1, VALUE: 3, actorKey: 'reg.not-a-class' });
+    expect(keys).toEqual(['reg.G']);
+    expect(getActorClass('reg.G')).toBe(G);
+    expect(getActorKey(Plain)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorCallTimeoutError, ActorDiedError, RemoteActorError } from '../../../../src/core/remote/errors';
 import { remoteClass, type RemoteActor } from '../../../../src/core/remote/remoteClass';
 import { setActorSpawner } from '../../../../src/core/remote/spawner';
-import { Counter } from './fixtures/testActors';
+import { Counter, Greeter } from './fixtures/testActors';
 import { countingSpawner, FIXTURE_MODULE, waitFor } from './helpers';
 
 const spawner = countingSpawner();
@@ -76,6 +76,20 @@ describe('remoteClass (worker_threads)', () => {
 
     const Unknown = remoteClass(Counter, { key: 'test.NotThere', module: FIXTURE_MODULE });
     await expect(Unknown.create(1)).rejects.toThrow(/no actor class registered under key 'test.NotThere'/);
+  });
+
+  it('builds a class from the key it declares alone; the worker registers the exports of `module`', async () => {
+    const Greeters = remoteClass(Greeter, { module: FIXTURE_MODULE });
+    expect(Greeters.key).toBe('test.Greeter');
+    const g = await Greeters.create('hello');
+    try {
+      expect(g.actorName).toMatch(/^test\.Greeter#\d+$/);
+      expect(await g.greet('actor')).toBe('hello, actor');
+    } finally {
+      await g.terminate();
+    }
+    class Undeclared {}
+    expect(() => remoteClass(Undeclared)).toThrow(/declares no actor key/);
   });
 
   it('transfers a 1 MB Float32Array argument without copying', async () => {

@@ -1,0 +1,169 @@
+/**
+ * DDPG (Lillicrap et al. 2016, "Continuous control with deep reinforcement learning"), in the
+ * form of CleanRL's ddpg_continuous_action.py / Stable-Baselines3's DDPG (no OU noise, no batch
+ * norm, no critic weight decay; Gaussian exploration noise).
+ *
+ * Models: actor μ_φ(s) (DeterministicActor, inside the action bounds), critic Q_θ(s, a) (QCritic),
+ * and target copies μ_φ', Q_θ'. models() = [actor, critic, actorTarget, criticTarget].
+ *
+ * Per learn(batch) of transitions (s, a, r, s', d):
+ * 1. Critic target, no gradient:
+ *        y = r + γ · (1 − d) · Q_θ'(s', μ_φ'(s'))
+ *    d = 1 only where s' is terminal (a time-limit truncation keeps the bootstrap).
+ * 2. Critic: L_Q = mean[(Q_θ(s, a) − y)²], one Adam step on θ.
+ * 3. Actor (deterministic policy gradient, through the just-updated critic):
+ *        L_μ = −mean[Q_θ(s, μ_φ(s))], one Adam step on φ.
+ * 4. Targets (Polyak): θ' ← τθ + (1 − τ)θ',  φ' ← τφ + (1 − τ)φ'.
+ *
+ * Acting: a = clip(μ_φ(s) + σ · scale · ε, low, high), ε ~ N(0, I) drawn by the caller from a
+ * seeded Rng (`explore`), σ = explorationNoise in units of the half-range `scale` (CleanRL's
+ * `normal(0, action_scale * exploration_noise)`).
+ */
+import * as tf from '@tensorflow/tfjs';
+import { Algorithm } from '../core/algorithm';
+import type { DeterministicActor, QCritic } from '../core/continuousMlp';
+import type { Model, ModelOutput } from '../core/model';
+import { readScalars } from '../core/tensorUtils';
+import { makeOptimizer } from './common';
+import { checkBatch, checkRate, initTargets, setOptimizerLr, softUpdate, type ContinuousBatch } from './offPolicy';
+
+export interface DdpgConfig {
+  /** Adam learning rate of the actor. */
+  actorLr: number;
+  /** Adam learning rate of the critic. */
+  criticLr: number;
+  /** Discount γ. */
+  gamma: number;
+  /** Polyak rate τ of the target networks. */
+  tau: number;
+  /** Std of the Gaussian exploration noise, in units of the action half-range. */
+  explorationNoise: number;
+  // For the training loop:
+  /** Replay capacity. */
+  bufferSize: number;
+  /** Transitions per learn(). */
+  batchSize: number;
+  /** Environment steps (uniformly random actions) before learning starts. */
+  learningStarts: number;
+}
+
+/**
+ * Defaults: Stable-Baselines3 DDPG (learning_rate 1e-3 for actor and critic, tau 0.005, gamma 0.99,
+ * batch_size 256, buffer_size 1e6, learning_starts 100) with rl-baselines3-zoo's Gaussian action
+ * noise std 0.1 (hyperparams/ddpg.yml, Pendulum-v1; which also sets gamma 0.98, buffer 2e5,
+ * learning_starts 1e4 and net_arch [400, 300]). Lillicrap et al. used 1e-4 / 1e-3 and τ = 0.001.
+ */
+export const DDPG_DEFAULTS: Readonly<DdpgConfig> = Object.freeze({
+  actorLr: 1e-3,
+  criticLr: 1e-3,
+  gamma: 0.99,
+  tau: 0.005,
+  explorationNoise: 0.1,
+  bufferSize: 1_000_000,
+  batchSize: 256,
+  learningStarts: 100,
+});
+
+export interface DdpgModels {
+  actor: DeterministicActor;
+  critic: QCritic;
+  /** Overwritten with the actor's weights at construction. */
+  actorTarget: DeterministicActor;
+  /** Overwritten with the critic's weights at construction. */
+  criticTarget: QCritic;
+}
+
+export class Ddpg extends Algorithm<ContinuousBatch, DeterministicActor> {
+  readonly config: DdpgConfig;
+  readonly critic: QCritic;
+  readonly actorTarget: DeterministicActor;
+  readonly criticTarget: QCritic;
+  protected override optimizer: tf.Optimizer;
+  private readonly actorOptimizer: tf.Optimizer;
+
+  constructor(models: DdpgModels, config: Partial<DdpgConfig> = {}) {
+    super(models.actor);
+    this.config = { ...DDPG_DEFAULTS, ...config };
+    checkRate(this.config.gamma, 'gamma', 'DdpgConfig', 0, 1);
+    checkRate(this.config.tau, 'tau', 'DdpgConfig', 0, 1);
+    this.critic = models.critic;
+    this.actorTarget = models.actorTarget;
+    this.criticTarget = models.criticTarget;
+    initTargets(
+      [
+        [this.model, this.actorTarget],
+        [this.critic, this.criticTarget],
+      ],
+      'Ddpg',
+    );
+    this.optimizer = makeOptimizer('adam', this.config.criticLr, 1e-8);
+    this.actorOptimizer = makeOptimizer('adam', this.config.actorLr, 1e-8);
+  }
+
+  override models(): Model<ModelOutput>[] {
+    return [this.model, this.critic, this.actorTarget, this.criticTarget];
+  }
+
+  /** μ_φ(s) [B, A]: the greedy action. Caller disposes. */
+  predict(obs: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => this.model.forward(obs).action);
+  }
+
+  /** Also μ_φ(s): the noise is added by the caller (see `explore`), drawn with its seeded Rng. */
+  sample(obs: tf.Tensor2D): tf.Tensor2D {
+    return this.predict(obs);
+  }
+
+  /** clip(μ_φ(s) + σ·scale·ε, low, high) for standard-normal ε [B, A]. Caller disposes. */
+  explore(obs: tf.Tensor2D, eps: tf.Tensor2D, sigma: number = this.config.explorationNoise): tf.Tensor2D {
+    return tf.tidy(() => this.model.clipToBounds(tf.add(this.model.forward(obs).action, tf.mul(this.model.scaleT, tf.mul(sigma, eps)))));
+  }
+
+  /** y = r + γ(1 − d)·Q_θ'(s', μ_φ'(s')) (step 1); call inside tf.tidy. */
+  targets(batch: ContinuousBatch): tf.Tensor1D {
+    const qNext = this.criticTarget.qValue(batch.nextObs, this.actorTarget.forward(batch.nextObs).action);
+    return tf.add(batch.rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, batch.dones)), qNext));
+  }
+
+  /** L_Q for given targets y (step 2); call inside tf.tidy. */
+  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D): tf.Scalar {
+    return tf.mean(tf.square(tf.sub(this.critic.qValue(batch.obs, batch.actions), y)));
+  }
+
+  /** L_μ = −mean Q_θ(s, μ_φ(s)) (step 3); call inside tf.tidy. */
+  actorLoss(batch: ContinuousBatch): tf.Scalar {
+    return tf.neg(tf.mean(this.critic.qValue(batch.obs, this.model.forward(batch.obs).action)));
+  }
+
+  learn(batch: ContinuousBatch): Record<string, number> {
+    checkBatch(batch, this.model.spec.obsDim, this.model.spec.actionDim, 'Ddpg.learn');
+    const metrics = tf.tidy(() => {
+      const y = this.targets(batch);
+      const qMean = tf.mean(this.critic.qValue(batch.obs, batch.actions)) as tf.Scalar;
+      const critic = tf.variableGrads(() => this.criticLoss(batch, y), this.critic.variables());
+      this.optimizer.applyGradients(critic.grads);
+      const actor = tf.variableGrads(() => this.actorLoss(batch), this.model.variables());
+      this.actorOptimizer.applyGradients(actor.grads);
+      return { criticLoss: critic.value, actorLoss: actor.value, qMean, targetMean: tf.mean(y) as tf.Scalar };
+    });
+    softUpdate(
+      [
+        [this.model, this.actorTarget],
+        [this.critic, this.criticTarget],
+      ],
+      this.config.tau,
+    );
+    return readScalars(metrics);
+  }
+
+  /** Sets both learning rates to `lr`. */
+  override setLearningRate(lr: number): void {
+    setOptimizerLr(this.optimizer, lr);
+    setOptimizerLr(this.actorOptimizer, lr);
+  }
+
+  override dispose(): void {
+    this.actorOptimizer.dispose();
+    super.dispose();
+  }
+}

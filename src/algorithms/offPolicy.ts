@@ -1,0 +1,96 @@
+/**
+ * What DDPG, TD3 and SAC share: the tensor batch their `learn` takes, its conversion from the
+ * replay buffer's typed arrays (the Agent's job; here for loops and tests), its shape check, and
+ * the soft (Polyak) target update
+ *     θ' ← τ·θ + (1 − τ)·θ'.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { Model, ModelOutput } from '../core/model';
+import type { ContinuousTransitionBatch } from './replayBuffer';
+
+/** A batch of transitions as tensors. `learn` reads it and never disposes it: the caller does. */
+export interface ContinuousBatch {
+  /** [B, obsDim] s. */
+  obs: tf.Tensor2D;
+  /** [B, actionDim] a (env units, inside the bounds). */
+  actions: tf.Tensor2D;
+  /** [B] r. */
+  rewards: tf.Tensor1D;
+  /** [B, obsDim] s'. */
+  nextObs: tf.Tensor2D;
+  /** [B] float 1 where s' is terminal (terminated, not truncated), else 0. */
+  dones: tf.Tensor1D;
+}
+
+/** Typed arrays → a tensor batch (fresh tensors; the caller disposes them with `tf.dispose(Object.values(b))`). */
+export function toContinuousBatch(b: ContinuousTransitionBatch, obsDim: number, actionDim: number): ContinuousBatch {
+  const B = b.batchSize;
+  if (b.obs.length !== B * obsDim || b.nextObs.length !== B * obsDim) throw new Error(`toContinuousBatch: obs / nextObs must hold ${B}·${obsDim} values`);
+  if (b.actions.length !== B * actionDim) throw new Error(`toContinuousBatch: actions must hold ${B}·${actionDim} values, got ${b.actions.length}`);
+  if (b.rewards.length !== B || b.dones.length !== B) throw new Error(`toContinuousBatch: rewards / dones must hold ${B} values`);
+  return {
+    obs: tf.tensor2d(b.obs.slice(), [B, obsDim]),
+    actions: tf.tensor2d(b.actions.slice(), [B, actionDim]),
+    rewards: tf.tensor1d(b.rewards.slice()),
+    nextObs: tf.tensor2d(b.nextObs.slice(), [B, obsDim]),
+    dones: tf.tensor1d(Float32Array.from(b.dones)),
+  };
+}
+
+/** A [B, k] tensor of standard-normal draws from the caller's seeded Rng (see normalNoise). */
+export function noiseTensor(noise: Float32Array, rows: number, cols: number): tf.Tensor2D {
+  if (noise.length !== rows * cols) throw new Error(`noiseTensor: ${noise.length} draws for [${rows}, ${cols}]`);
+  return tf.tensor2d(noise.slice(), [rows, cols]);
+}
+
+/** Check the shapes of a batch against the model sizes; returns B. */
+export function checkBatch(b: ContinuousBatch, obsDim: number, actionDim: number, who: string): number {
+  const B = b.obs.shape[0];
+  const want: [string, tf.Tensor, number[]][] = [
+    ['obs', b.obs, [B, obsDim]],
+    ['actions', b.actions, [B, actionDim]],
+    ['rewards', b.rewards, [B]],
+    ['nextObs', b.nextObs, [B, obsDim]],
+    ['dones', b.dones, [B]],
+  ];
+  for (const [name, t, shape] of want) {
+    if (!t || !tf.util.arraysEqual(t.shape, shape)) {
+      throw new Error(`${who}: batch.${name} must have shape [${shape.join(', ')}], got ${t ? `[${t.shape.join(', ')}]` : 'nothing'}`);
+    }
+  }
+  return B;
+}
+
+/** Check one extra [B, actionDim] noise tensor of a batch. */
+export function checkNoise(t: tf.Tensor | undefined, B: number, actionDim: number, name: string, who: string): void {
+  if (!t || !tf.util.arraysEqual(t.shape, [B, actionDim])) {
+    throw new Error(`${who}: batch.${name} must be a [${B}, ${actionDim}] tensor of standard-normal draws, got ${t ? `[${t.shape.join(', ')}]` : 'nothing'}`);
+  }
+}
+
+/** θ' ← τ·θ + (1 − τ)·θ' for each (online, target) pair. */
+export function softUpdate(pairs: [Model<ModelOutput>, Model<ModelOutput>][], tau: number): void {
+  for (const [online, target] of pairs) online.syncWeightsTo(target, 1 - tau);
+}
+
+/** Each (online, target) pair must be two separate models; the target starts as a copy. */
+export function initTargets(pairs: [Model<ModelOutput>, Model<ModelOutput>][], who: string): void {
+  for (const [online, target] of pairs) {
+    if (online === target) throw new Error(`${who}: a target network must be a separate model`);
+    online.syncWeightsTo(target, 0);
+  }
+}
+
+/** Throw unless low ≤ v ≤ high (a config field). */
+export function checkRate(v: number, name: string, who: string, low = 0, high = Infinity): void {
+  if (!(Number.isFinite(v) && v >= low && v <= high)) throw new Error(`${who}.${name} must be in [${low}, ${high}], got ${v}`);
+}
+
+/**
+ * Change an optimizer's step size between updates. tfjs keeps `learningRate` protected but reads
+ * it on every step; Reflect.set reaches it without a type cast.
+ */
+export function setOptimizerLr(opt: tf.Optimizer, lr: number): void {
+  if (!(lr > 0)) throw new Error(`learning rate must be positive, got ${lr}`);
+  Reflect.set(opt, 'learningRate', lr);
+}

@@ -1,0 +1,256 @@
+/**
+ * SAC, Soft Actor-Critic (Haarnoja et al. 2018, "Soft Actor-Critic Algorithms and Applications"),
+ * with automatic entropy tuning, following Stable-Baselines3's SAC and CleanRL's
+ * sac_continuous_action.py.
+ *
+ * Models: actor π_φ (SquashedGaussianActor: mean and clamped log-std of u, y = tanh(u), action
+ * a = bias + scale·y), twin critics Q_θ1, Q_θ2 and their targets Q_θ1', Q_θ2'; the temperature
+ * α = exp(log α) is one trainable scalar. models() = [actor, critic1, critic2, critic1Target, critic2Target].
+ *
+ * Sampling a ~ π_φ(·|s) with given ε ~ N(0, I) (reparameterised, see `squashedGaussian`):
+ *     u = mean_φ(s) + exp(logStd_φ(s))·ε,   a = bias + scale·tanh(u),
+ *     log π(a|s) = Σ_i log N(u_i) − Σ_i log(1 − tanh(u_i)²)        (on the tanh scale, as SB3)
+ * Both draws per update come in the batch, from the caller's seeded Rng: `nextNoise` for s',
+ * `noise` for s.
+ *
+ * Per learn(batch) of transitions (s, a, r, s', d), with α = exp(log α) held fixed through steps 1–3:
+ * 1. Soft target, no gradient, with a' ~ π_φ(·|s'):
+ *        y = r + γ(1 − d)·( min_i Q_θi'(s', a') − α·log π(a'|s') )
+ * 2. Critics: L_Q = mean[(Q_θ1(s, a) − y)²] + mean[(Q_θ2(s, a) − y)²], one Adam step on (θ1, θ2).
+ * 3. Actor, with ã ~ π_φ(·|s) (gradient through ã by reparameterisation):
+ *        L_π = mean[ α·log π(ã|s) − min_i Q_θi(s, ã) ], one Adam step on φ.
+ * 4. Temperature (autotune), with log π(ã|s) from step 3 held constant and target entropy H̄ = −|A|:
+ *        L_α = −mean[ log α · (log π(ã|s) + H̄) ]
+ *    ∂L_α/∂log α = −mean(log π + H̄) = Ĥ − H̄ with the entropy estimate Ĥ = −mean(log π): when
+ *    the policy's entropy is below H̄ the gradient is negative and a descent step RAISES α (more
+ *    exploration); above H̄ it lowers α. One Adam step on log α.
+ * 5. Targets (Polyak): θi' ← τθi + (1 − τ)θi'.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { Algorithm } from '../core/algorithm';
+import { squashedGaussian, type QCritic, type SquashedGaussianActor } from '../core/continuousMlp';
+import type { Model, ModelOutput } from '../core/model';
+import { readScalars } from '../core/tensorUtils';
+import { makeOptimizer } from './common';
+import { checkBatch, checkNoise, checkRate, initTargets, setOptimizerLr, softUpdate, type ContinuousBatch } from './offPolicy';
+
+export interface SacConfig {
+  /** Adam learning rate of the actor. */
+  actorLr: number;
+  /** Adam learning rate of the twin critics. */
+  criticLr: number;
+  /** Adam learning rate of log α. */
+  alphaLr: number;
+  /** Discount γ. */
+  gamma: number;
+  /** Polyak rate τ of the target critics. */
+  tau: number;
+  /** α at the start (and throughout when autotune is off). */
+  initAlpha: number;
+  /** Tune α towards the target entropy (step 4). */
+  autotune: boolean;
+  /** Target entropy H̄; null = −|A| (the paper's heuristic). */
+  targetEntropy: number | null;
+  // For the training loop:
+  /** Replay capacity. */
+  bufferSize: number;
+  /** Transitions per learn(). */
+  batchSize: number;
+  /** Environment steps (uniformly random actions) before learning starts. */
+  learningStarts: number;
+}
+
+/**
+ * Defaults: Stable-Baselines3 SAC (learning_rate 3e-4 for actor, critics and α, tau 0.005,
+ * gamma 0.99, ent_coef 'auto' starting at 1.0, target_entropy 'auto' = −dim(A), batch_size 256,
+ * buffer_size 1e6, learning_starts 100). rl-baselines3-zoo's Pendulum-v1 (hyperparams/sac.yml)
+ * changes only learning_rate to 1e-3 over 20k steps.
+ */
+export const SAC_DEFAULTS: Readonly<SacConfig> = Object.freeze({
+  actorLr: 3e-4,
+  criticLr: 3e-4,
+  alphaLr: 3e-4,
+  gamma: 0.99,
+  tau: 0.005,
+  initAlpha: 1.0,
+  autotune: true,
+  targetEntropy: null,
+  bufferSize: 1_000_000,
+  batchSize: 256,
+  learningStarts: 100,
+});
+
+export interface SacBatch extends ContinuousBatch {
+  /** [B, A] standard-normal ε for the actor's sample at s (steps 3, 4). */
+  noise: tf.Tensor2D;
+  /** [B, A] standard-normal ε for the sample at s' (step 1). */
+  nextNoise: tf.Tensor2D;
+}
+
+export interface SacModels {
+  actor: SquashedGaussianActor;
+  critic1: QCritic;
+  critic2: QCritic;
+  /** Overwritten with their critic's weights at construction. */
+  critic1Target: QCritic;
+  critic2Target: QCritic;
+}
+
+export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
+  readonly config: SacConfig;
+  readonly critic1: QCritic;
+  readonly critic2: QCritic;
+  readonly critic1Target: QCritic;
+  readonly critic2Target: QCritic;
+  /** log α, trained by step 4 (a variable of its own, not part of any model). */
+  readonly logAlpha: tf.Variable;
+  /** H̄. */
+  readonly targetEntropy: number;
+  protected override optimizer: tf.Optimizer;
+  private readonly actorOptimizer: tf.Optimizer;
+  private readonly alphaOptimizer: tf.Optimizer;
+
+  constructor(models: SacModels, config: Partial<SacConfig> = {}) {
+    super(models.actor);
+    this.config = { ...SAC_DEFAULTS, ...config };
+    const c = this.config;
+    checkRate(c.gamma, 'gamma', 'SacConfig', 0, 1);
+    checkRate(c.tau, 'tau', 'SacConfig', 0, 1);
+    if (!(c.initAlpha > 0 && Number.isFinite(c.initAlpha))) throw new Error(`SacConfig.initAlpha must be positive, got ${c.initAlpha}`);
+    this.critic1 = models.critic1;
+    this.critic2 = models.critic2;
+    this.critic1Target = models.critic1Target;
+    this.critic2Target = models.critic2Target;
+    initTargets(this.targetPairs(), 'Sac');
+    this.targetEntropy = c.targetEntropy ?? -models.actor.spec.actionDim;
+    this.logAlpha = tf.variable(tf.scalar(Math.log(c.initAlpha)), c.autotune);
+    this.optimizer = makeOptimizer('adam', c.criticLr, 1e-8);
+    this.actorOptimizer = makeOptimizer('adam', c.actorLr, 1e-8);
+    this.alphaOptimizer = makeOptimizer('adam', c.alphaLr, 1e-8);
+  }
+
+  private targetPairs(): [Model<ModelOutput>, Model<ModelOutput>][] {
+    return [
+      [this.critic1, this.critic1Target],
+      [this.critic2, this.critic2Target],
+    ];
+  }
+
+  override models(): Model<ModelOutput>[] {
+    return [this.model, this.critic1, this.critic2, this.critic1Target, this.critic2Target];
+  }
+
+  /** The deterministic action bias + scale·tanh(mean_φ(s)) [B, A] (evaluation). Caller disposes. */
+  predict(obs: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => this.model.toEnvAction(tf.tanh(this.model.forward(obs).mean)));
+  }
+
+  /**
+   * What sampling needs: [mean | logStd] of u, [B, 2A]. The caller draws ε with its seeded Rng
+   * and acts with a = bias + scale·tanh(mean + exp(logStd)·ε) (or calls `explore`). Caller disposes.
+   */
+  sample(obs: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => {
+      const { mean, logStd } = this.model.forward(obs);
+      return tf.concat([mean, logStd], 1);
+    });
+  }
+
+  /** a = bias + scale·tanh(mean + exp(logStd)·ε) for standard-normal ε [B, A]. Caller disposes. */
+  explore(obs: tf.Tensor2D, eps: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => {
+      const { mean, logStd } = this.model.forward(obs);
+      return this.model.toEnvAction(squashedGaussian(mean, logStd, eps).y);
+    });
+  }
+
+  /** (a ~ π_φ(·|s) in env units, log π(a|s)) for given ε; call inside tf.tidy or a gradient closure. */
+  policySample(obs: tf.Tensor2D, eps: tf.Tensor2D): { action: tf.Tensor2D; logProb: tf.Tensor1D } {
+    const { mean, logStd } = this.model.forward(obs);
+    const s = squashedGaussian(mean, logStd, eps);
+    return { action: this.model.toEnvAction(s.y), logProb: s.logProb };
+  }
+
+  /** y (step 1) for a given α; call inside tf.tidy. */
+  targets(batch: SacBatch, alpha: tf.Scalar): tf.Tensor1D {
+    const next = this.policySample(batch.nextObs, batch.nextNoise);
+    const qNext = tf.minimum(this.critic1Target.qValue(batch.nextObs, next.action), this.critic2Target.qValue(batch.nextObs, next.action));
+    const soft = tf.sub(qNext, tf.mul(alpha, next.logProb));
+    return tf.add(batch.rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, batch.dones)), soft));
+  }
+
+  /** L_Q for given targets y (step 2); call inside tf.tidy. */
+  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D): tf.Scalar {
+    const l1 = tf.mean(tf.square(tf.sub(this.critic1.qValue(batch.obs, batch.actions), y)));
+    const l2 = tf.mean(tf.square(tf.sub(this.critic2.qValue(batch.obs, batch.actions), y)));
+    return tf.add(l1, l2);
+  }
+
+  /** L_π and the log π(ã|s) it used (step 3); call inside tf.tidy or a gradient closure. */
+  actorLoss(batch: SacBatch, alpha: tf.Scalar): { loss: tf.Scalar; logProb: tf.Tensor1D } {
+    const { action, logProb } = this.policySample(batch.obs, batch.noise);
+    const q = tf.minimum(this.critic1.qValue(batch.obs, action), this.critic2.qValue(batch.obs, action));
+    return { loss: tf.mean(tf.sub(tf.mul(alpha, logProb), q)), logProb };
+  }
+
+  /** L_α for log π held constant (step 4); call inside tf.tidy or a gradient closure. */
+  alphaLoss(logProb: tf.Tensor1D): tf.Scalar {
+    return tf.neg(tf.mean(tf.mul(this.logAlpha, tf.add(logProb, this.targetEntropy))));
+  }
+
+  learn(batch: SacBatch): Record<string, number> {
+    const { obsDim, actionDim } = this.model.spec;
+    const B = checkBatch(batch, obsDim, actionDim, 'Sac.learn');
+    checkNoise(batch.noise, B, actionDim, 'noise', 'Sac.learn');
+    checkNoise(batch.nextNoise, B, actionDim, 'nextNoise', 'Sac.learn');
+    const criticVars = [...this.critic1.variables(), ...this.critic2.variables()];
+    const scalars = tf.tidy(() => {
+      const alpha = tf.exp(this.logAlpha) as tf.Scalar; // a constant for steps 1–3
+      const y = this.targets(batch, alpha);
+      const q1 = this.critic1.qValue(batch.obs, batch.actions);
+      const q2 = this.critic2.qValue(batch.obs, batch.actions);
+      const critic = tf.variableGrads(() => this.criticLoss(batch, y), criticVars);
+      this.optimizer.applyGradients(critic.grads);
+
+      const side: { logProb?: tf.Tensor1D } = {};
+      const actor = tf.variableGrads(() => {
+        const t = this.actorLoss(batch, alpha);
+        side.logProb = tf.keep(t.logProb);
+        return t.loss;
+      }, this.model.variables());
+      this.actorOptimizer.applyGradients(actor.grads);
+      const logProb = side.logProb as tf.Tensor1D;
+
+      const out: Record<string, tf.Scalar> = {
+        criticLoss: critic.value,
+        actorLoss: actor.value,
+        alpha,
+        entropy: tf.neg(tf.mean(logProb)) as tf.Scalar,
+        q1Mean: tf.mean(q1) as tf.Scalar,
+        q2Mean: tf.mean(q2) as tf.Scalar,
+      };
+      if (this.config.autotune) {
+        const a = tf.variableGrads(() => this.alphaLoss(logProb), [this.logAlpha]);
+        this.alphaOptimizer.applyGradients(a.grads);
+        out.alphaLoss = a.value;
+      }
+      logProb.dispose(); // keep()-ed: outlives the tidy otherwise
+      return out;
+    });
+    softUpdate(this.targetPairs(), this.config.tau);
+    return readScalars(scalars);
+  }
+
+  /** Sets the actor's and the critics' learning rates (α's stays). */
+  override setLearningRate(lr: number): void {
+    setOptimizerLr(this.optimizer, lr);
+    setOptimizerLr(this.actorOptimizer, lr);
+  }
+
+  override dispose(): void {
+    this.actorOptimizer.dispose();
+    this.alphaOptimizer.dispose();
+    this.logAlpha.dispose();
+    super.dispose();
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * TD3, Twin Delayed DDPG (Fujimoto et al. 2018, "Addressing Function Approximation Error in
+ * Actor-Critic Methods"), following CleanRL's td3_continuous_action.py and Stable-Baselines3's TD3.
+ *
+ * Models: actor μ_φ (DeterministicActor), twin critics Q_θ1, Q_θ2 (QCritic), and target copies
+ * μ_φ', Q_θ1', Q_θ2'. models() = [actor, critic1, critic2, actorTarget, critic1Target, critic2Target].
+ *
+ * Per learn(batch) of transitions (s, a, r, s', d) with standard-normal draws ε [B, A]
+ * (`batch.targetNoise`, from the caller's seeded Rng), update number n = 1, 2, …:
+ * 1. Target policy smoothing, no gradient:
+ *        ã = clip( μ_φ'(s') + clip(σ̃·ε, −c, c)·scale,  low, high )      σ̃ = targetPolicyNoise, c = targetNoiseClip
+ *    (the noise is in units of the action half-range `scale`, as CleanRL's `* action_scale`)
+ * 2. Clipped double-Q target:
+ *        y = r + γ · (1 − d) · min( Q_θ1'(s', ã), Q_θ2'(s', ã) )
+ * 3. Critics: L_Q = mean[(Q_θ1(s, a) − y)²] + mean[(Q_θ2(s, a) − y)²], one Adam step on (θ1, θ2).
+ * 4. Delayed policy update, only when n mod policyDelay = 0:
+ *        L_μ = −mean[Q_θ1(s, μ_φ(s))], one Adam step on φ, then
+ *        θi' ← τθi + (1 − τ)θi',  φ' ← τφ + (1 − τ)φ'       (targets move only on these updates too)
+ *
+ * Acting: as DDPG, a = clip(μ_φ(s) + σ·scale·ε, low, high) (`explore`).
+ */
+import * as tf from '@tensorflow/tfjs';
+import { Algorithm } from '../core/algorithm';
+import type { DeterministicActor, QCritic } from '../core/continuousMlp';
+import type { Model, ModelOutput } from '../core/model';
+import { readScalars } from '../core/tensorUtils';
+import { makeOptimizer } from './common';
+import { checkBatch, checkNoise, checkRate, initTargets, setOptimizerLr, softUpdate, type ContinuousBatch } from './offPolicy';
+
+export interface Td3Config {
+  /** Adam learning rate of the actor. */
+  actorLr: number;
+  /** Adam learning rate of the twin critics. */
+  criticLr: number;
+  /** Discount γ. */
+  gamma: number;
+  /** Polyak rate τ of the target networks. */
+  tau: number;
+  /** Actor and target updates every `policyDelay` critic updates. */
+  policyDelay: number;
+  /** σ̃: std of the target smoothing noise, in units of the action half-range. */
+  targetPolicyNoise: number;
+  /** c: the smoothing noise is clipped to [−c, c] (same units). */
+  targetNoiseClip: number;
+  /** Std of the Gaussian exploration noise, in units of the action half-range. */
+  explorationNoise: number;
+  // For the training loop:
+  /** Replay capacity. */
+  bufferSize: number;
+  /** Transitions per learn(). */
+  batchSize: number;
+  /** Environment steps (uniformly random actions) before learning starts. */
+  learningStarts: number;
+}
+
+/**
+ * Defaults: Stable-Baselines3 TD3 (learning_rate 1e-3, tau 0.005, gamma 0.99, policy_delay 2,
+ * target_policy_noise 0.2, target_noise_clip 0.5, batch_size 256, buffer_size 1e6,
+ * learning_starts 100), the paper's values for delay, σ̃ and c, with rl-baselines3-zoo's
+ * exploration noise std 0.1 (hyperparams/td3.yml, Pendulum-v1, which also sets gamma 0.98,
+ * buffer 2e5, learning_starts 1e4 and net_arch [400, 300]).
+ */
+export const TD3_DEFAULTS: Readonly<Td3Config> = Object.freeze({
+  actorLr: 1e-3,
+  criticLr: 1e-3,
+  gamma: 0.99,
+  tau: 0.005,
+  policyDelay: 2,
+  targetPolicyNoise: 0.2,
+  targetNoiseClip: 0.5,
+  explorationNoise: 0.1,
+  bufferSize: 1_000_000,
+  batchSize: 256,
+  learningStarts: 100,
+});
+
+export interface Td3Batch extends ContinuousBatch {
+  /** [B, A] standard-normal draws ε for the target policy smoothing. */
+  targetNoise: tf.Tensor2D;
+}
+
+export interface Td3Models {
+  actor: DeterministicActor;
+  critic1: QCritic;
+  critic2: QCritic;
+  /** The targets are overwritten with their online network's weights at construction. */
+  actorTarget: DeterministicActor;
+  critic1Target: QCritic;
+  critic2Target: QCritic;
+}
+
+export class Td3 extends Algorithm<Td3Batch, DeterministicActor> {
+  readonly config: Td3Config;
+  readonly critic1: QCritic;
+  readonly critic2: QCritic;
+  readonly actorTarget: DeterministicActor;
+  readonly critic1Target: QCritic;
+  readonly critic2Target: QCritic;
+  protected override optimizer: tf.Optimizer;
+  private readonly actorOptimizer: tf.Optimizer;
+  /** Number of learn() calls so far (n). */
+  private updates = 0;
+  /** L_μ of the last delayed update (reported on the updates in between). */
+  private lastActorLoss = NaN;
+
+  constructor(models: Td3Models, config: Partial<Td3Config> = {}) {
+    super(models.actor);
+    this.config = { ...TD3_DEFAULTS, ...config };
+    const c = this.config;
+    checkRate(c.gamma, 'gamma', 'Td3Config', 0, 1);
+    checkRate(c.tau, 'tau', 'Td3Config', 0, 1);
+    checkRate(c.targetPolicyNoise, 'targetPolicyNoise', 'Td3Config');
+    checkRate(c.targetNoiseClip, 'targetNoiseClip', 'Td3Config');
+    if (!(Number.isInteger(c.policyDelay) && c.policyDelay >= 1)) throw new Error(`Td3Config.policyDelay must be a positive integer, got ${c.policyDelay}`);
+    this.critic1 = models.critic1;
+    this.critic2 = models.critic2;
+    this.actorTarget = models.actorTarget;
+    this.critic1Target = models.critic1Target;
+    this.critic2Target = models.critic2Target;
+    initTargets(this.targetPairs(), 'Td3');
+    this.optimizer = makeOptimizer('adam', c.criticLr, 1e-8);
+    this.actorOptimizer = makeOptimizer('adam', c.actorLr, 1e-8);
+  }
+
+  private targetPairs(): [Model<ModelOutput>, Model<ModelOutput>][] {
+    return [
+      [this.model, this.actorTarget],
+      [this.critic1, this.critic1Target],
+      [this.critic2, this.critic2Target],
+    ];
+  }
+
+  override models(): Model<ModelOutput>[] {
+    return [this.model, this.critic1, this.critic2, this.actorTarget, this.critic1Target, this.critic2Target];
+  }
+
+  /** learn() calls so far. */
+  get numUpdates(): number {
+    return this.updates;
+  }
+
+  /** μ_φ(s) [B, A]. Caller disposes. */
+  predict(obs: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => this.model.forward(obs).action);
+  }
+
+  /** Also μ_φ(s): the exploration noise is added by the caller (see `explore`). */
+  sample(obs: tf.Tensor2D): tf.Tensor2D {
+    return this.predict(obs);
+  }
+
+  /** clip(μ_φ(s) + σ·scale·ε, low, high) for standard-normal ε [B, A]. Caller disposes. */
+  explore(obs: tf.Tensor2D, eps: tf.Tensor2D, sigma: number = this.config.explorationNoise): tf.Tensor2D {
+    return tf.tidy(() => this.model.clipToBounds(tf.add(this.model.forward(obs).action, tf.mul(this.model.scaleT, tf.mul(sigma, eps)))));
+  }
+
+  /** ã = clip(μ_φ'(s') + clip(σ̃ε, −c, c)·scale, low, high) (step 1); call inside tf.tidy. */
+  smoothedTargetActions(nextObs: tf.Tensor2D, eps: tf.Tensor2D): tf.Tensor2D {
+    const { targetPolicyNoise: sigma, targetNoiseClip: c } = this.config;
+    const noise = tf.mul(tf.clipByValue(tf.mul(sigma, eps), -c, c), this.actorTarget.scaleT);
+    return this.actorTarget.clipToBounds(tf.add(this.actorTarget.forward(nextObs).action, noise));
+  }
+
+  /** y = r + γ(1 − d)·min_i Q_θi'(s', ã) (step 2); call inside tf.tidy. */
+  targets(batch: Td3Batch): tf.Tensor1D {
+    const aNext = this.smoothedTargetActions(batch.nextObs, batch.targetNoise);
+    const qNext = tf.minimum(this.critic1Target.qValue(batch.nextObs, aNext), this.critic2Target.qValue(batch.nextObs, aNext));
+    return tf.add(batch.rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, batch.dones)), qNext));
+  }
+
+  /** L_Q for given targets y (step 3); call inside tf.tidy. */
+  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D): tf.Scalar {
+    const l1 = tf.mean(tf.square(tf.sub(this.critic1.qValue(batch.obs, batch.actions), y)));
+    const l2 = tf.mean(tf.square(tf.sub(this.critic2.qValue(batch.obs, batch.actions), y)));
+    return tf.add(l1, l2);
+  }
+
+  /** L_μ = −mean Q_θ1(s, μ_φ(s)) (step 4); call inside tf.tidy. */
+  actorLoss(batch: ContinuousBatch): tf.Scalar {
+    return tf.neg(tf.mean(this.critic1.qValue(batch.obs, this.model.forward(batch.obs).action)));
+  }
+
+  learn(batch: Td3Batch): Record<string, number> {
+    const B = checkBatch(batch, this.model.spec.obsDim, this.model.spec.actionDim, 'Td3.learn');
+    checkNoise(batch.targetNoise, B, this.model.spec.actionDim, 'targetNoise', 'Td3.learn');
+    this.updates += 1;
+    const delayed = this.updates % this.config.policyDelay === 0;
+    const criticVars = [...this.critic1.variables(), ...this.critic2.variables()];
+    const scalars = tf.tidy(() => {
+      const y = this.targets(batch);
+      const q1 = this.critic1.qValue(batch.obs, batch.actions);
+      const q2 = this.critic2.qValue(batch.obs, batch.actions);
+      const critic = tf.variableGrads(() => this.criticLoss(batch, y), criticVars);
+      this.optimizer.applyGradients(critic.grads);
+      const out: Record<string, tf.Scalar> = {
+        criticLoss: critic.value,
+        q1Mean: tf.mean(q1) as tf.Scalar,
+        q2Mean: tf.mean(q2) as tf.Scalar,
+        targetMean: tf.mean(y) as tf.Scalar,
+      };
+      if (delayed) {
+        const actor = tf.variableGrads(() => this.actorLoss(batch), this.model.variables());
+        this.actorOptimizer.applyGradients(actor.grads);
+        out.actorLoss = actor.value;
+      }
+      return out;
+    });
+    if (delayed) softUpdate(this.targetPairs(), this.config.tau);
+    const m = readScalars(scalars);
+    if (delayed) this.lastActorLoss = m.actorLoss;
+    return { ...m, actorLoss: this.lastActorLoss, actorUpdated: delayed ? 1 : 0 };
+  }
+
+  /** Sets both learning rates to `lr`. */
+  override setLearningRate(lr: number): void {
+    setOptimizerLr(this.optimizer, lr);
+    setOptimizerLr(this.actorOptimizer, lr);
+  }
+
+  override dispose(): void {
+    this.actorOptimizer.dispose();
+    super.dispose();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * An algorithm's descriptor: what the config, the engine and the page need to know about one
+ * algorithm, declared once in its own module under src/config/algorithms/. From the descriptors
+ * come the settings table, the zod schema, the CLI's `--set`, the URL codec, the config panel,
+ * the preset gallery and the training loop a run uses.
+ *
+ * A descriptor is plain data plus `load`, which imports the update rule lazily: the page's first
+ * bundle reads every descriptor and never carries tfjs.
+ */
+import type { Algorithm } from '../core/algorithm';
+import type { ActorCriticMlp, PolicyMlp, QMlp } from '../core/mlp';
+import type { Setting, SettingValue } from './settingKinds';
+import type { SharedSettingValues } from './sharedSettings';
+
+/** How a run places its learner and actors (src/engine/loops/): one loop per kind. */
+export type LoopKind = 'episodic' | 'sync' | 'async' | 'replay' | 'es' | 'swarm';
+/** The remote actor class the loop's actors are. */
+export type ActorKind = 'RolloutActor' | 'SwarmActor';
+/** Classic control trains on a Gymnasium-style environment; the swarm has its own task. */
+export type AlgorithmFamily = 'classic' | 'swarm';
+
+/** The networks the engine builds from the model settings, by kind. */
+export interface NetworkModels {
+  policy: PolicyMlp;
+  actorCritic: ActorCriticMlp;
+  q: QMlp;
+}
+export type NetworkKind = keyof NetworkModels;
+
+export type ParamsOf<S extends Record<string, Setting>> = { -readonly [K in keyof S]: SettingValue<S[K]> };
+export type Prefixed<P extends string, S> = { [K in keyof S & string as `${P}.${K}`]: S[K] };
+type PrefixedValues<P extends string, S extends Record<string, Setting>> = { [K in keyof S & string as `${P}.${K}`]: SettingValue<S[K]> };
+
+/** A named starting point: one sentence on what it shows, and the settings it changes. */
+export interface PresetDef<P extends string = string, S extends Record<string, Setting> = Record<string, Setting>> {
+  name: string;
+  title: string;
+  description: string;
+  settings: Partial<SharedSettingValues & PrefixedValues<P, S>>;
+}
+
+/**
+ * What an algorithm module exports for the engine: build the update rule from the network the
+ * settings describe and the algorithm's own settings (method syntax, so a registry of different
+ * algorithms can hold them side by side).
+ */
+export interface AlgorithmModule<N extends NetworkKind, Params> {
+  create(model: NetworkModels[N], params: Params, seed: number): Algorithm;
+}
+
+export interface AlgorithmDescriptor<Id extends string = string, P extends string = string, S extends Record<string, Setting> = Record<string, Setting>, N extends NetworkKind = NetworkKind> {
+  id: Id;
+  /** Prefix of its setting keys: `ppo.lr` is setting `lr` of the algorithm with prefix `ppo`. */
+  prefix: P;
+  /** Short name for the page. */
+  label: string;
+  family: AlgorithmFamily;
+  loop: LoopKind;
+  actor: ActorKind;
+  /** The network the learner trains from the model settings; null when the loop builds its own. */
+  network: N | null;
+  /** Its hyperparameters: names equal the update rule's config fields, one default each. */
+  settings: S;
+  presets: readonly PresetDef<P, S>[];
+  /** The update rule, imported on demand (loops that build their own learner leave it out). */
+  load?: () => Promise<AlgorithmModule<N, ParamsOf<S>>>;
+}
+
+/** Declare an algorithm; the identity function that fixes the descriptor's literal types. */
+export function defineAlgorithm<const Id extends string, const P extends string, const S extends Record<string, Setting>, N extends NetworkKind>(
+  d: AlgorithmDescriptor<Id, P, S, N>,
+): AlgorithmDescriptor<Id, P, S, N> {
+  return d;
+}
+
+/** The default of every setting of one algorithm, by field name (what `create` receives unchanged). */
+export function defaultParams<S extends Record<string, Setting>>(settings: S): ParamsOf<S> {
+  const out: Record<string, unknown> = {};
+  for (const [k, setting] of Object.entries(settings)) out[k] = setting.default;
+  return out as ParamsOf<S>;
+}

@@ -1,0 +1,47 @@
+/**
+ * Old setting keys, mapped to today's. Link version 2 gave every hyperparameter the name of its
+ * update rule's config field (`ppo.clip` → `ppo.clipCoef`); links, run files and saved runs made
+ * before keep loading through this table.
+ */
+
+/** Version-1 key → the version-2 key(s) it sets (IMPALA's one ρ̄ set both of its clips). */
+const RENAMED_IN_V2: Readonly<Record<string, readonly string[]>> = {
+  'ppo.clip': ['ppo.clipCoef'],
+  'ppo.epochs': ['ppo.updateEpochs'],
+  'ppo.minibatches': ['ppo.numMinibatches'],
+  'reinforce.entropyCoef': ['reinforce.entCoef'],
+  'impala.rhoBar': ['impala.clipRhoThreshold', 'impala.clipPgRhoThreshold'],
+  'impala.cBar': ['impala.clipCThreshold'],
+  'dqn.targetUpdate': ['dqn.targetNetworkFrequency'],
+  'dqn.epsStart': ['dqn.startE'],
+  'dqn.epsEnd': ['dqn.endE'],
+  'dqn.epsFraction': ['dqn.explorationFraction'],
+  'dqn.double': ['dqn.doubleDqn'],
+  'es.pairs': ['es.numPairs'],
+  'es.l2': ['es.l2Coeff'],
+};
+
+/** The key(s) an old key stands for today (the key itself when it was never renamed). */
+export function currentKeys(key: string): readonly string[] {
+  return RENAMED_IN_V2[key] ?? [key];
+}
+
+/** Settings with every old key renamed; a value under a new key wins over the same setting under its old key. */
+export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (!(key in RENAMED_IN_V2)) out[key] = value;
+  }
+  for (const [key, value] of Object.entries(settings)) {
+    for (const renamed of RENAMED_IN_V2[key] ?? []) if (!(renamed in out)) out[renamed] = value;
+  }
+  return out;
+}
+
+/** A saved config (run file, run store) with its settings' keys migrated; anything else passes unchanged. */
+export function migrateConfig(config: unknown): unknown {
+  if (typeof config !== 'object' || config === null || !('settings' in config)) return config;
+  const settings = (config as { settings: unknown }).settings;
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return config;
+  return { ...config, settings: migrateSettingKeys(settings as Record<string, unknown>) };
+}

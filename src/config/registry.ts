@@ -1,0 +1,26 @@
+/**
+ * Every algorithm the playground knows, one line each. Adding an algorithm means writing its
+ * update rule (src/algorithms/), its descriptor (src/config/algorithms/) and one line here.
+ */
+import { A2C } from './algorithms/a2c';
+import { DQN } from './algorithms/dqn';
+import { ES } from './algorithms/es';
+import { IMPALA } from './algorithms/impala';
+import { PPO } from './algorithms/ppo';
+import { REINFORCE } from './algorithms/reinforce';
+import { SWARM_PPO } from './algorithms/swarmPpo';
+import type { AlgorithmDescriptor } from './algorithm';
+
+export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, SWARM_PPO] as const;
+
+type Descriptors = (typeof ALGORITHM_DESCRIPTORS)[number];
+export type AlgorithmId = Descriptors['id'];
+
+export const ALGORITHM_IDS = ALGORITHM_DESCRIPTORS.map((d) => d.id) as readonly AlgorithmId[];
+
+/** The descriptor of an algorithm id (widened: what every descriptor has in common). */
+export function descriptorOf(id: AlgorithmId): AlgorithmDescriptor {
+  const found: AlgorithmDescriptor | undefined = ALGORITHM_DESCRIPTORS.find((d) => d.id === id);
+  if (!found) throw new Error(`unknown algorithm ${JSON.stringify(id)}`);
+  return found;
+}

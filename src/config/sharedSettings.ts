@@ -1,0 +1,34 @@
+/**
+ * Settings every algorithm shares (run, environment, actors, network, sampling), each with the
+ * loops or families it applies to. An algorithm's own settings live in its descriptor.
+ */
+import { choice, flag, int, num, scoped, type Setting, type SettingValue } from './settingKinds';
+
+export const ENV_IDS = ['CartPole-v1', 'Acrobot-v1', 'MountainCar-v0'] as const;
+export const BACKENDS = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'] as const;
+export const INFERENCE_PLACEMENTS = ['actor', 'learner'] as const;
+
+const CLASSIC = { families: ['classic'] };
+const SEGMENT_LOOPS = { loops: ['sync', 'async', 'replay'] };
+const ASYNC = { loops: ['async'] };
+
+export const SHARED_SETTINGS = {
+  seed: int('run', 'Seed', 0, 2_147_483_647, 1, 'Seeds every random draw: weight init, resets, action sampling.'),
+  'run.envSteps': scoped(CLASSIC, int('run', 'Budget (env steps)', 1_000, 5_000_000, 200_000, 'The run stops after this many environment steps in total.')),
+  'run.targetReturn': scoped(CLASSIC, num('run', 'Target mean return', -1_000, 1_000, 475, 'The run reports when the mean return of the last 20 episodes first reaches this.')),
+  'run.stopAtTarget': scoped(CLASSIC, flag('run', 'Stop at target', false, 'End the run as soon as the target mean return is reached.')),
+  backend: choice('run', 'Learner backend', BACKENDS, 'auto', 'tfjs backend for the learner; auto tries webgpu, webgl, wasm, then cpu.'),
+  'env.id': scoped(CLASSIC, choice('env', 'Environment', ENV_IDS, 'CartPole-v1', 'The Gymnasium-style task the agent learns.')),
+  actors: int('parallel', 'Actors (workers)', 1, 16, 2, 'How many remote actors (Web Workers / worker threads) collect experience.'),
+  envsPerActor: scoped({ loops: ['episodic', 'sync', 'async', 'replay', 'swarm'] }, int('parallel', 'Envs per actor', 1, 64, 4, 'Environment copies each actor steps together with one batched forward pass.')),
+  'model.hidden': scoped(CLASSIC, int('model', 'Hidden units', 4, 256, 64, 'Width of each hidden layer of the policy network.')),
+  'model.layers': scoped(CLASSIC, int('model', 'Hidden layers', 1, 3, 1, 'Depth of the policy network.')),
+  'model.activation': scoped(CLASSIC, choice('model', 'Activation', ['tanh', 'relu'] as const, 'tanh', 'Nonlinearity between layers.')),
+  inference: scoped({ loops: ['sync', 'async'] }, choice('parallel', 'Inference placement', INFERENCE_PLACEMENTS, 'actor', 'actor: each actor acts with its own policy copy (IMPALA style); learner: actors only step envs and the learner runs one batched forward pass for all (SEED style).')),
+  'sampling.segmentLength': scoped(SEGMENT_LOOPS, int('parallel', 'Segment length T', 4, 1_024, 128, 'Steps each env copy runs per segment before the actor sends it (one message per segment).')),
+  'sampling.broadcastInterval': scoped(ASYNC, int('parallel', 'Broadcast interval', 1, 100, 1, 'Async mode: the learner sends new weights to the actors every this many updates.')),
+  'sampling.queueCapacity': scoped(ASYNC, int('parallel', 'Queue capacity', 1, 64, 4, 'Async mode: segments waiting for the learner; a full queue makes actors wait (backpressure).')),
+  'sampling.segmentsPerBatch': scoped(ASYNC, int('parallel', 'Segments per batch', 1, 16, 2, 'Async mode: segments the learner takes from the queue for one update.')),
+} as const satisfies Record<string, Setting>;
+
+export type SharedSettingValues = { -readonly [K in keyof typeof SHARED_SETTINGS]: SettingValue<(typeof SHARED_SETTINGS)[K]> };

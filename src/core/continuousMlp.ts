@@ -1,0 +1,241 @@
+/**
+ * MLP models for continuous (Box) actions, with the seeded orthogonal init of mlp.ts:
+ *
+ *   - DeterministicActor (DDPG, TD3):      a = bias + scale · tanh(f(s))                  `{ action: [B, A] }`
+ *   - SquashedGaussianActor (SAC):         u ~ N(mean(s), exp(logStd(s))²), a = bias + scale · tanh(u)
+ *                                          `{ mean: [B, A], logStd: [B, A] }`, logStd clamped to [logStdMin, logStdMax]
+ *   - QCritic (all three):                 Q(s, a) from the concatenation [s, a]           `{ q: [B] }`
+ *
+ * with scale = (high − low)/2 and bias = (high + low)/2 per action dimension (CleanRL's
+ * action_scale / action_bias), so a tanh output in (−1, 1) maps onto the env's bounds.
+ *
+ * Sampling is done with noise passed in (ε drawn by the caller from a seeded Rng, e.g. with
+ * `normalNoise`), never with a tfjs random op, so a seed gives the same numbers on every backend.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { Dense, DenseStack } from './mlp';
+import { Model, type WeightSpec } from './model';
+import { Rng } from './rng';
+
+/** Serialisable description of an actor: sizes, hidden layers, and the env's action bounds. */
+export interface ActorSpec {
+  obsDim: number;
+  actionDim: number;
+  hidden: number[];
+  activation: 'tanh' | 'relu';
+  /** Per-dimension lower action bounds (length actionDim). */
+  actionLow: number[];
+  /** Per-dimension upper action bounds (length actionDim). */
+  actionHigh: number[];
+}
+
+/** Serialisable description of a Q(s, a) critic. */
+export interface CriticSpec {
+  obsDim: number;
+  actionDim: number;
+  hidden: number[];
+  activation: 'tanh' | 'relu';
+}
+
+/**
+ * log-std bounds of the SAC actor: SB3's LOG_STD_MIN / LOG_STD_MAX (−20, 2), as in Haarnoja's
+ * softlearning. The clamp keeps exp(logStd) away from 0 and from huge values.
+ */
+export const LOG_STD_MIN = -20;
+export const LOG_STD_MAX = 2;
+
+const bad = (what: string, v: unknown) => new Error(`${what} is invalid: ${JSON.stringify(v)}`);
+
+function checkSizes(spec: CriticSpec, who: string): void {
+  if (!Number.isInteger(spec.obsDim) || spec.obsDim < 1) throw bad(`${who}.obsDim`, spec.obsDim);
+  if (!Number.isInteger(spec.actionDim) || spec.actionDim < 1) throw bad(`${who}.actionDim`, spec.actionDim);
+  if (!Array.isArray(spec.hidden) || spec.hidden.length === 0 || spec.hidden.some((h) => !Number.isInteger(h) || h < 1)) {
+    throw bad(`${who}.hidden (at least one layer)`, spec.hidden);
+  }
+  if (spec.activation !== 'tanh' && spec.activation !== 'relu') throw bad(`${who}.activation`, spec.activation);
+}
+
+/** scale = (high − low)/2, bias = (high + low)/2, after checking the bounds. */
+export function actionScaleBias(spec: ActorSpec, who = 'ActorSpec'): { scale: Float32Array; bias: Float32Array } {
+  const { actionLow: low, actionHigh: high, actionDim: d } = spec;
+  if (!Array.isArray(low) || !Array.isArray(high) || low.length !== d || high.length !== d) {
+    throw new Error(`${who}: actionLow / actionHigh must hold actionDim = ${d} numbers each`);
+  }
+  for (let i = 0; i < d; i++) {
+    if (!(Number.isFinite(low[i]) && Number.isFinite(high[i]) && low[i] < high[i])) {
+      throw new Error(`${who}: action bounds of dimension ${i} must be finite with low < high, got [${low[i]}, ${high[i]}]`);
+    }
+  }
+  return {
+    scale: Float32Array.from(low, (l, i) => (high[i] - l) / 2),
+    bias: Float32Array.from(low, (l, i) => (high[i] + l) / 2),
+  };
+}
+
+/** n independent standard-normal draws from a seeded Rng (exploration noise, target smoothing, SAC's ε). */
+export function normalNoise(rng: Rng, n: number): Float32Array {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = rng.normal();
+  return out;
+}
+
+/** Actor models share the bounds as constant tensors (not variables: they are not trained). */
+abstract class BoundedActor<O extends Record<string, tf.Tensor>> extends Model<O> {
+  readonly scale: Float32Array;
+  readonly bias: Float32Array;
+  /** [1, A] constants. */
+  readonly scaleT: tf.Tensor2D;
+  readonly biasT: tf.Tensor2D;
+  readonly lowT: tf.Tensor2D;
+  readonly highT: tf.Tensor2D;
+
+  constructor(readonly spec: ActorSpec) {
+    super();
+    checkSizes(spec, 'ActorSpec');
+    const { scale, bias } = actionScaleBias(spec);
+    this.scale = scale;
+    this.bias = bias;
+    const d = spec.actionDim;
+    this.scaleT = tf.tensor2d(scale, [1, d]);
+    this.biasT = tf.tensor2d(bias, [1, d]);
+    this.lowT = tf.tensor2d(Float32Array.from(spec.actionLow), [1, d]);
+    this.highT = tf.tensor2d(Float32Array.from(spec.actionHigh), [1, d]);
+  }
+
+  /** bias + scale · y for y in (−1, 1): the env action. Call inside tf.tidy. */
+  toEnvAction(y: tf.Tensor2D): tf.Tensor2D {
+    return tf.add(this.biasT, tf.mul(this.scaleT, y));
+  }
+
+  /** clip(a, low, high) per dimension. Call inside tf.tidy. */
+  clipToBounds(a: tf.Tensor2D): tf.Tensor2D {
+    return tf.minimum(tf.maximum(a, this.lowT), this.highT);
+  }
+
+  override dispose(): void {
+    super.dispose();
+    tf.dispose([this.scaleT, this.biasT, this.lowT, this.highT]);
+  }
+}
+
+/** μ(s) = bias + scale · tanh(f(s)): DDPG / TD3's deterministic policy, inside the action bounds. */
+export class DeterministicActor extends BoundedActor<{ action: tf.Tensor2D }> {
+  readonly net: DenseStack;
+
+  constructor(spec: ActorSpec, readonly seed: number) {
+    super(spec);
+    // head gain 0.01: the first actions sit near the middle of the bounds
+    this.net = new DenseStack('actor', spec.obsDim, spec.hidden, spec.actionDim, spec.activation, 0.01, new Rng(seed).fork(11));
+  }
+
+  forward(x: tf.Tensor2D): { action: tf.Tensor2D } {
+    return tf.tidy(() => ({ action: this.toEnvAction(tf.tanh(this.net.apply(x))) }));
+  }
+
+  variables(): tf.Variable[] {
+    return this.net.variables();
+  }
+
+  weightSpecs(): WeightSpec[] {
+    return this.net.specs();
+  }
+}
+
+/**
+ * SAC's actor: a shared trunk, then a mean head and a log-std head, logStd = clip(raw, min, max).
+ * Variable order: trunk layers, mean head, log-std head.
+ */
+export class SquashedGaussianActor extends BoundedActor<{ mean: tf.Tensor2D; logStd: tf.Tensor2D }> {
+  readonly trunk: DenseStack;
+  readonly meanHead: Dense;
+  readonly logStdHead: Dense;
+
+  constructor(
+    spec: ActorSpec,
+    readonly seed: number,
+    readonly logStdMin = LOG_STD_MIN,
+    readonly logStdMax = LOG_STD_MAX,
+  ) {
+    super(spec);
+    if (!(logStdMin < logStdMax)) throw new Error(`SquashedGaussianActor: logStdMin ${logStdMin} must be below logStdMax ${logStdMax}`);
+    const rng = new Rng(seed).fork(12);
+    const h = spec.hidden;
+    // DenseStack puts no activation after its last layer: the trunk's last hidden layer is its "head".
+    this.trunk = new DenseStack('actor', spec.obsDim, h.slice(0, -1), h[h.length - 1], spec.activation, Math.SQRT2, rng.fork(0));
+    this.meanHead = new Dense('actor/mean', h[h.length - 1], spec.actionDim, 0.01, rng.fork(1));
+    this.logStdHead = new Dense('actor/logStd', h[h.length - 1], spec.actionDim, 0.01, rng.fork(2));
+  }
+
+  forward(x: tf.Tensor2D): { mean: tf.Tensor2D; logStd: tf.Tensor2D } {
+    return tf.tidy(() => {
+      const pre = this.trunk.apply(x);
+      const z = this.spec.activation === 'tanh' ? tf.tanh(pre) : tf.relu(pre);
+      return {
+        mean: this.meanHead.apply(z),
+        logStd: tf.clipByValue(this.logStdHead.apply(z), this.logStdMin, this.logStdMax),
+      };
+    });
+  }
+
+  variables(): tf.Variable[] {
+    return [...this.trunk.variables(), this.meanHead.kernel, this.meanHead.bias, this.logStdHead.kernel, this.logStdHead.bias];
+  }
+
+  weightSpecs(): WeightSpec[] {
+    return [...this.trunk.specs(), ...this.meanHead.specs(), ...this.logStdHead.specs()];
+  }
+}
+
+/**
+ * The tanh-squashed diagonal Gaussian, reparameterised (call inside tf.tidy or a gradient closure):
+ *     u = mean + exp(logStd) · ε,   y = tanh(u) ∈ (−1, 1)
+ *     log π(y|s) = Σ_i [ log N(u_i; mean_i, σ_i) − log(1 − tanh(u_i)²) ]                     (change of variables)
+ *     log N(u_i; mean_i, σ_i) = −ε_i²/2 − logStd_i − log(2π)/2           since (u_i − mean_i)/σ_i = ε_i
+ *     log(1 − tanh(u)²) = 2·(log 2 − u − softplus(−2u))                  (exact, stable for large |u|)
+ * `logProb` [B] is the density of y on (−1, 1)^A (SB3's convention); the env action
+ * a = bias + scale·y has density log π(y|s) − Σ_i log scale_i, a constant shift.
+ */
+export function squashedGaussian(
+  mean: tf.Tensor2D,
+  logStd: tf.Tensor2D,
+  eps: tf.Tensor2D,
+): { u: tf.Tensor2D; y: tf.Tensor2D; logProb: tf.Tensor1D } {
+  const u = tf.add(mean, tf.mul(tf.exp(logStd), eps));
+  const y = tf.tanh(u);
+  const logN = tf.sub(tf.sub(tf.mul(-0.5, tf.square(eps)), logStd), 0.5 * Math.log(2 * Math.PI));
+  const logDet = tf.mul(2, tf.sub(tf.sub(Math.log(2), u), tf.softplus(tf.mul(-2, u))));
+  const logProb = tf.sum(tf.sub(logN, logDet), 1) as tf.Tensor1D;
+  return { u: u as tf.Tensor2D, y: y as tf.Tensor2D, logProb };
+}
+
+/** Q(s, a) on [s, a] concatenated: obsDim + actionDim → hidden… → 1. Output `{ q: [B] }`. */
+export class QCritic extends Model<{ q: tf.Tensor1D }> {
+  readonly net: DenseStack;
+
+  constructor(
+    readonly spec: CriticSpec,
+    readonly seed: number,
+  ) {
+    super();
+    checkSizes(spec, 'CriticSpec');
+    this.net = new DenseStack('q', spec.obsDim + spec.actionDim, spec.hidden, 1, spec.activation, 1.0, new Rng(seed).fork(13));
+  }
+
+  /** x = [s, a] of shape [B, obsDim + actionDim]. */
+  forward(x: tf.Tensor2D): { q: tf.Tensor1D } {
+    return tf.tidy(() => ({ q: tf.reshape(this.net.apply(x), [-1]) as tf.Tensor1D }));
+  }
+
+  /** Q(s, a) [B] from separate obs [B, obsDim] and action [B, actionDim]. */
+  qValue(obs: tf.Tensor2D, action: tf.Tensor2D): tf.Tensor1D {
+    return tf.tidy(() => this.forward(tf.concat([obs, action], 1)).q);
+  }
+
+  variables(): tf.Variable[] {
+    return this.net.variables();
+  }
+
+  weightSpecs(): WeightSpec[] {
+    return this.net.specs();
+  }
+}

@@ -1,0 +1,16 @@
+export { Agent, Entity, Landmark, World, WORLD_DEFAULTS, softplus, distance, isCollision } from './core';
+export type { Rgb } from './core';
+export type { Scenario, MetricSpec } from './scenario';
+export { SimpleSpreadScenario, SIMPLE_SPREAD } from './simpleSpread';
+export { SimpleTagScenario, SIMPLE_TAG, tagBound } from './simpleTag';
+export type { SimpleTagOptions } from './simpleTag';
+export { SimpleSpeakerListenerScenario, SPEAKER_LISTENER } from './simpleSpeakerListener';
+export { MpeEnv, MPE_DEFAULTS } from './mpeEnv';
+export type { MpeEnvOptions } from './mpeEnv';
+export { makeMpeEnv, isMpeEnvId, MPE_ENV_IDS } from './registry';
+export type { MakeMpeOptions, MpeEnvId } from './registry';
+export { MpeVectorEnv } from './vectorMpe';
+export type { MpeEpisode, MpeVectorStep, MpeVectorOptions } from './vectorMpe';
+export { describeWorld, messageWord } from './render';
+export type { MpeRenderFrame, MpeRenderEntity, MpeMessage } from './render';
+export type { MpeAction, ParallelEnv, ParallelResetResult, ParallelStepResult, PerAgent } from './types';

@@ -1,0 +1,118 @@
+/**
+ * Managing saved runs: list, open in the charts, rename, delete, overlay, export (JSON, CSV,
+ * weights) and import. Works on the database the session opened; where there is none, each
+ * action does nothing (import says why).
+ */
+import type { StoreApi } from 'zustand';
+import { exportRunFile, metricsCsv, parseRunFile } from '../../runs/runFile';
+import { meanReturnCurve, type PlaygroundState } from '../store';
+import { isAtRest } from './deps';
+import { fileName } from './download';
+import type { Generations } from './generations';
+import type { RunStoreLink } from './runStoreLink';
+
+export interface SavedRuns {
+  /** Reload the saved-runs list. */
+  refreshRuns(): Promise<void>;
+  /** Show a saved run in the charts (when nothing is training). */
+  openRun(id: string): Promise<void>;
+  renameRun(id: string, name: string): Promise<void>;
+  deleteRun(id: string): Promise<void>;
+  /** Draw a saved run's mean return over the live chart, or stop drawing it. */
+  toggleOverlay(id: string): Promise<void>;
+  exportRun(id: string): Promise<void>;
+  exportCsv(id: string): Promise<void>;
+  /** Download a run's newest weights as a PARLCKPT file (loads with Agent.restore or loadCheckpointFile). */
+  exportWeights(id: string): Promise<void>;
+  /** Import a run file; a bad one is refused with the reason and nothing is written. */
+  importRunFile(file: File): Promise<void>;
+}
+
+export interface SavedRunsParts {
+  store: StoreApi<PlaygroundState>;
+  runs: RunStoreLink;
+  generations: Generations;
+  download(name: string, blob: Blob): void;
+}
+
+export function createSavedRuns({ store, runs, generations, download }: SavedRunsParts): SavedRuns {
+  const openRun = async (id: string): Promise<void> => {
+    const s = store.getState();
+    if (!isAtRest(s.status)) {
+      s.notify('info', 'Stop the current run before opening another.');
+      return;
+    }
+    const run = await (await runs.get())?.get(id);
+    if (!run) return;
+    generations.next();
+    s.clearMetrics();
+    s.replaceConfig(run.config);
+    s.ingest(run.records);
+    s.setCurrentRun(id);
+    s.setStatus(run.records.some((r) => r.type === 'summary') ? 'done' : 'idle');
+  };
+
+  const renameRun = async (id: string, name: string): Promise<void> => {
+    await (await runs.get())?.rename(id, name);
+    await runs.refresh();
+    const s = store.getState();
+    s.setOverlays(s.overlays.map((o) => (o.id === id ? { ...o, name } : o)));
+  };
+
+  const deleteRun = async (id: string): Promise<void> => {
+    await (await runs.get())?.delete(id);
+    const s = store.getState();
+    s.setOverlays(s.overlays.filter((o) => o.id !== id));
+    if (s.currentRunId === id) s.setCurrentRun(null);
+    await runs.refresh();
+  };
+
+  const toggleOverlay = async (id: string): Promise<void> => {
+    const s = store.getState();
+    if (s.overlays.some((o) => o.id === id)) {
+      s.setOverlays(s.overlays.filter((o) => o.id !== id));
+      return;
+    }
+    const run = await (await runs.get())?.get(id);
+    if (!run) return;
+    const now = store.getState();
+    now.setOverlays([...now.overlays, { id, name: run.name, points: meanReturnCurve(run.records) }]);
+  };
+
+  const exportRun = async (id: string): Promise<void> => {
+    const run = await (await runs.get())?.get(id);
+    if (run) download(fileName(run.name, 'json'), new Blob([exportRunFile(run)], { type: 'application/json' }));
+  };
+
+  const exportCsv = async (id: string): Promise<void> => {
+    const run = await (await runs.get())?.get(id);
+    if (run) download(fileName(run.name, 'csv'), new Blob([metricsCsv(run)], { type: 'text/csv' }));
+  };
+
+  const exportWeights = async (id: string): Promise<void> => {
+    const weights = await (await runs.get())?.getWeights(id);
+    if (!weights) return;
+    const name = store.getState().runs.find((r) => r.id === id)?.name ?? 'run';
+    // Copy into a plain ArrayBuffer-backed array: a Blob takes that type only.
+    download(fileName(`${name} update ${weights.update}`, 'parlckpt'), new Blob([new Uint8Array(weights.bytes)], { type: 'application/octet-stream' }));
+  };
+
+  const importRunFile = async (file: File): Promise<void> => {
+    const s = store.getState();
+    const parsed = parseRunFile(await file.text());
+    if (!parsed.ok) {
+      s.notify('error', `Refused ${file.name}: ${parsed.reason}`);
+      return;
+    }
+    const db = await runs.get();
+    if (!db) {
+      s.notify('error', 'Cannot import: this browser has no IndexedDB.');
+      return;
+    }
+    const meta = await db.importRun(parsed.run);
+    await runs.refresh();
+    s.notify('info', `Imported "${meta.name}".`);
+  };
+
+  return { refreshRuns: runs.refresh, openRun, renameRun, deleteRun, toggleOverlay, exportRun, exportCsv, exportWeights, importRunFile };
+}

@@ -1,0 +1,92 @@
+/**
+ * One zustand slice creator per concern (zustand's slices pattern); `createPlaygroundStore`
+ * combines them. Each creator sets only its own fields, except `ingest`, whose records also move
+ * the run's status and backend, and add notices (see applyRecords).
+ */
+import type { StateCreator } from 'zustand';
+import { resolveExperiment, type ExperimentConfig } from '../../config/config';
+import { applyRecords } from './applyRecords';
+import { MAX_NOTICES, type ExperimentSlice, type MetricsData, type MetricsSlice, type NoticesSlice, type PlaygroundState, type RunSlice, type RunsSlice, type ViewSlice } from './types';
+
+type SliceCreator<Slice> = StateCreator<PlaygroundState, [], [], Slice>;
+
+/**
+ * In the browser a preset starts with one actor per spare core (the page and the learner keep
+ * one), at most 4. A shared link carries the number it was made with, so it still reproduces.
+ */
+export function browserDefaultActors(): number {
+  const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
+function presetForThisBrowser(name: string): ExperimentConfig {
+  return resolveExperiment(name, { ...resolveExperiment(name).settings, actors: browserDefaultActors() });
+}
+
+export const createExperimentSlice: SliceCreator<ExperimentSlice> = (set) => ({
+  config: presetForThisBrowser('quickstart'),
+  setPreset: (name) => set({ config: presetForThisBrowser(name) }),
+  setSetting: (key, value) => set((s) => ({ config: resolveExperiment(s.config.preset, { ...s.config.settings, [key]: value }) })),
+  replaceConfig: (config) => set({ config }),
+});
+
+export const createViewSlice: SliceCreator<ViewSlice> = (set) => ({
+  view: { autostart: false, hide: [] },
+  setView: (view) => set({ view }),
+});
+
+export const createRunSlice: SliceCreator<RunSlice> = (set) => ({
+  status: 'idle',
+  backend: null,
+  currentRunId: null,
+  setStatus: (status) => set({ status }),
+  setBackend: (backend) => set({ backend }),
+  setCurrentRun: (currentRunId) => set({ currentRunId }),
+});
+
+/** A fresh object each time, so no two runs ever share an array. */
+export function emptyMetrics(): MetricsData {
+  return {
+    summary: null,
+    envSteps: 0,
+    episodes: 0,
+    updates: 0,
+    wallSeconds: 0,
+    stepsPerSecond: 0,
+    episodePoints: [],
+    updatePoints: [],
+    metricKeys: [],
+    swarmPoints: [],
+    lambdaPoints: [],
+    lagHistogram: {},
+    lostSegments: 0,
+    trace: null,
+    demo: null,
+    actors: [],
+    actorStats: [],
+  };
+}
+
+export const createMetricsSlice: SliceCreator<MetricsSlice> = (set) => ({
+  ...emptyMetrics(),
+  clearMetrics: () => set(emptyMetrics()),
+  ingest: (records) => set((s) => applyRecords(s, records)),
+});
+
+export const createRunsSlice: SliceCreator<RunsSlice> = (set) => ({
+  runs: [],
+  overlays: [],
+  setRuns: (runs) => set({ runs }),
+  setOverlays: (overlays) => set({ overlays }),
+});
+
+export const createNoticesSlice: SliceCreator<NoticesSlice> = (set) => ({
+  notices: [],
+  nextNoticeId: 1,
+  notify: (level, message, details) =>
+    set((s) => ({
+      notices: [...s.notices.slice(-(MAX_NOTICES - 1)), { id: s.nextNoticeId, level, message, ...(details ? { details } : {}) }],
+      nextNoticeId: s.nextNoticeId + 1,
+    })),
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+});

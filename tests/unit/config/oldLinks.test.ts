@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { migrateConfig, migrateSettingKeys } from '../../../src/config/migrations';
+import { decodeExperiment, encodeExperiment, LINK_VERSION } from '../../../src/config/urlState';
+import { resolveExperiment } from '../../../src/config/config';
+import { SETTING_KEYS } from '../../../src/config/settings';
+
+interface Fixture {
+  preset: string;
+  overrides: Record<string, unknown>;
+  ui?: { autostart?: boolean; hide?: string[] };
+  token: string;
+  settings: Record<string, unknown>;
+}
+// Links made by the code before the descriptors (link version 1, git 6ee9355), with the full
+// settings each one opened then.
+const fixtures = (JSON.parse(readFileSync(new URL('./fixtures/links-v1.json', import.meta.url), 'utf8')) as { links: Fixture[] }).links;
+
+describe('links made before the descriptors', () => {
+  it.each(fixtures.map((f) => [`${f.preset} ${JSON.stringify(f.overrides)}`, f] as const))('%s opens the same experiment', (_name, f) => {
+    const decoded = decodeExperiment(f.token);
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.config.preset).toBe(f.preset);
+    // Every setting that existed then has the same value under its new name, and nothing else is set.
+    expect(decoded.config.settings).toEqual(migrateSettingKeys(f.settings));
+    expect(decoded.ui.autostart).toBe(f.ui?.autostart === true);
+    expect(decoded.ui.hide).toEqual((f.ui?.hide ?? []).map((k) => (k === 'reinforce.lr' ? 'reinforce.lr' : k)));
+  });
+
+  it('covers every setting of today: the old settings, renamed, are exactly the new ones', () => {
+    const migrated = Object.keys(migrateSettingKeys(fixtures[0].settings)).sort();
+    expect(migrated).toEqual([...SETTING_KEYS].sort());
+  });
+
+  it('re-encodes at the new version, and that link opens the same settings', () => {
+    const f = fixtures.find((x) => x.overrides['ppo.clip'] !== undefined)!;
+    const decoded = decodeExperiment(f.token);
+    expect(decoded.config.settings['ppo.clipCoef']).toBe(0.3);
+    expect(decoded.config.settings['ppo.updateEpochs']).toBe(7);
+    const again = decodeExperiment(encodeExperiment(decoded.config));
+    expect(again.config).toEqual(decoded.config);
+    expect(LINK_VERSION).toBe(2);
+  });
+});
+
+describe('migrations', () => {
+  it("maps IMPALA's one ρ̄ onto both of its clips, and a new key wins over its old name", () => {
+    expect(migrateSettingKeys({ 'impala.rhoBar': 2, seed: 3 })).toEqual({ 'impala.clipRhoThreshold': 2, 'impala.clipPgRhoThreshold': 2, seed: 3 });
+    expect(migrateSettingKeys({ 'ppo.clip': 0.1, 'ppo.clipCoef': 0.3 })).toEqual({ 'ppo.clipCoef': 0.3 });
+  });
+
+  it('migrates a saved config so that it validates, and leaves anything else alone', () => {
+    const old = { preset: 'dqn-cartpole', settings: { ...fixtures.find((f) => f.preset === 'dqn-cartpole')!.settings } };
+    const migrated = migrateConfig(old) as { preset: string; settings: Record<string, unknown> };
+    expect(resolveExperiment(migrated.preset, migrated.settings).settings['dqn.doubleDqn']).toBe(true);
+    expect(migrateConfig('not a config')).toBe('not a config');
+    expect(migrateConfig({ settings: [1, 2] })).toEqual({ settings: [1, 2] });
+  });
+});

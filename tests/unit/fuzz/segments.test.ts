@@ -1,0 +1,13 @@
+import { describe, it } from 'vitest';
+import { episodeBatchTarget, segmentTarget } from '../../../src/cli/benchmarks/fuzz';
+import { expectNoFailures } from './fuzzHelpers';
+
+describe('fuzz: segment checks', () => {
+  it('validateSegment accepts only segments of the declared kinds, lengths and finite values', async () => {
+    await expectNoFailures(segmentTarget(), 500);
+  });
+
+  it('validateEpisodeBatch accepts only whole, finite episode batches', async () => {
+    await expectNoFailures(episodeBatchTarget(), 500);
+  });
+});
