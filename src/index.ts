@@ -50,7 +50,9 @@ export { scheduleValue, sampleSchedule, lambdasAt } from './swarm/schedules';
 export { buildEpisodeTrace, type EpisodeTrace } from './swarm/trace';
 export type { ScheduleSpec, ScheduleKind, ParlRewardInput, ParlRewardResult, LatencyStats } from './swarm/types';
 
-// experiments: config, presets, shareable links, the training run
+// experiments: algorithm descriptors, config, presets, shareable links, the training run
+export { defineAlgorithm, defaultParams, type AlgorithmDescriptor, type LoopKind, type NetworkKind, type PresetDef } from './config/algorithm';
+export { ALGORITHM_DESCRIPTORS, descriptorOf, type AlgorithmId } from './config/registry';
 export { resolveExperiment, ConfigError, type ExperimentConfig } from './config/config';
 export { PRESETS, getPreset, type Preset } from './config/presets';
 export { SETTINGS, type ExperimentSettings, type SettingKey } from './config/settings';

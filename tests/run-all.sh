@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tests/ensure-chromium.sh
+bash tests/ensure-nats.sh
 echo "== type check" && npx tsc --noEmit -p tsconfig.json
 echo "== lint" && npx eslint -c tests/eslint.config.js src tests
 echo "== unit tests" && npx vitest run

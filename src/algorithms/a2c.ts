@@ -34,6 +34,7 @@ import {
   type OnPolicyBatch,
   type OptimizerKind,
 } from './common';
+import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
 export interface A2cConfig {
   /** Learning rate. */
@@ -135,6 +136,17 @@ export class A2c extends PolicyAlgorithm<A2cBatch, ActorCriticModel> {
     const out = readScalars(metrics);
     if (batch.values) out.explainedVariance = explainedVariance(batch.values, returns);
     return out;
+  }
+
+  /**
+   * A live change between updates (src/engine/liveChanges.ts): lr, entCoef. A new learning rate keeps
+   * the schedule the optimizer is on (lr_k = lr · s_k). False for a name this rule does not change live.
+   */
+  applyChange(name: string, value: number | string | boolean): boolean {
+    const oldLr = this.config.lr;
+    if (!setLiveNumber(this.config, ['lr', 'entCoef'], name, value)) return false;
+    if (name === 'lr') this.setLearningRate(rescaledLearningRate(this.optimizer, oldLr, this.config.lr));
+    return true;
   }
 }
 

@@ -21,7 +21,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { Algorithm } from '../core/algorithm';
-import type { DeterministicActor, QCritic } from '../core/continuousMlp';
+import { DeterministicActor, QCritic, type ActorSpec, type CriticSpec } from '../core/continuousMlp';
+import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
 import { makeOptimizer } from './common';
@@ -166,4 +167,24 @@ export class Ddpg extends Algorithm<ContinuousBatch, DeterministicActor> {
     this.actorOptimizer.dispose();
     super.dispose();
   }
+}
+
+/** The settings the playground exposes (src/config/algorithms/ddpg.ts), by field name. */
+export type DdpgParams = DdpgConfig;
+
+/** How the actors act: a = clip(μ(s) + σ·scale·ε, low, high). */
+export const policy = 'deterministic' as const;
+
+/** Builds DDPG's actor, critic and their targets for an env's sizes and bounds (engine entry point). */
+export function create(net: ActorSpec, params: DdpgParams, seed: number): Ddpg {
+  const critic: CriticSpec = { obsDim: net.obsDim, actionDim: net.actionDim, hidden: net.hidden, activation: net.activation };
+  return new Ddpg(
+    {
+      actor: new DeterministicActor(net, seed),
+      critic: new QCritic(critic, deriveSeed(seed, 1)),
+      actorTarget: new DeterministicActor(net, seed),
+      criticTarget: new QCritic(critic, deriveSeed(seed, 1)),
+    },
+    params,
+  );
 }

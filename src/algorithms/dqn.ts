@@ -30,6 +30,7 @@ import type { Model, ModelOutput } from '../core/model';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { makeOptimizer } from './common';
 import type { TransitionBatch } from './replayBuffer';
+import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
 export type QModel = Model<{ q: tf.Tensor2D }>;
 
@@ -210,6 +211,17 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
       return { loss, qMean: side.qMean as tf.Scalar, gradNorm: clipped.norm };
     });
     return { ...readScalars(metrics), epsilon: this.epsilon };
+  }
+
+  /**
+   * A live change between updates (src/engine/liveChanges.ts): lr. A new learning rate keeps
+   * the schedule the optimizer is on (lr_k = lr · s_k). False for a name this rule does not change live.
+   */
+  applyChange(name: string, value: number | string | boolean): boolean {
+    const oldLr = this.config.lr;
+    if (!setLiveNumber(this.config, ['lr'], name, value)) return false;
+    if (name === 'lr') this.setLearningRate(rescaledLearningRate(this.optimizer, oldLr, this.config.lr));
+    return true;
   }
 }
 

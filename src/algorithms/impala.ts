@@ -31,6 +31,7 @@ import { PolicyAlgorithm } from '../core/algorithm';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { vtrace } from './vtrace';
 import { categorical, checkObsActions, makeOptimizer, type ActorCriticModel, type OptimizerKind } from './common';
+import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
 export interface ImpalaConfig {
   /** Learning rate. */
@@ -200,6 +201,17 @@ export class Impala extends PolicyAlgorithm<ImpalaBatch, ActorCriticModel> {
     let rhoSum = 0;
     for (let i = 0; i < TN; i++) rhoSum += rhos[i];
     return { ...readScalars(metrics), meanRho: rhoSum / TN };
+  }
+
+  /**
+   * A live change between updates (src/engine/liveChanges.ts): lr, entCoef and the V-trace clips. A new learning rate keeps
+   * the schedule the optimizer is on (lr_k = lr · s_k). False for a name this rule does not change live.
+   */
+  applyChange(name: string, value: number | string | boolean): boolean {
+    const oldLr = this.config.lr;
+    if (!setLiveNumber(this.config, ['lr', 'entCoef', 'clipRhoThreshold', 'clipPgRhoThreshold', 'clipCThreshold'], name, value)) return false;
+    if (name === 'lr') this.setLearningRate(rescaledLearningRate(this.optimizer, oldLr, this.config.lr));
+    return true;
   }
 }
 

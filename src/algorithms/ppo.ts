@@ -41,6 +41,7 @@ import {
   type ActorCriticModel,
   type OnPolicyBatch,
 } from './common';
+import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
 export interface PpoConfig {
   /** Adam learning rate. */
@@ -271,6 +272,17 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       tf.dispose([side.pgLoss, side.valueLoss, side.entropy, side.approxKl, side.clipFrac] as tf.Scalar[]);
       return stacked;
     });
+  }
+
+  /**
+   * A live change between updates (src/engine/liveChanges.ts): lr (the base of its annealing), clipCoef, entCoef. A new learning rate keeps
+   * the schedule the optimizer is on (lr_k = lr · s_k). False for a name this rule does not change live.
+   */
+  applyChange(name: string, value: number | string | boolean): boolean {
+    const oldLr = this.config.lr;
+    if (!setLiveNumber(this.config, ['lr', 'clipCoef', 'entCoef'], name, value)) return false;
+    if (name === 'lr') this.setLearningRate(rescaledLearningRate(this.optimizer, oldLr, this.config.lr));
+    return true;
   }
 }
 

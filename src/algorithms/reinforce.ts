@@ -29,6 +29,7 @@ import { REINFORCE } from '../config/algorithms/reinforce';
 import { PolicyAlgorithm } from '../core/algorithm';
 import type { Model } from '../core/model';
 import { clipByGlobalNorm, readScalars, rowWidth } from '../core/tensorUtils';
+import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
 export interface ReinforceConfig {
   /** Adam learning rate. */
@@ -154,6 +155,17 @@ export class Reinforce extends PolicyAlgorithm<ReinforceBatch, PolicyModel> {
       return { loss, pgLoss: side.pgLoss as tf.Scalar, entropy: side.entropy as tf.Scalar, gradNorm: clipped.norm };
     });
     return { ...readScalars(metrics), returnMean, returnStd };
+  }
+
+  /**
+   * A live change between updates (src/engine/liveChanges.ts): lr, entCoef. A new learning rate keeps
+   * the schedule the optimizer is on (lr_k = lr · s_k). False for a name this rule does not change live.
+   */
+  applyChange(name: string, value: number | string | boolean): boolean {
+    const oldLr = this.config.lr;
+    if (!setLiveNumber(this.config, ['lr', 'entCoef'], name, value)) return false;
+    if (name === 'lr') this.setLearningRate(rescaledLearningRate(this.optimizer, oldLr, this.config.lr));
+    return true;
   }
 }
 

@@ -28,7 +28,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { Algorithm } from '../core/algorithm';
-import { squashedGaussian, type QCritic, type SquashedGaussianActor } from '../core/continuousMlp';
+import { QCritic, squashedGaussian, SquashedGaussianActor, type ActorSpec, type CriticSpec } from '../core/continuousMlp';
+import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
 import { makeOptimizer } from './common';
@@ -253,4 +254,27 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
     this.logAlpha.dispose();
     super.dispose();
   }
+}
+
+/** The settings the playground exposes (src/config/algorithms/sac.ts), by field name (H̄ stays −|A|). */
+export type SacParams = Omit<SacConfig, 'targetEntropy'>;
+
+/** How the actors act: a = bias + scale·tanh(mean + exp(logStd)·ε). */
+export const policy = 'squashedGaussian' as const;
+
+/** SAC's actor and twin critics with their targets, for an env's sizes and bounds. */
+export function sacModels(net: ActorSpec, seed: number): SacModels {
+  const critic: CriticSpec = { obsDim: net.obsDim, actionDim: net.actionDim, hidden: net.hidden, activation: net.activation };
+  return {
+    actor: new SquashedGaussianActor(net, seed),
+    critic1: new QCritic(critic, deriveSeed(seed, 1)),
+    critic2: new QCritic(critic, deriveSeed(seed, 2)),
+    critic1Target: new QCritic(critic, deriveSeed(seed, 1)),
+    critic2Target: new QCritic(critic, deriveSeed(seed, 2)),
+  };
+}
+
+/** Builds SAC for an env's sizes and bounds (engine entry point). */
+export function create(net: ActorSpec, params: SacParams, seed: number): Sac {
+  return new Sac(sacModels(net, seed), params);
 }

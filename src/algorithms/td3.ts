@@ -21,7 +21,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { Algorithm } from '../core/algorithm';
-import type { DeterministicActor, QCritic } from '../core/continuousMlp';
+import { DeterministicActor, QCritic, type ActorSpec, type CriticSpec } from '../core/continuousMlp';
+import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
 import { makeOptimizer } from './common';
@@ -208,7 +209,10 @@ export class Td3 extends Algorithm<Td3Batch, DeterministicActor> {
     if (delayed) softUpdate(this.targetPairs(), this.config.tau);
     const m = readScalars(scalars);
     if (delayed) this.lastActorLoss = m.actorLoss;
-    return { ...m, actorLoss: this.lastActorLoss, actorUpdated: delayed ? 1 : 0 };
+    // Before the first actor update there is no actor loss to report (a NaN would read as divergence).
+    const { actorLoss: _unused, ...critic } = m;
+    void _unused;
+    return { ...critic, ...(Number.isNaN(this.lastActorLoss) ? {} : { actorLoss: this.lastActorLoss }), actorUpdated: delayed ? 1 : 0 };
   }
 
   /** Sets both learning rates to `lr`. */
@@ -221,4 +225,26 @@ export class Td3 extends Algorithm<Td3Batch, DeterministicActor> {
     this.actorOptimizer.dispose();
     super.dispose();
   }
+}
+
+/** The settings the playground exposes (src/config/algorithms/td3.ts), by field name. */
+export type Td3Params = Td3Config;
+
+/** How the actors act: a = clip(μ(s) + σ·scale·ε, low, high). */
+export const policy = 'deterministic' as const;
+
+/** Builds TD3's actor, twin critics and their targets for an env's sizes and bounds (engine entry point). */
+export function create(net: ActorSpec, params: Td3Params, seed: number): Td3 {
+  const critic: CriticSpec = { obsDim: net.obsDim, actionDim: net.actionDim, hidden: net.hidden, activation: net.activation };
+  return new Td3(
+    {
+      actor: new DeterministicActor(net, seed),
+      critic1: new QCritic(critic, deriveSeed(seed, 1)),
+      critic2: new QCritic(critic, deriveSeed(seed, 2)),
+      actorTarget: new DeterministicActor(net, seed),
+      critic1Target: new QCritic(critic, deriveSeed(seed, 1)),
+      critic2Target: new QCritic(critic, deriveSeed(seed, 2)),
+    },
+    params,
+  );
 }

@@ -6,6 +6,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
 import { decodeExperiment, type IgnoredPart } from '../config/urlState';
+import { checkLiveChange, type LiveChange } from '../config/liveSettings';
 
 export interface TrainArgs {
   config: ExperimentConfig;
@@ -15,6 +16,8 @@ export interface TrainArgs {
   quiet: boolean;
   /** Parts of a `--url` link that were dropped, with the reason. */
   ignored: IgnoredPart[];
+  /** The live changes a `--url` link carries, replayed at the same updates. */
+  changes: LiveChange[];
 }
 
 export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--steps N] [--actors N]
@@ -82,6 +85,7 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   }
 
   let ignored: IgnoredPart[] = [];
+  let changes: LiveChange[] = [];
   let base: ExperimentConfig;
   if (url !== null) {
     const decoded = decodeExperiment(url);
@@ -91,12 +95,15 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
     }
     if (preset !== null) throw new ConfigError('--preset', 'cannot be combined with --url (the link names its own preset)');
     base = decoded.config;
+    changes = decoded.changes;
   } else {
     if (preset === null) throw new ConfigError('--preset', `is required (or give --url)\n${TRAIN_USAGE}`);
     base = resolveExperiment(preset);
   }
   const config = resolveExperiment(base.preset, { ...base.settings, ...overrides });
-  return { config, out, checkpoint, quiet, ignored };
+  // --set may change what the link's changes apply to: check them against the final config.
+  changes = changes.map((c) => checkLiveChange(config, c.update, c.key, c.value));
+  return { config, out, checkpoint, quiet, ignored, changes };
 }
 
 /**

@@ -7,9 +7,12 @@ import { outputPathProblem } from './args';
 import { cpus, totalmem } from 'node:os';
 import { actorScalingBenchmark, envThroughputBenchmark, policyLagBenchmark, solveCartpoleBenchmark } from './benchmarks/engine';
 import { quickstartBenchmark } from './benchmarks/quickstart';
+import { offlinePendulumBenchmark, solveMountainCarContinuousBenchmark, solvePendulumBenchmark } from './benchmarks/continuous';
 import { swarmScaleBenchmark, swarmStoryBenchmark } from './benchmarks/swarm';
+import { swarmBaselinesBenchmark } from './benchmarks/swarmBaselines';
 import type { Benchmark } from './benchmarks/types';
 import { fuzzBenchmark } from './benchmarks/fuzz';
+import { profileBenchmark } from './benchmarks/profile';
 import { uiBenchmark } from './benchmarks/ui';
 import { oneLine, runMain } from './runMain';
 
@@ -18,7 +21,9 @@ const BENCHMARKS: Benchmark[] = [
   envThroughputBenchmark,
   actorScalingBenchmark,
   solveCartpoleBenchmark,
-  policyLagBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark, fuzzBenchmark];
+  policyLagBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark, fuzzBenchmark,
+  swarmBaselinesBenchmark, profileBenchmark,
+  solvePendulumBenchmark, solveMountainCarContinuousBenchmark, offlinePendulumBenchmark];
 
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}`;

@@ -17,10 +17,12 @@ import { TrainingRun } from '../engine/trainer';
 import { checkOutputPath, parseTrainArgs, type TrainArgs } from './args';
 import { ProgressBar } from './progress';
 import { oneLine, runMain } from './runMain';
+import { takeClusterFlags } from '../cluster/flags';
+import { joinClusterAsLearner } from '../cluster/learner';
 
 /** Parse the flags and check every output path; a ConfigError names the flag. */
-function argsOrError(): TrainArgs {
-  const args = parseTrainArgs(process.argv.slice(2));
+function argsOrError(argv: string[]): TrainArgs {
+  const args = parseTrainArgs(argv);
   if (args.out !== null) checkOutputPath('--out', args.out);
   if (args.checkpoint !== null) {
     checkOutputPath('--checkpoint', args.checkpoint, { regularFile: true });
@@ -44,9 +46,16 @@ function writeCheckpoint(path: string, bytes: Uint8Array): void {
 
 async function main(): Promise<number> {
   let args: TrainArgs;
+  let cluster: ReturnType<typeof takeClusterFlags>['cluster'];
   try {
-    args = argsOrError();
+    const taken = takeClusterFlags(process.argv.slice(2));
+    cluster = taken.cluster;
+    args = argsOrError(taken.rest);
   } catch (err) {
+    if (err instanceof Error && !(err instanceof ConfigError) && /^--(cluster|creds)/.test(err.message)) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 2;
+    }
     if (err instanceof ConfigError) {
       process.stderr.write(`error: ${err.message}\n`);
       return 2;
@@ -54,6 +63,7 @@ async function main(): Promise<number> {
     throw err;
   }
   for (const part of args.ignored) process.stderr.write(`warning: link part ${part.field} ignored: ${part.reason}\n`);
+  for (const c of args.changes) process.stderr.write(`change: ${c.key} = ${JSON.stringify(c.value)} before update ${c.update} (from the link)\n`);
 
   const s = args.config.settings;
   let outFd: number | null = null;
@@ -84,10 +94,12 @@ async function main(): Promise<number> {
     }
   };
 
+  // --cluster: actors run in the cluster's actor hosts instead of local worker threads.
+  const clusterLink = cluster ? await joinClusterAsLearner(cluster.server, cluster.creds, (line) => process.stderr.write(`${line}\n`)) : null;
   const run = new TrainingRun(
     args.config,
     (record) => {
-      if (record.type === 'update' || record.type === 'summary') write(record);
+      if (record.type === 'update' || record.type === 'summary' || record.type === 'change') write(record);
       if (record.type === 'checkpoint' && args.checkpoint && !writeError) {
         try {
           writeCheckpoint(args.checkpoint, record.bytes);
@@ -107,11 +119,13 @@ async function main(): Promise<number> {
       }
     },
     nodePlatform(),
+    { changes: args.changes },
   );
   const stopOnSignal = () => run.stop();
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   const summary = await run.run();
+  await clusterLink?.close();
   bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s`);
   if (outFd !== null) {
     try {

@@ -11,13 +11,18 @@ import type { Algorithm } from '../core/algorithm';
 import type { ActorCriticMlp, PolicyMlp, QMlp } from '../core/mlp';
 import type { Setting, SettingValue } from './settingKinds';
 import type { SharedSettingValues } from './sharedSettings';
+import type { MarlAlgorithmModule } from '../algorithms/marl';
 
 /** How a run places its learner and actors (src/engine/loops/): one loop per kind. */
-export type LoopKind = 'episodic' | 'sync' | 'async' | 'replay' | 'es' | 'swarm';
+export type LoopKind = 'episodic' | 'sync' | 'async' | 'replay' | 'es' | 'swarm' | ContinuousLoopKind | 'marl' | 'swarmV2';
+/** Loops of Box-action algorithms: Ape-X style off-policy actors, offline from a dataset. */
+export type ContinuousLoopKind = 'offPolicyContinuous' | 'offline';
 /** The remote actor class the loop's actors are. */
-export type ActorKind = 'RolloutActor' | 'SwarmActor';
+export type ActorKind = 'RolloutActor' | 'SwarmActor' | 'ContinuousRolloutActor' | 'MarlActor' | 'DecompActor';
+/** What an algorithm's actions are: indices of a Discrete space, or vectors of a Box space. */
+export type ActionSpaceKind = 'discrete' | 'box';
 /** Classic control trains on a Gymnasium-style environment; the swarm has its own task. */
-export type AlgorithmFamily = 'classic' | 'swarm';
+export type AlgorithmFamily = 'classic' | 'swarm' | 'marl';
 
 /** The networks the engine builds from the model settings, by kind. */
 export interface NetworkModels {
@@ -64,6 +69,38 @@ export interface AlgorithmDescriptor<Id extends string = string, P extends strin
   presets: readonly PresetDef<P, S>[];
   /** The update rule, imported on demand (loops that build their own learner leave it out). */
   load?: () => Promise<AlgorithmModule<N, ParamsOf<S>>>;
+  /** The action space it acts in (default 'discrete'); the config refuses an env of the other kind. */
+  actionSpace?: ActionSpaceKind;
+  /** Box-action algorithms: the update rule, built from the env's sizes and bounds (network: null). */
+  loadContinuous?: () => Promise<ContinuousAlgorithmModule<ParamsOf<S>>>;
+  /** Multi-agent algorithms (family 'marl'): the update rule, built from the MPE task it learns (network: null). */
+  loadMarl?: () => Promise<MarlAlgorithmModule<ParamsOf<S>>>;
+}
+
+/** The networks of a Box-action algorithm: sizes, the env's action bounds and the model settings. */
+export interface ContinuousNetSpec {
+  obsDim: number;
+  actionDim: number;
+  actionLow: number[];
+  actionHigh: number[];
+  hidden: number[];
+  activation: 'tanh' | 'relu';
+}
+
+/** What a Box-action algorithm module exports: `create` builds its models and its update rule. */
+export interface ContinuousAlgorithmModule<Params> {
+  create(net: ContinuousNetSpec, params: Params, seed: number): Algorithm;
+  /** How the actors act with its actor network (see src/engine/continuousPolicy.ts). */
+  readonly policy: 'deterministic' | 'squashedGaussian';
+  /** Extra random draws its batches carry besides noise / nextNoise / targetNoise ([B·rows, A] each). */
+  batchDraws?(params: Params): readonly BatchDraw[];
+}
+
+/** A tensor of random draws in a batch: `rows` per transition, standard-normal or uniform in (−1, 1). */
+export interface BatchDraw {
+  name: string;
+  rows: number;
+  kind: 'normal' | 'uniform';
 }
 
 /** Declare an algorithm; the identity function that fixes the descriptor's literal types. */

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { SETTINGS, SETTING_KEYS, isSettingKey, defaultSettings, type ExperimentSettings, type Setting, type SettingKey } from './settings';
 import { getPreset, PRESET_NAMES } from './presets';
+import { actionSpaceMismatch } from './actionSpace';
+import { descriptorOf } from './registry';
 
 export interface ExperimentConfig {
   preset: string;
@@ -93,7 +95,16 @@ export function resolveExperiment(presetName: string, overrides: Partial<Record<
   const config = { preset: preset.name, settings: settings as ExperimentSettings };
   // The preset's own values pass through the same schema, so a bad preset fails loudly in tests.
   ExperimentConfigSchema.parse(config);
+  checkActionSpace(config.settings);
   return config;
+}
+
+/** Throws ConfigError naming env.id when a classic algorithm and its env differ in action-space kind (e.g. DQN on Pendulum-v1). */
+export function checkActionSpace(settings: ExperimentSettings): void {
+  const d = descriptorOf(settings.algorithm);
+  if (d.family !== 'classic') return;
+  const problem = actionSpaceMismatch(d, settings['env.id']);
+  if (problem) throw new ConfigError('env.id', problem);
 }
 
 /** The settings where `config` differs from its preset: what a shared link has to carry. */

@@ -3,6 +3,8 @@
  * update rule's config field (`ppo.clip` → `ppo.clipCoef`); links, run files and saved runs made
  * before keep loading through this table.
  */
+import { getPreset } from './presets';
+import { defaultSettings } from './settings';
 
 /** Version-1 key → the version-2 key(s) it sets (IMPALA's one ρ̄ set both of its clips). */
 const RENAMED_IN_V2: Readonly<Record<string, readonly string[]>> = {
@@ -19,6 +21,8 @@ const RENAMED_IN_V2: Readonly<Record<string, readonly string[]>> = {
   'dqn.double': ['dqn.doubleDqn'],
   'es.pairs': ['es.numPairs'],
   'es.l2': ['es.l2Coeff'],
+  'swarm.entropyCoef': ['swarm.entCoef'],
+  'swarm.epochs': ['swarm.updateEpochs'],
 };
 
 /** The key(s) an old key stands for today (the key itself when it was never renamed). */
@@ -44,4 +48,19 @@ export function migrateConfig(config: unknown): unknown {
   const settings = (config as { settings: unknown }).settings;
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return config;
   return { ...config, settings: migrateSettingKeys(settings as Record<string, unknown>) };
+}
+
+/**
+ * A config saved by an older version (run file, run store), made whole: old keys renamed, and the
+ * settings added since filled from its preset (as the run had them: they did not exist then).
+ * What cannot be made whole passes through for the schema to refuse with a reason.
+ */
+export function reviveConfig(config: unknown): unknown {
+  const migrated = migrateConfig(config);
+  if (typeof migrated !== 'object' || migrated === null || !('preset' in migrated) || !('settings' in migrated)) return migrated;
+  const { preset, settings } = migrated as { preset: unknown; settings: unknown };
+  if (typeof preset !== 'string' || typeof settings !== 'object' || settings === null || Array.isArray(settings)) return migrated;
+  const found = getPreset(preset);
+  if (!found) return migrated;
+  return { ...migrated, settings: { ...defaultSettings(), ...found.settings, ...settings } };
 }

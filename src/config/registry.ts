@@ -3,15 +3,24 @@
  * update rule (src/algorithms/), its descriptor (src/config/algorithms/) and one line here.
  */
 import { A2C } from './algorithms/a2c';
+import { BC } from './algorithms/bc';
+import { CQL } from './algorithms/cql';
+import { DDPG } from './algorithms/ddpg';
+import { SAC } from './algorithms/sac';
+import { TD3 } from './algorithms/td3';
 import { DQN } from './algorithms/dqn';
 import { ES } from './algorithms/es';
 import { IMPALA } from './algorithms/impala';
 import { PPO } from './algorithms/ppo';
 import { REINFORCE } from './algorithms/reinforce';
 import { SWARM_PPO } from './algorithms/swarmPpo';
+import { MADDPG } from './algorithms/maddpg';
+import { QMIX } from './algorithms/qmix';
+import { VDN } from './algorithms/vdn';
+import { IQL } from './algorithms/iql';
 import type { AlgorithmDescriptor } from './algorithm';
 
-export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, SWARM_PPO] as const;
+export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, SWARM_PPO, DDPG, TD3, SAC, CQL, BC, MADDPG, QMIX, VDN, IQL] as const;
 
 type Descriptors = (typeof ALGORITHM_DESCRIPTORS)[number];
 export type AlgorithmId = Descriptors['id'];

@@ -14,6 +14,8 @@ export interface SettingBase {
   appliesTo?: readonly string[];
   /** Which algorithms a shared setting matters to, by their loop or family (all when absent). */
   scope?: SettingScope;
+  /** Can change while a run trains (applied at the next update; see src/config/liveSettings.ts). */
+  live?: boolean;
 }
 
 /** Loop kinds and families a shared setting applies to; an algorithm matches if either list names it. */
@@ -63,6 +65,11 @@ export const flag = (group: SettingBase['group'], label: string, def: boolean, h
 export const choice = <T extends string>(group: SettingBase['group'], label: string, options: readonly T[], def: T, help: string): EnumSetting<T> => ({
   kind: 'enum', group, label, options, default: def, help,
 });
+
+/** The same setting, marked as one that can change while a run trains. */
+export function live<S extends Setting>(setting: S): S {
+  return { ...setting, live: true };
+}
 
 /** The same setting, marked as mattering only to the algorithms whose loop or family the scope names. */
 export function scoped<S extends Setting>(scope: SettingScope, setting: S): S {

@@ -66,8 +66,8 @@ export interface SwarmOrchestratorOptions {
   /** Added to the direct action's initial logit. */
   directBias: number;
   lr: number;
-  entropyCoef: number;
-  epochs: number;
+  entCoef: number;
+  updateEpochs: number;
   seed: number;
 }
 
@@ -76,8 +76,8 @@ export function swarmOrchestratorOptionsFrom(s: ExperimentSettings): SwarmOrches
     hidden: [s['swarm.hidden']],
     directBias: s['swarm.initDirectBias'],
     lr: s['swarm.lr'],
-    entropyCoef: s['swarm.entropyCoef'],
-    epochs: s['swarm.epochs'],
+    entCoef: s['swarm.entCoef'],
+    updateEpochs: s['swarm.updateEpochs'],
     seed: s.seed,
   };
 }

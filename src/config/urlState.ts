@@ -15,8 +15,13 @@ import { changedSettings, checkSetting, ConfigError, resolveExperiment, type Exp
 import { PRESET_NAMES } from './presets';
 import { currentKeys, migrateSettingKeys } from './migrations';
 import { isSettingKey } from './settings';
+import { checkLiveChange, MAX_LIVE_CHANGES, sortChanges, type LiveChange } from './liveSettings';
 
-/** Version 2: setting keys are the update rules' field names (migrations.ts maps version-1 keys). */
+/**
+ * Version 2: setting keys are the update rules' field names (migrations.ts maps version-1 keys).
+ * A version-2 link may also carry the run's live changes, `c: [[update, key, value], ...]`
+ * (optional, so links made before it decode unchanged).
+ */
 export const LINK_VERSION = 2;
 const OLDEST_LINK_VERSION = 1;
 export const LINK_PARAM = 'x';
@@ -43,12 +48,15 @@ export interface DecodedExperiment {
   config: ExperimentConfig;
   ui: UiOptions;
   ignored: IgnoredPart[];
+  /** Settings the run changed while it trained, each before its update, in the order they apply. */
+  changes: LiveChange[];
 }
 
 const LinkSchema = z.object({
   v: z.number(),
   p: z.string().max(64),
   s: z.record(z.string().max(64), z.unknown()).optional(),
+  c: z.array(z.tuple([z.unknown(), z.unknown(), z.unknown()])).max(MAX_LIVE_CHANGES).optional(),
   ui: z
     .object({
       a: z.boolean().optional(),
@@ -60,10 +68,11 @@ const LinkSchema = z.object({
 const DEFAULT_UI: UiOptions = { autostart: false, hide: [] };
 
 /** The compressed token for an experiment (what goes after `#x=`). */
-export function encodeExperiment(config: ExperimentConfig, ui: Partial<UiOptions> = {}): string {
+export function encodeExperiment(config: ExperimentConfig, ui: Partial<UiOptions> = {}, changes: readonly LiveChange[] = []): string {
   const payload: z.infer<typeof LinkSchema> = { v: LINK_VERSION, p: config.preset };
   const changed = changedSettings(config);
   if (Object.keys(changed).length > 0) payload.s = changed;
+  if (changes.length > 0) payload.c = sortChanges(changes).slice(0, MAX_LIVE_CHANGES).map((c) => [c.update, c.key, c.value]);
   const uiPart: { a?: boolean; h?: string[] } = {};
   if (ui.autostart) uiPart.a = true;
   if (ui.hide && ui.hide.length > 0) uiPart.h = [...ui.hide];
@@ -72,9 +81,9 @@ export function encodeExperiment(config: ExperimentConfig, ui: Partial<UiOptions
 }
 
 /** A full link: `base` with the experiment in its hash. */
-export function experimentUrl(base: string, config: ExperimentConfig, ui: Partial<UiOptions> = {}): string {
+export function experimentUrl(base: string, config: ExperimentConfig, ui: Partial<UiOptions> = {}, changes: readonly LiveChange[] = []): string {
   const clean = base.split('#')[0];
-  return `${clean}#${LINK_PARAM}=${encodeExperiment(config, ui)}`;
+  return `${clean}#${LINK_PARAM}=${encodeExperiment(config, ui, changes)}`;
 }
 
 /** Pull the token out of a full URL, a hash, or take the string as the token itself. */
@@ -86,7 +95,7 @@ export function extractToken(linkOrToken: string): string {
 }
 
 function fallback(ignored: IgnoredPart[]): DecodedExperiment {
-  return { config: resolveExperiment(DEFAULT_PRESET), ui: { ...DEFAULT_UI }, ignored };
+  return { config: resolveExperiment(DEFAULT_PRESET), ui: { ...DEFAULT_UI }, ignored, changes: [] };
 }
 
 /** Decode a link (or its token). Never throws; see `ignored` for what was dropped and why. */
@@ -140,9 +149,20 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
     else ignored.push({ field: `hide.${item}`, reason: 'not a panel or setting that can be hidden' });
   }
 
+  const config = resolveExperiment(preset, accepted);
+  const changes: LiveChange[] = [];
+  for (const [update, key, value] of link.c ?? []) {
+    try {
+      changes.push(checkLiveChange(config, update, key, value));
+    } catch (err) {
+      ignored.push({ field: `change.${String(key).slice(0, 64)}`, reason: err instanceof ConfigError ? err.message.slice(err.field.length + 2) : String(err) });
+    }
+  }
+
   return {
-    config: resolveExperiment(preset, accepted),
+    config,
     ui: { autostart: link.ui?.a === true, hide },
     ignored,
+    changes: sortChanges(changes),
   };
 }

@@ -34,7 +34,8 @@ export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = 
    * read their `learningRate` field on every step.
    */
   setLearningRate(lr: number): void {
-    if (this.optimizer) (this.optimizer as unknown as { learningRate: number }).learningRate = lr;
+    // tfjs keeps `learningRate` protected but reads it on every step.
+    if (this.optimizer) Reflect.set(this.optimizer, 'learningRate', lr);
   }
 
   /**

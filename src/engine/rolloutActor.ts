@@ -8,12 +8,16 @@
  *   - env stepping only, the learner choosing the actions (SEED-style central inference):
  *     `resetVector` / `stepVector`;
  * and it evaluates ES perturbations (`evaluateEs`), where only noise indices and returns travel.
- * Its own inference runs on a small tfjs backend (wasm or cpu).
+ * Its own inference runs on a small tfjs backend (wasm or cpu). On wasm, small batches go through
+ * a plain typed-array forward pass instead (core/fastMlp.ts), bit-identical to tfjs's wasm kernels,
+ * so the same seed samples the same actions either way: below FAST_PATH_MAX_BATCH rows tfjs's
+ * per-call overhead costs more than the arithmetic, above it XNNPACK's SIMD kernels win.
  */
 import * as tf from '@tensorflow/tfjs';
 import { categoricalRows } from '../core/agent';
 import { chooseBackend } from '../core/backend';
-import { buildModel, type MlpSpec } from '../core/mlp';
+import { FastMlp } from '../core/fastMlp';
+import { ActorCriticMlp, PolicyMlp, buildModel, type MlpSpec } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
 import { Rng, deriveSeed } from '../core/rng';
 import { NoiseTable } from '../algorithms/noiseTable';
@@ -24,6 +28,9 @@ import { VectorEnv } from '../envs/vectorEnv';
 import { SegmentWriter, type EpisodeBatch, type Segment, type VectorStepResult } from './segments';
 
 export type { EpisodeBatch, Segment } from './segments';
+
+/** Largest batch the typed-array forward pass takes (measured: `npm run bench -- env-throughput`). */
+export const FAST_PATH_MAX_BATCH = 2;
 export { validateEpisodeBatch, validateSegment } from './segments';
 
 /** A greedy episode's render states: frame f's value of keys[k] is frames[f·keys.length + k]. */
@@ -45,6 +52,12 @@ export interface RolloutActorOptions {
   backend: 'wasm' | 'cpu';
   /** Browser only: where the app serves the tfjs wasm binaries. */
   wasmPaths?: string;
+  /**
+   * Batches of up to this many rows go through the typed-array forward pass when the backend is
+   * wasm (default FAST_PATH_MAX_BATCH; 0 = always tfjs, Infinity = never tfjs: tests compare the
+   * two, benchmarks measure both).
+   */
+  fastPathMaxBatch?: number;
 }
 
 export class RolloutActor {
@@ -53,6 +66,8 @@ export class RolloutActor {
   private readonly envs: TimeLimitedEnv[];
   private readonly rng: Rng;
   private model: Model<ModelOutput> | null = null;
+  /** The acting head as typed arrays, kept in step with `model` (wasm backend only). */
+  private fast: FastMlp | null = null;
   private version = -1;
   private vec: VectorEnv | null = null;
   private vecObs: Float32Array | null = null;
@@ -69,12 +84,21 @@ export class RolloutActor {
   async init(): Promise<string> {
     const choice = await chooseBackend({ preferred: this.options.backend, wasmPaths: this.options.wasmPaths });
     this.model = buildModel(this.options.model, this.options.seed);
+    if (choice.name === 'wasm' && (this.options.fastPathMaxBatch ?? FAST_PATH_MAX_BATCH) > 0) {
+      this.fast = new FastMlp(this.options.model);
+      this.fast.setWeights(this.model.getWeights());
+    }
     return choice.name;
   }
 
   setWeights(weights: Float32Array[], version: number): void {
-    this.requireModel().setWeights(weights);
+    this.loadWeights(weights);
     this.version = version;
+  }
+
+  private loadWeights(weights: Float32Array[]): void {
+    this.requireModel().setWeights(weights); // checks the count and every length
+    this.fast?.setWeights(weights);
   }
 
   /** Load the given weights, then play one full episode on every env copy. */
@@ -196,6 +220,7 @@ export class RolloutActor {
       for (const sign of [1, -1] as const) {
         for (let i = 0; i < theta.length; i++) params[i] = theta[i] + sign * sigma * eps[i];
         setFlatWeights(model, params);
+        this.fast?.setFlatWeights(params);
         const { ret, length } = this.greedyEpisode();
         steps += length;
         if (sign === 1) returnPos[k] = ret;
@@ -210,7 +235,7 @@ export class RolloutActor {
    * and return its render states, for the playground's live environment view.
    */
   demoEpisode(weights: Float32Array[] | null, maxFrames = 500): DemoEpisode {
-    if (weights) this.requireModel().setWeights(weights);
+    if (weights) this.loadWeights(weights);
     if (!this.demoEnv) this.demoEnv = makeEnv(this.options.envId, { seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xde70) });
     const env = this.demoEnv;
     let obs = env.reset().obs;
@@ -280,13 +305,18 @@ export class RolloutActor {
     return { actions, logProbs };
   }
 
-  /** Policy probabilities (softmax of the logits) or Q-values, [batch, numActions]. */
+  /**
+   * Policy probabilities (softmax of the logits) or Q-values, [batch, numActions]. On the fast
+   * path the result is a scratch view, valid until the next call.
+   */
   private scores(obs: Float32Array, batch: number, softmax = false): Float32Array {
+    if (this.fast && batch <= (this.options.fastPathMaxBatch ?? FAST_PATH_MAX_BATCH)) return softmax ? this.fast.probabilities(obs, batch) : this.fast.forward(obs, batch);
     const model = this.requireModel();
     const d = this.options.model.obsDim;
     return tf.tidy(() => {
-      const out = model.forward(tf.tensor2d(obs, [batch, d]));
-      const head = (out.logits ?? out.q) as tf.Tensor2D;
+      const x = tf.tensor2d(obs, [batch, d]);
+      // Acting needs only the policy stack: an actor-critic's value stack is skipped.
+      const head = model instanceof ActorCriticMlp || model instanceof PolicyMlp ? model.policy.apply(x) : (model.forward(x).q as tf.Tensor2D);
       return (softmax ? tf.softmax(head) : head).dataSync() as Float32Array;
     });
   }

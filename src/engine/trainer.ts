@@ -5,22 +5,47 @@
  */
 import { chooseBackend } from '../core/backend';
 import type { ExperimentConfig } from '../config/config';
-import { LOOPS } from './loops';
+import { loopFor } from './loops';
 import type { CrashTarget, LoopContext, LoopOutcome, TrainerPlatform } from './loops/types';
 import type { RunRecord, SummaryRecord } from '../runs/records';
 import { RunGate } from './runGate';
+import { LiveChanges } from './liveChanges';
+import type { LiveChange } from '../config/liveSettings';
 
 export type { TrainerPlatform } from './loops/types';
+
+export interface TrainingRunOptions {
+  /** Live changes to replay, each before its update (a link's changes). */
+  changes?: readonly LiveChange[];
+  /** Send an 'inspect' record (weights, activations, policy heatmap) about this often; 0 = never. */
+  inspectEveryMs?: number;
+}
 
 export class TrainingRun {
   private readonly gate = new RunGate();
   private crashTarget: CrashTarget | null = null;
+  /** The run's own copy of the config: live changes write into its settings. */
+  private readonly liveConfig: ExperimentConfig;
+  private readonly live: LiveChanges;
 
+  /** Throws ConfigError when one of `options.changes` cannot apply to `config`. */
   constructor(
     readonly config: ExperimentConfig,
     private readonly emit: (record: RunRecord) => void,
     private readonly platform: TrainerPlatform = {},
-  ) {}
+    private readonly options: TrainingRunOptions = {},
+  ) {
+    this.liveConfig = { preset: config.preset, settings: { ...config.settings } };
+    this.live = new LiveChanges(this.liveConfig, options.changes ?? [], emit);
+  }
+
+  /**
+   * Change a setting while the run trains: applied before the next update and sent back as a
+   * 'change' record. Throws ConfigError when the setting cannot change live or the value is out of range.
+   */
+  change(key: string, value: unknown): void {
+    this.live.request(key, value);
+  }
 
   pause(): void {
     this.gate.pause();
@@ -52,17 +77,12 @@ export class TrainingRun {
     const backend = await chooseBackend({ preferred: s.backend, wasmPaths: this.platform.wasmPaths });
     this.emit({ type: 'backend', ...backend });
 
-    const loop = LOOPS[s.algorithm];
+    const loop = loopFor(s.algorithm);
     const base = { type: 'summary' as const, preset: this.config.preset, seed: s.seed, backend: backend.name };
-    if (!loop) {
-      const error = `algorithm ${s.algorithm} has no training loop yet`;
-      this.emit({ type: 'notice', level: 'error', message: error });
-      const summary: SummaryRecord = { ...base, updates: 0, envSteps: 0, episodes: 0, wallSeconds: clock(), finalMeanReturn20: null, solved: null, stopReason: 'error', error, lostSegments: 0, actorRespawns: 0 };
-      this.emit(summary);
-      return summary;
-    }
     const ctx: LoopContext = {
-      config: this.config,
+      config: this.liveConfig,
+      live: this.live,
+      inspectEveryMs: this.options.inspectEveryMs,
       emit: this.emit,
       gate: this.gate,
       platform: this.platform,

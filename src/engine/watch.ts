@@ -13,7 +13,7 @@ import { watchedNetwork } from '../config/watchable';
 export async function watchEpisode(config: ExperimentConfig, checkpoint: Uint8Array, wasmPaths?: string): Promise<DemoRecord> {
   const kind = watchedNetwork(config);
   if (!kind) throw new Error(`a ${config.settings.algorithm} run has no environment to watch; its timeline shows its episodes`);
-  const ckpt = decodeCheckpoint(checkpoint);
+  const ckpt = decodeCheckpoint(checkpoint, { requireFinite: true });
   const model = modelSpecFor(config, kind);
   const actor = new RolloutActor({ envId: config.settings['env.id'], numEnvs: 1, seed: config.settings.seed, actorIndex: 0, model, backend: 'wasm', wasmPaths });
   await actor.init();

@@ -149,7 +149,73 @@ export interface CheckpointRecord {
   bytes: Uint8Array;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DemoRecord | CheckpointRecord;
+/**
+ * A live change (src/config/liveSettings.ts): before update `update`, setting `key` went from
+ * `from` to `to`. A run's changes, with its config, are what its link carries.
+ */
+export interface ChangeRecord {
+  type: 'change';
+  update: number;
+  key: string;
+  from: number | string | boolean;
+  to: number | string | boolean;
+}
+
+/**
+ * A look inside the learner's network now and then (src/engine/inspect.ts): its layers' weights
+ * and the activations on one observation, and for classic-control tasks the policy and value over
+ * a 2-D slice of the state space. Plain arrays, computed in one batched pass.
+ */
+export interface InspectRecord {
+  type: 'inspect';
+  update: number;
+  network: NetworkSnapshot;
+  heatmap: HeatmapSnapshot | null;
+}
+
+/** One dense stack (policy, value or Q): layer widths, weights and the activations on `input`. */
+export interface NetworkSnapshot {
+  /** Which stack: 'policy', 'value' or 'q'. */
+  stack: string;
+  /** Names of the inputs (the env's observation keys) and of the outputs (actions, or 'V'). */
+  inputNames: string[];
+  outputNames: string[];
+  /** Units per layer, inputs first: [obsDim, hidden..., outputs]. */
+  sizes: number[];
+  /** Layer l's kernel, row-major [sizes[l], sizes[l + 1]]: weights[l][i · sizes[l + 1] + j]. */
+  weights: number[][];
+  /** Layer l's bias, [sizes[l + 1]]. */
+  biases: number[][];
+  /** The observation the activations are for. */
+  input: number[];
+  /** Activations per layer (after the nonlinearity; the last layer raw), inputs first. */
+  activations: number[][];
+}
+
+/** The policy and value over a grid on two state variables, the others held at `fixed`. */
+export interface HeatmapSnapshot {
+  xKey: string;
+  yKey: string;
+  /** The observation of the slice: `base` with obs[xIndex] = x and obs[yIndex] = y. */
+  base: number[];
+  xIndex: number;
+  yIndex: number;
+  xRange: [number, number];
+  yRange: [number, number];
+  /** Cells per side. Cell (i, j) is x = xs[i], y = ys[j], at index j · n + i. */
+  n: number;
+  /** The action whose probability `prob` shows, and the names of every action. */
+  action: number;
+  actionNames: string[];
+  /** π(action | s) per cell (the Q-greedy share for DQN: 1 where it is the greedy action). */
+  prob: number[];
+  /** The greedy action per cell. */
+  greedy: number[];
+  /** V(s) per cell, or max_a Q(s, a); null for a policy-only network. */
+  value: number[] | null;
+}
+
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DemoRecord | CheckpointRecord | ChangeRecord | InspectRecord;
 
 /**
  * Caps on what one record may hold. The run-file schema (src/runs/runFile.ts) refuses files past

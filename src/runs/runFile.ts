@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
-import { RECORD_LIMITS as L, traceOverLimits, type BackendRecord, type SummaryRecord, type SwarmUpdateRecord, type TraceRecord, type UpdateRecord } from './records';
+import { reviveConfig } from '../config/migrations';
+import { RECORD_LIMITS as L, traceOverLimits, type BackendRecord, type ChangeRecord, type SummaryRecord, type SwarmUpdateRecord, type TraceRecord, type UpdateRecord } from './records';
 
 export const RUN_FILE_FORMAT = 'parl-playground-run';
 export const RUN_FILE_VERSION = 1;
@@ -16,7 +17,7 @@ export const MAX_RUN_FILE_CHARS = 64 * 1024 * 1024;
 const MAX_RECORDS = 500_000;
 
 /** The records a run keeps (the ones that carry metrics); the rest are live status only. */
-export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | TraceRecord;
+export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | TraceRecord | ChangeRecord;
 
 export type RunStatusKind = 'running' | 'done' | 'stopped' | 'error' | 'interrupted';
 
@@ -54,7 +55,7 @@ function fromBase64(text: string): Uint8Array {
 }
 
 export function isPersisted(r: { type: string }): r is PersistedRecord {
-  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'trace';
+  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'trace' || r.type === 'change';
 }
 
 const finite = z.number().finite();
@@ -178,7 +179,10 @@ const WeightsSchema = z.object({
     }),
 });
 
-const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, TraceRecordSchema]);
+const liveValue = z.union([finite, z.string().max(64), z.boolean()]);
+const ChangeRecordSchema = z.object({ type: z.literal('change'), update: count, key: z.string().max(64), from: liveValue, to: liveValue });
+
+const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, TraceRecordSchema, ChangeRecordSchema]);
 
 export const RunFileSchema = z.object({
   format: z.literal(RUN_FILE_FORMAT),
@@ -188,7 +192,8 @@ export const RunFileSchema = z.object({
     name: z.string().max(200),
     createdAt: finite,
     status: z.enum(['running', 'done', 'stopped', 'error', 'interrupted']),
-    config: ExperimentConfigSchema,
+    // Files made by older versions: renamed keys mapped, settings added since filled from the preset.
+    config: z.preprocess(reviveConfig, ExperimentConfigSchema),
     records: z
       .array(RecordSchema)
       .max(MAX_RECORDS)

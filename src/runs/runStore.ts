@@ -6,7 +6,8 @@
  * newest weights (a PARLCKPT checkpoint) are kept beside the run, one per run.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import type { ExperimentConfig } from '../config/config';
+import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
+import { reviveConfig } from '../config/migrations';
 import type { PersistedRecord, RunStatusKind, RunWeights, SavedRun } from './runFile';
 
 export interface RunMeta {
@@ -204,13 +205,14 @@ export class RunStore {
   /** Every run, newest first. */
   async list(): Promise<RunMeta[]> {
     const all = await this.db.getAll('runs');
-    return all.sort((a, b) => b.createdAt - a.createdAt);
+    return all.map(revived).sort((a, b) => b.createdAt - a.createdAt);
   }
 
   /** A run with all its records, in the order they were written, and its weights if kept. */
   async get(runId: string): Promise<SavedRun | undefined> {
-    const meta = await this.db.get('runs', runId);
-    if (!meta) return undefined;
+    const stored = await this.db.get('runs', runId);
+    if (!stored) return undefined;
+    const meta = revived(stored);
     const chunks = await this.db.getAllFromIndex('chunks', 'runId', runId);
     chunks.sort((a, b) => a.seq - b.seq);
     const weights = await this.getWeights(runId);
@@ -269,4 +271,14 @@ export class RunStore {
     await tx.objectStore('runs').put(meta);
     return meta;
   }
+}
+
+/**
+ * A run saved by an older version, with its config made whole (renamed keys, settings added since);
+ * one whose config cannot be revived keeps what it had, for the page to show and refuse to run.
+ */
+function revived(meta: RunMeta): RunMeta {
+  const parsed = ExperimentConfigSchema.safeParse(reviveConfig(meta.config));
+  // The schema has just checked every setting against its kind and range.
+  return parsed.success ? { ...meta, config: parsed.data as ExperimentConfig } : meta;
 }

@@ -39,8 +39,8 @@ export class SwarmLearner {
     // γ and λ are given for completeness: the batch's advantages are computed before learn().
     const ppo = new Ppo(this.orchestrator, {
       lr: orch.lr,
-      entCoef: orch.entropyCoef,
-      updateEpochs: orch.epochs,
+      entCoef: orch.entCoef,
+      updateEpochs: orch.updateEpochs,
       numMinibatches: ORCH_MINIBATCHES,
       gamma: GAMMA,
       gaeLambda: GAE_LAMBDA,

@@ -76,7 +76,7 @@ export function decodeSubagentCheckpoint(bytes: Uint8Array | null | undefined, w
   if (!bytes || bytes.length === 0) throw new SubagentCheckpointError(`${where}: the subagent checkpoint is missing (run \`npm run subagents\` to create it)`);
   let ckpt: Checkpoint;
   try {
-    ckpt = decodeCheckpoint(bytes);
+    ckpt = decodeCheckpoint(bytes, { requireFinite: true });
   } catch (e) {
     throw new SubagentCheckpointError(`${where}: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,5 +1,5 @@
 /**
- * Shared types of the swarm layer. The episode data shapes (Stage, StageRecord, RunRecord, ...)
+ * Shared types of the swarm layer. The episode data shapes (Stage, StageRecord, SubtaskRun, ...)
  * are defined in the env layer, where the orchestration simulator produces them, and re-exported
  * here so swarm code has one place to import from.
  */
@@ -7,7 +7,7 @@ export type {
   Stage,
   StageAction,
   StageRecord,
-  RunRecord,
+  SubtaskRun,
   RunOutcome,
   EpisodeLog,
   SubtaskSpec,

@@ -10,7 +10,7 @@ import { PresetGallery } from './components/PresetGallery';
 import { ProgressPanel } from './components/ProgressPanel';
 import { RunControls } from './components/RunControls';
 import { RunsPanel } from './components/RunsPanel';
-import { SharePanel } from './components/SharePanel';
+import { hideLabel, SharePanel } from './components/SharePanel';
 import { SwarmTimeline } from './components/SwarmTimeline';
 import { TeachingPanel } from './components/TeachingPanel';
 import { Tour } from './components/Tour';
@@ -27,6 +27,10 @@ export function App({ autostart = false }: { autostart?: boolean }) {
   const [touring, setTouring] = useState(false);
   const closeTour = useCallback(() => setTouring(false), []);
   const shown = (part: string) => !hide.includes(part);
+  // Columns a link hides give their space to the charts (the grid follows what is there).
+  const hasSidebar = shown('presets') || shown('config');
+  const hasRight = !isSwarm || hasTrace || shown('teaching') || shown('runs');
+  const layoutClass = `layout${hasSidebar ? '' : ' no-sidebar'}${hasRight ? '' : ' no-right'}`;
 
   useEffect(
     // The learner worker (and tfjs with it) starts after the first paint, never before it.
@@ -55,13 +59,14 @@ export function App({ autostart = false }: { autostart?: boolean }) {
       </header>
       {hide.length > 0 && (
         <div className="teaching-banner" role="note">
-          A simplified view for teaching ({hide.join(', ')} hidden).{' '}
+          A simplified view for teaching ({hide.map(hideLabel).join(', ')} hidden).{' '}
           <button type="button" className="small" onClick={() => usePlayground.getState().setView({ ...usePlayground.getState().view, hide: [] })}>
             Show everything
           </button>
         </div>
       )}
-      <main className="layout">
+      <Notices />
+      <main className={layoutClass}>
         {(shown('presets') || shown('config')) && (
           <aside className="panel sidebar" aria-label="Experiment settings">
             <PanelBoundary name="settings">
@@ -72,26 +77,19 @@ export function App({ autostart = false }: { autostart?: boolean }) {
           </aside>
         )}
         <section className="center" aria-label="Training">
-          <div className="panel" id="run-controls">
+          <div className="panel panel-controls" id="run-controls">
             <PanelBoundary name="run controls">
               <RunControls />
               <ProgressPanel />
             </PanelBoundary>
           </div>
-          {hasTrace && (
-            <div className="panel">
-              <PanelBoundary name="swarm timeline">
-                <SwarmTimeline />
-              </PanelBoundary>
-            </div>
-          )}
-          <div className="panel">
+          <div className="panel panel-charts">
             <PanelBoundary name="charts">
               <Charts />
             </PanelBoundary>
           </div>
           {shown('actors') && (
-            <div className="panel">
+            <div className="panel panel-actors">
               <PanelBoundary name="actors">
                 <ActorsTable />
               </PanelBoundary>
@@ -99,22 +97,29 @@ export function App({ autostart = false }: { autostart?: boolean }) {
           )}
         </section>
         <aside className="side-right" aria-label="Environment, notes and runs">
+          {hasTrace && (
+            <div className="panel panel-live">
+              <PanelBoundary name="swarm timeline">
+                <SwarmTimeline />
+              </PanelBoundary>
+            </div>
+          )}
           {!isSwarm && (
-            <div className="panel">
+            <div className="panel panel-live">
               <PanelBoundary name="environment">
                 <EnvView />
               </PanelBoundary>
             </div>
           )}
           {shown('teaching') && (
-            <div className="panel">
+            <div className="panel panel-teaching">
               <PanelBoundary name="notes">
                 <TeachingPanel />
               </PanelBoundary>
             </div>
           )}
           {shown('runs') && (
-            <div className="panel">
+            <div className="panel panel-runs">
               <PanelBoundary name="runs">
                 <RunsPanel />
               </PanelBoundary>
@@ -122,7 +127,6 @@ export function App({ autostart = false }: { autostart?: boolean }) {
           )}
         </aside>
       </main>
-      <Notices />
       {touring && <Tour onClose={closeTour} />}
     </div>
   );

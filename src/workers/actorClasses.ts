@@ -4,8 +4,10 @@
 // class outside this list (tests' stand-ins): the worker registers that module's actor classes.
 import { registerActorClass } from '../core/remote/registry';
 import { RolloutActor } from '../engine/rolloutActor';
+import { ContinuousRolloutActor } from '../engine/continuousRolloutActor';
 import { SwarmActor } from '../swarm/swarmActor';
+import { MarlActor } from '../engine/marlActor';
 
-export const ACTOR_CLASSES = [RolloutActor, SwarmActor] as const;
+export const ACTOR_CLASSES = [RolloutActor, ContinuousRolloutActor, SwarmActor, MarlActor] as const;
 
 for (const Cls of ACTOR_CLASSES) registerActorClass(Cls);

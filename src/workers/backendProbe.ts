@@ -4,9 +4,10 @@
  * then pick with `chooseMeasuredBackend`. Measurements are cached in IndexedDB per device (the
  * WebGPU adapter, the CPU count, the browser) and model shape, so a page probes each shape once.
  *
- * Budget: wasm is timed first (a few ms an update here); a GPU backend gets at most
- * PROBE_BUDGET_MS for its warm-up and timed runs, after which the probe stops waiting and counts
- * what it saw as a lower bound (a software adapter takes seconds to compile its first shaders).
+ * Budget: wasm is timed first (a few ms an update here); a software GPU adapter gets at most
+ * PROBE_BUDGET_MS for its warm-up and about 20 wasm updates' worth for each timed update, after
+ * which the probe stops waiting and counts what it saw as a lower bound (SwiftShader takes
+ * seconds to compile its first shaders); a hardware GPU gets a few seconds to warm up.
  */
 import * as tf from '@tensorflow/tfjs';
 import { activateBackend, webgpuAdapterInfo, type AutoPlan, type BackendName } from '../core/backend';
@@ -24,7 +25,7 @@ export interface ProbeShape {
   key: string;
 }
 
-const PROBE_BUDGET_MS = 600;
+const PROBE_BUDGET_MS = 400;
 const TIMED_RUNS = 3;
 
 function setting(config: ExperimentConfig, key: string, fallback: number): number {
@@ -78,7 +79,7 @@ async function forwardAndUpdate(model: ReturnType<typeof buildModel>, x: tf.Tens
   cost?.dispose();
 }
 
-async function measureOne(name: BackendName, shape: ProbeShape, wasmPaths: string | undefined, budgetMs: number): Promise<BackendMeasurement> {
+async function measureOne(name: BackendName, shape: ProbeShape, wasmPaths: string | undefined, warmupBudgetMs: number, timedBudgetMs: number): Promise<BackendMeasurement> {
   const up = await activateBackend(name, wasmPaths);
   if (!up.ok) return { name, available: false, msPerUpdate: null, detail: up.detail };
   const model = buildModel(shape.spec, 1);
@@ -90,15 +91,14 @@ async function measureOne(name: BackendName, shape: ProbeShape, wasmPaths: strin
   const started = performance.now();
   try {
     // The first run compiles kernels (shaders on a GPU): not timed, but it counts against the budget.
-    if ((await within(forwardAndUpdate(model, x, optimizer), budgetMs)) === 'late') {
+    if ((await within(forwardAndUpdate(model, x, optimizer), warmupBudgetMs)) === 'late') {
       return { name, available: true, msPerUpdate: performance.now() - started, cutShort: true, detail: 'its first update did not finish within the probe' };
     }
     const times: number[] = [];
     for (let i = 0; i < TIMED_RUNS; i++) {
       const t0 = performance.now();
-      const left = budgetMs - (t0 - started);
-      if ((await within(forwardAndUpdate(model, x, optimizer), left)) === 'late') {
-        return { name, available: true, msPerUpdate: Math.max(performance.now() - t0, ...times), cutShort: times.length === 0, detail: 'timed within the probe budget' };
+      if ((await within(forwardAndUpdate(model, x, optimizer), timedBudgetMs)) === 'late') {
+        return { name, available: true, msPerUpdate: performance.now() - t0, cutShort: true, detail: 'one update took longer than the probe waits' };
       }
       times.push(performance.now() - t0);
     }
@@ -118,15 +118,20 @@ async function measureOne(name: BackendName, shape: ProbeShape, wasmPaths: strin
 export async function measureBackends(shape: ProbeShape, wasmPaths: string | undefined, budgetMs = PROBE_BUDGET_MS): Promise<BackendMeasurement[]> {
   const adapter = await webgpuAdapterInfo();
   const out: BackendMeasurement[] = [];
-  const wasm = await measureOne('wasm', shape, wasmPaths, budgetMs);
+  const wasm = await measureOne('wasm', shape, wasmPaths, budgetMs, budgetMs);
   out.push(wasm);
-  // A GPU backend gets the budget, but never much more than 50 wasm updates' worth.
-  const gpuBudget = wasm.msPerUpdate !== null ? Math.min(budgetMs, Math.max(150, 50 * wasm.msPerUpdate)) : budgetMs * 2;
-  if (adapter) out.push({ ...(await measureOne('webgpu', shape, wasmPaths, gpuBudget)), software: adapter.software });
+  // A GPU backend gets the budget for its warm-up (kernel compilation), and for each timed update
+  // about 20 wasm updates' worth: enough to tell "much slower" without waiting for all of it.
+  const wasmMs = wasm.msPerUpdate;
+  const warmup = wasmMs !== null ? Math.min(budgetMs, Math.max(150, 40 * wasmMs)) : budgetMs * 2;
+  const timed = wasmMs !== null ? Math.max(40, 20 * wasmMs) : budgetMs;
+  // A hardware GPU may take seconds to compile its kernels once and still be the fastest after.
+  const hardwareWarmup = 3_000;
+  if (adapter) out.push({ ...(await measureOne('webgpu', shape, wasmPaths, adapter.software ? warmup : hardwareWarmup, timed)), software: adapter.software });
   else out.push({ name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' });
-  const webgl = await measureOne('webgl', shape, wasmPaths, gpuBudget);
+  const webgl = await measureOne('webgl', shape, wasmPaths, warmup, timed);
   out.push({ ...webgl, software: webgl.available ? webglIsSoftware() : undefined });
-  if (!wasm.available || wasm.msPerUpdate === null) out.push(await measureOne('cpu', shape, wasmPaths, budgetMs));
+  if (!wasm.available || wasm.msPerUpdate === null) out.push(await measureOne('cpu', shape, wasmPaths, budgetMs, budgetMs));
   return out;
 }
 

@@ -15,6 +15,8 @@ setActorSpawner(browserSpawner);
 const wasmPaths = new URL(`${import.meta.env.BASE_URL}tfjs-wasm/`, self.location.origin).href;
 const FLUSH_MS = 100;
 const LAST_FLUSH_MS = 5_000;
+/** How often the learner sends a look inside its network (weights, activations, policy heatmap). */
+const INSPECT_EVERY_MS = 2_000;
 
 let current: TrainingRun | null = null;
 /** The backend the current run chose: a probe during a run reports it and never switches. */
@@ -24,15 +26,20 @@ let runBackend: BackendRecord | null = null;
  * "auto" follows a measured plan: the network of `config` timed on each backend (cached per
  * device and shape). Before any run the page's probe times the default experiment's network.
  */
-async function planAuto(config: ExperimentConfig): Promise<void> {
-  if (config.settings.backend !== 'auto') return;
-  try {
-    setAutoPlan(await measuredAutoPlan(config, wasmPaths));
-  } catch {
-    // No plan: "auto" keeps the usual order, and the reason says so.
-    setAutoPlan(null);
-  }
+function planAuto(config: ExperimentConfig): Promise<void> {
+  if (config.settings.backend !== 'auto') return Promise.resolve();
+  // One probe at a time: two would switch backends under each other's timings.
+  planning = planning.then(async () => {
+    try {
+      setAutoPlan(await measuredAutoPlan(config, wasmPaths));
+    } catch {
+      // No plan: "auto" keeps the usual order.
+      setAutoPlan(null);
+    }
+  });
+  return planning;
 }
+let planning: Promise<void> = Promise.resolve();
 
 const api: LearnerApi = {
   async probe(preferred) {
@@ -42,7 +49,7 @@ const api: LearnerApi = {
     return { type: 'backend', ...choice };
   },
 
-  async start(config, onRecords) {
+  async start(config, onRecords, options = {}) {
     if (current) throw new Error('a run is already in progress; stop it first');
     await planAuto(config);
     if (current) throw new Error('a run is already in progress; stop it first');
@@ -62,6 +69,7 @@ const api: LearnerApi = {
         pending.push(record);
       },
       { wasmPaths },
+      { changes: options.changes ?? [], inspectEveryMs: INSPECT_EVERY_MS },
     );
     try {
       return await current.run();
@@ -84,6 +92,10 @@ const api: LearnerApi = {
     // Watching sets up its own small backend, which would pull a running learner off its own.
     if (current) throw new Error('stop the run first');
     return watchEpisode(config, checkpoint, wasmPaths);
+  },
+  async change(key, value) {
+    if (!current) throw new Error('no run is in progress');
+    current.change(key, value);
   },
   async crashActor(index) {
     if (!current) throw new Error('no run is in progress');

@@ -3,7 +3,13 @@
  * has it) and its actor workers run off the main thread; the page only renders.
  */
 import type { ExperimentConfig } from '../config/config';
+import type { LiveChange } from '../config/liveSettings';
 import type { BackendRecord, DemoRecord, RunRecord, SummaryRecord } from '../runs/records';
+
+export interface StartOptions {
+  /** Live changes to replay at their updates (a link's). */
+  changes?: LiveChange[];
+}
 
 export interface LearnerApi {
   /** Pick the learner's tfjs backend now (the page shows which and why). */
@@ -12,7 +18,12 @@ export interface LearnerApi {
    * Run an experiment to its end. Records arrive in batches, at most about 10 times a second;
    * the last batch has arrived when the returned promise settles.
    */
-  start(config: ExperimentConfig, onRecords: (records: RunRecord[]) => void | Promise<void>): Promise<SummaryRecord>;
+  start(config: ExperimentConfig, onRecords: (records: RunRecord[]) => void | Promise<void>, options?: StartOptions): Promise<SummaryRecord>;
+  /**
+   * Change a setting of the running experiment, applied before its next update (a 'change'
+   * record follows). Rejects with the reason when it cannot change live or the value is out of range.
+   */
+  change(key: string, value: number | string | boolean): Promise<void>;
   pause(): void;
   resume(): void;
   step(): void;

@@ -9,15 +9,15 @@ import { Rng } from '../../core/rng';
 import { resolveExperiment } from '../../config/config';
 import { modelSpecFor } from '../../config/modelSpec';
 import type { RunRecord } from '../../runs/records';
-import { RolloutActor, type RolloutActorOptions } from '../../engine/rolloutActor';
+import { FAST_PATH_MAX_BATCH, RolloutActor, type RolloutActorOptions } from '../../engine/rolloutActor';
 import { TrainingRun } from '../../engine/trainer';
 import { VectorEnv } from '../../envs/vectorEnv';
 import { chooseBackend } from '../../core/backend';
 import { nodePlatform } from '../nodePlatform';
 import { markdownTable, median, type Benchmark } from './types';
 
-function actorOptions(actorIndex: number, numEnvs: number): RolloutActorOptions {
-  return { envId: 'CartPole-v1', numEnvs, seed: 1, actorIndex, model: modelSpecFor(resolveExperiment('ppo-cartpole'), 'actorCritic'), backend: 'wasm' };
+function actorOptions(actorIndex: number, numEnvs: number, fastPathMaxBatch?: number): RolloutActorOptions {
+  return { envId: 'CartPole-v1', numEnvs, seed: 1, actorIndex, model: modelSpecFor(resolveExperiment('ppo-cartpole'), 'actorCritic'), backend: 'wasm', fastPathMaxBatch };
 }
 
 /** Steps per second of `fn(steps)` run for about `seconds`. */
@@ -34,13 +34,15 @@ function rate(seconds: number, chunk: number, fn: () => void): number {
 
 export const envThroughputBenchmark: Benchmark = {
   name: 'env-throughput',
-  description: 'CartPole-v1 steps per second for one actor, stepping only (random actions) and with the actor\'s own policy inference (2x64 tanh actor-critic on tfjs wasm)',
+  description:
+    'CartPole-v1 steps per second for one actor, stepping only (random actions) and with the actor\'s own policy inference (2x64 tanh actor-critic): all through tfjs wasm (policy stack only), all through the typed-array forward pass (core/fastMlp.ts, bit-identical), and as the actor chooses (typed arrays up to FAST_PATH_MAX_BATCH rows)',
   async run({ flags }) {
     await chooseBackend({ preferred: 'wasm' });
     const seconds = Number(flags.seconds ?? 3);
     const rows: (string | number)[][] = [];
     const figures: Record<string, number> = {};
-    for (const n of [1, 4, 16]) {
+    const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+    for (const n of (flags.envs ?? '1,4,16,64').split(',').map(Number)) {
       const vec = new VectorEnv('CartPole-v1', n);
       vec.reset(1);
       const rng = new Rng(1);
@@ -51,14 +53,24 @@ export const envThroughputBenchmark: Benchmark = {
           vec.step(actions);
         }
       });
-      const actor = new RolloutActor(actorOptions(0, n));
-      await actor.init();
-      const withInference = rate(seconds, 64 * n, () => actor.sampleSegment(null, 0, 64));
-      rows.push([n, Math.round(stepOnly).toLocaleString('en-US'), Math.round(withInference).toLocaleString('en-US')]);
+      const inference: number[] = [];
+      for (const maxBatch of [0, Infinity, undefined]) {
+        const actor = new RolloutActor(actorOptions(0, n, maxBatch));
+        await actor.init();
+        inference.push(rate(seconds, 64 * n, () => actor.sampleSegment(null, 0, 64)));
+        actor.dispose();
+      }
+      const [tfjsRate, fastRate, chosenRate] = inference;
+      rows.push([n, fmt(stepOnly), fmt(tfjsRate), fmt(fastRate), fmt(chosenRate)]);
       figures[`stepOnly_${n}`] = stepOnly;
-      figures[`withInference_${n}`] = withInference;
+      figures[`withInference_${n}`] = chosenRate;
+      figures[`withTfjsInference_${n}`] = tfjsRate;
+      figures[`withTypedArrayInference_${n}`] = fastRate;
     }
-    return { table: markdownTable(['env copies', 'steps/s, env only', 'steps/s, with actor inference'], rows), figures };
+    return {
+      table: markdownTable(['env copies', 'steps/s, env only', 'with tfjs wasm inference', 'with typed-array inference', `as the actor chooses (typed arrays ≤ ${FAST_PATH_MAX_BATCH} rows)`], rows),
+      figures,
+    };
   },
 };
 

@@ -10,6 +10,10 @@
  */
 import fc from 'fast-check';
 import { ConfigError, ExperimentConfigSchema, resolveExperiment } from '../../config/config';
+import LZString from 'lz-string';
+import { PRESET_NAMES } from '../../config/presets';
+import { SETTING_KEYS } from '../../config/settings';
+import { decodeExperiment, HIDEABLE } from '../../config/urlState';
 import { decodeCheckpoint, encodeCheckpoint, type Checkpoint } from '../../core/checkpoint';
 import { concatSegments, validateEpisodeBatch, validateSegment, type EpisodeBatch, type Segment } from '../../engine/segments';
 import type { UpdateRecord } from '../../runs/records';
@@ -25,6 +29,8 @@ export interface FuzzReport {
   failures: number;
   /** The longest time one input took, in milliseconds. */
   maxMs: number;
+  /** How many inputs ended each way ('refused', 'imported', ...), where the check says. */
+  outcomes: Record<string, number>;
   /** The shrunk failing input and the error, when one failed. */
   counterexample?: string;
   error?: string;
@@ -35,26 +41,36 @@ export interface FuzzTarget {
   run(options: { numRuns: number; seed: number }): Promise<FuzzReport>;
 }
 
-/** A target from an input generator and a check that throws when the property fails. */
-export function fuzzTarget<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (input: T) => void | Promise<void>, around?: { before(): Promise<void>; after(): Promise<void> }): FuzzTarget {
+/**
+ * A target from an input generator and a check that throws when the property fails (and may
+ * name how the input ended, so a report shows that both sides of the reader were reached).
+ */
+export function fuzzTarget<T>(
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  check: (input: T) => Outcome | Promise<Outcome>,
+  around?: { before(): Promise<void>; after(): Promise<void> },
+): FuzzTarget {
   return {
     name,
     async run({ numRuns, seed }) {
       let maxMs = 0;
+      const outcomes: Record<string, number> = {};
       await around?.before();
       try {
         const details = await fc.check(
           fc.asyncProperty(arbitrary, async (input) => {
             const started = performance.now();
             try {
-              await check(input);
+              const outcome = await check(input);
+              if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
             } finally {
               maxMs = Math.max(maxMs, performance.now() - started);
             }
           }),
           { numRuns, seed, endOnFailure: false },
         );
-        const report: FuzzReport = { target: name, runs: details.numRuns, failures: details.failed ? 1 : 0, maxMs };
+        const report: FuzzReport = { target: name, runs: details.numRuns, failures: details.failed ? 1 : 0, maxMs, outcomes };
         if (details.failed) {
           report.counterexample = describe(details.counterexample);
           report.error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
@@ -79,6 +95,8 @@ function describe(value: unknown): string {
     }
   }
 }
+
+type Outcome = 'refused' | 'accepted' | 'import failed' | 'imported' | 'loaded' | 'loaded, parts ignored' | void;
 
 function fail(why: string): never {
   throw new Error(why);
@@ -136,11 +154,22 @@ function sampleRun(id: string): SavedRun {
   return { id, name: `run ${id}`, createdAt: 1_700_000_000_000, status: 'done', config: resolveExperiment('quickstart'), records: [sampleUpdate(1), sampleUpdate(2)], weights: { update: 2, envSteps: 200, bytes: weights } };
 }
 
+const EMPTY_TRACE = { task: 'wideSearch', numSubtasks: 1, finished: true, stages: [], totals: { criticalSteps: 0, totalSteps: 0, serialBaseline: 0, lowerBound: null }, criticalPath: [] };
+
+/** The file with one more record: a valid trace carrying `extra` under a key it does not know. */
+function withTrace(file: Json, extra: Json): Json {
+  const f = file as { run: { records: Json[] } };
+  const record: Json = { type: 'trace', update: 1, trace: { ...EMPTY_TRACE, extra }, serialTrace: EMPTY_TRACE };
+  return { ...f, run: { ...f.run, records: [...f.run.records, record] } } as Json;
+}
+
 export function runFileImportTarget(): FuzzTarget {
   const base = JSON.parse(exportRunFile(sampleRun('fuzz'))) as Json;
   const input = fc.record({
-    mutations: fc.array(fc.record({ picks: fc.array(fc.nat(), { maxLength: 8 }), value: hostileJson }), { minLength: 1, maxLength: 3 }),
-    raw: fc.boolean(),
+    mutations: fc.array(fc.record({ picks: fc.array(fc.nat(), { maxLength: 8 }), value: hostileJson }), { maxLength: 3 }),
+    // A trace keeps keys it does not know (other versions add some): hostile JSON goes there too.
+    traceExtra: fc.option(hostileJson),
+    raw: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   });
   let store: RunStore | null = null;
   let dbCount = 0;
@@ -152,14 +181,14 @@ export function runFileImportTarget(): FuzzTarget {
   return fuzzTarget(
     'run file import',
     input,
-    async ({ mutations, raw }) => {
+    async ({ mutations, traceExtra, raw }) => {
       const s = store ?? fail('no store');
-      const doc = mutations.reduce<Json>((d, m) => replaceAt(d, m.picks, m.value), base);
-      const text = jsonText(raw ? mutations[0].value : doc);
+      const doc = mutations.reduce<Json>((d, m) => replaceAt(d, m.picks, m.value), traceExtra === null ? base : withTrace(base, traceExtra));
+      const text = jsonText(raw ? (mutations[0]?.value ?? traceExtra) : doc);
       const parsed = parseRunFile(text);
       if (!parsed.ok) {
         if (typeof parsed.reason !== 'string' || parsed.reason.length === 0) fail('refused without a reason');
-        return;
+        return 'refused';
       }
       let importedId: string | null = null;
       try {
@@ -171,7 +200,7 @@ export function runFileImportTarget(): FuzzTarget {
       const prior = before ?? fail('no snapshot');
       if (importedId === null) {
         if (after.list !== prior.list || after.runs.join() !== prior.runs.join()) fail('a failed import changed the store');
-        return;
+        return 'import failed';
       }
       const again = await s.get(importedId);
       if (!again) fail('the imported run is not listed');
@@ -179,6 +208,7 @@ export function runFileImportTarget(): FuzzTarget {
       await s.delete(importedId);
       const cleaned = await snapshot(s);
       if (cleaned.list !== prior.list || cleaned.runs.join() !== prior.runs.join()) fail('an import changed the runs saved before it');
+      return 'imported';
     },
     {
       async before() {
@@ -236,11 +266,12 @@ export function checkpointTarget(): FuzzTarget {
       decoded = decodeCheckpoint(bytes, { requireFinite: true });
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('Not a valid PARL Playground checkpoint: ')) throw err;
-      return;
+      return 'refused';
     }
     // Anything that decodes from damaged bytes must be what was written (a flip the checksum
     // cannot see, such as 'e' → 'E' in a number, changes nothing).
     if (d.kind === 'flip' && JSON.stringify({ ...decoded, weights: decoded.weights.map((w) => Array.from(w)) }) !== expected) fail('a damaged checkpoint decoded to other contents');
+    return 'accepted';
   });
 }
 
@@ -331,8 +362,12 @@ export function segmentTarget(): FuzzTarget {
   return fuzzTarget('validateSegment', input, ({ T, n, damages }) => {
     const seg = damages.reduce((s, dmg) => damaged(s, dmg), sampleSegment(T, n, 4));
     const problem = validateSegment(seg, 4, 2);
-    if (problem === null) checkAcceptedSegment(seg, 4, 2);
-    else if (typeof problem !== 'string' || problem.length === 0) fail('refused without a reason');
+    if (problem === null) {
+      checkAcceptedSegment(seg, 4, 2);
+      return 'accepted';
+    }
+    if (typeof problem !== 'string' || problem.length === 0) fail('refused without a reason');
+    return 'refused';
   });
 }
 
@@ -351,10 +386,11 @@ export function episodeBatchTarget(): FuzzTarget {
     };
     const b = damages.reduce((s, dmg) => damaged(s, dmg as Damage), good);
     const problem = validateEpisodeBatch(b, 2, 2);
-    if (problem !== null) return;
+    if (problem !== null) return 'refused';
     if (!(b.obs instanceof Float32Array) || !(b.actions instanceof Int32Array) || !(b.rewards instanceof Float32Array) || !(b.dones instanceof Uint8Array)) fail('accepted a field of the wrong kind');
     if (!Array.from(b.episodeReturns).every(Number.isFinite) || !Array.from(b.rewards).every(Number.isFinite)) fail('accepted a non-finite value');
     if (Array.from(b.episodeLengths).reduce((a, x) => a + x, 0) !== b.steps) fail('accepted lengths that do not add up to the steps');
+    return 'accepted';
   });
 }
 
@@ -364,7 +400,13 @@ export function episodeBatchTarget(): FuzzTarget {
 const ARG_TOKENS = ['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--quiet', '--bogus', 'quickstart', 'ppo-cartpole', 'nope', '', ' ', '3', '-1', '1e9', 'NaN', 'seed=2', 'reinforce.lr=0.003', 'reinforce.lr=5', 'actors=0', '=', 'x.jsonl', '__proto__', 'constructor=1', 'http://localhost:5173/#x=abc'];
 
 export function cliArgsTarget(): FuzzTarget {
-  const argv = fc.array(fc.oneof(fc.constantFrom(...ARG_TOKENS), fc.string({ maxLength: 12 })), { maxLength: 10 });
+  const token = fc.oneof(fc.constantFrom(...ARG_TOKENS), fc.string({ maxLength: 12 }));
+  // Mostly flag/value pairs after a valid preset (so many parse), sometimes any tokens at all.
+  const pairs = fc.array(fc.tuple(fc.constantFrom(...ARG_TOKENS.filter((t) => t.startsWith('--'))), token), { maxLength: 5 });
+  const argv = fc.oneof(
+    pairs.map((ps) => ['--preset', 'quickstart', ...ps.flatMap(([flag, value]) => (flag === '--quiet' ? [flag] : [flag, value]))]),
+    fc.array(token, { maxLength: 10 }),
+  );
   return fuzzTarget('train CLI arguments', argv, (args) => {
     let parsed: ReturnType<typeof parseTrainArgs>;
     try {
@@ -372,7 +414,7 @@ export function cliArgsTarget(): FuzzTarget {
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       if (err.field.trim().length === 0 || !err.message.startsWith(`${err.field}: `)) fail(`an error that names no field: ${err.message}`);
-      return;
+      return 'refused';
     }
     // Walk the flags as the parser does (a value flag takes the next token): none but --set twice.
     const seen = new Set<string>();
@@ -384,35 +426,50 @@ export function cliArgsTarget(): FuzzTarget {
     if (!ExperimentConfigSchema.safeParse(parsed.config).success) fail('returned a config its own schema refuses');
     if (parsed.out !== null && parsed.out.trim() === '') fail('accepted an empty --out');
     if (parsed.checkpoint !== null && parsed.checkpoint.trim() === '') fail('accepted an empty --checkpoint');
+    return 'accepted';
   });
 }
 
 // ---------------------------------------------------------------------------------------------
-// Link decoder: a hook for src/config/urlState.ts's decoder (not imported here while it is being
-// rewritten). Pass the decoder; the property: any string decodes or throws an Error with a message.
+// Link decoder (src/config/urlState.ts). The property: any text decodes without throwing, to a
+// config that passes the schema (every accepted setting within its bounds), with what it dropped
+// listed. Inputs: raw strings, and compressed link payloads of either version with random and
+// renamed keys and wild values.
 
-export function linkDecoderTarget(decode: (link: string) => unknown): FuzzTarget {
+const linkPayload = fc.record(
+  {
+    v: fc.oneof(fc.constantFrom(1, 2, 3, 0, -1, 1.5), fc.anything()),
+    p: fc.oneof(fc.constantFrom(...PRESET_NAMES, 'nope', ''), fc.string({ maxLength: 70 })),
+    s: fc.dictionary(
+      fc.oneof(fc.constantFrom(...SETTING_KEYS, 'ppo.clip', 'impala.rhoBar', 'dqn.double', 'swarm.epochs'), fc.string({ maxLength: 70 })),
+      fc.oneof(fc.double(), fc.integer(), fc.boolean(), fc.string({ maxLength: 20 }), fc.constant(null), fc.anything()),
+      { maxKeys: 12 },
+    ),
+    ui: fc.record({ a: fc.anything(), h: fc.array(fc.oneof(fc.constantFrom(...HIDEABLE, 'ppo.clip', 'reinforce.lr'), fc.string({ maxLength: 70 })), { maxLength: 70 }) }, { requiredKeys: [] }),
+  },
+  { requiredKeys: ['v', 'p'] },
+);
+
+export function linkDecoderTarget(): FuzzTarget {
   const link = fc.oneof(
     fc.string({ maxLength: 200 }),
     fc.string({ maxLength: 200 }).map((s) => `http://localhost:5173/#x=${s}`),
-    fc.jsonValue().map((v) => `http://localhost:5173/#x=${encodeURIComponent(JSON.stringify(v))}`),
+    linkPayload.map((payload) => `http://localhost:5173/#x=${LZString.compressToEncodedURIComponent(JSON.stringify(payload) ?? 'null')}`),
   );
   return fuzzTarget('link decoder', link, (text) => {
-    try {
-      decode(text);
-    } catch (err) {
-      if (!(err instanceof Error) || err.message.length === 0) throw err;
-    }
+    const decoded = decodeExperiment(text);
+    ExperimentConfigSchema.parse(decoded.config);
+    return decoded.ignored.length === 0 ? 'loaded' : 'loaded, parts ignored';
   });
 }
 
 export function fuzzTargets(): FuzzTarget[] {
-  return [runFileImportTarget(), checkpointTarget(), segmentTarget(), episodeBatchTarget(), cliArgsTarget()];
+  return [runFileImportTarget(), checkpointTarget(), segmentTarget(), episodeBatchTarget(), cliArgsTarget(), linkDecoderTarget()];
 }
 
 export const fuzzBenchmark: Benchmark = {
   name: 'fuzz',
-  description: 'Property-based fuzzing of the run-file importer, checkpoint decoder, segment checks and CLI arguments: inputs tried, failures, longest input',
+  description: 'Property-based fuzzing of the run-file importer, checkpoint decoder, segment checks, CLI arguments and the link decoder: inputs tried, failures, longest input',
   async run({ flags }) {
     const numRuns = flags.runs === undefined ? 5_000 : Number(flags.runs);
     const seed = flags.seed === undefined ? 20_150 : Number(flags.seed);
@@ -426,8 +483,8 @@ export const fuzzBenchmark: Benchmark = {
       process.stderr.write(`${t.name}: ${r.runs} inputs, ${r.failures} failures, longest ${r.maxMs.toFixed(1)} ms, ${((performance.now() - started) / 1000).toFixed(1)} s${r.error ? `\n  ${r.error}\n  ${r.counterexample}` : ''}\n`);
     }
     const table = markdownTable(
-      ['target', 'inputs tried', 'failures', 'longest input (ms)'],
-      reports.map((r) => [r.target, r.runs, r.failures, r.maxMs.toFixed(1)]),
+      ['target', 'inputs tried', 'outcomes', 'failures', 'longest input (ms)'],
+      reports.map((r) => [r.target, r.runs, Object.entries(r.outcomes).map(([k, n]) => `${n} ${k}`).join(', '), r.failures, r.maxMs.toFixed(1)]),
     );
     return { table: `Seed ${seed}, ${numRuns} inputs per target.\n\n${table}`, figures: { seed, numRuns, reports } };
   },

@@ -1,6 +1,6 @@
 /** A2C (Mnih et al. 2016, synchronous variant). Setting defaults follow SB3 / rl-zoo's a2c.yml. */
 import { defineAlgorithm } from '../algorithm';
-import { num } from '../settingKinds';
+import { live, num } from '../settingKinds';
 
 export const A2C = defineAlgorithm({
   id: 'a2c',
@@ -11,10 +11,10 @@ export const A2C = defineAlgorithm({
   actor: 'RolloutActor',
   network: 'actorCritic',
   settings: {
-    lr: num('a2c', 'Learning rate', 1e-5, 0.05, 7e-4, 'RMSprop step size.', true),
+    lr: live(num('a2c', 'Learning rate', 1e-5, 0.05, 7e-4, 'RMSprop step size.', true)),
     gamma: num('a2c', 'Discount γ', 0.8, 1, 0.99, 'Weight of future rewards.'),
     gaeLambda: num('a2c', 'GAE λ', 0, 1, 1, 'λ = 1 gives plain n-step returns, as in A2C.'),
-    entCoef: num('a2c', 'Entropy bonus', 0, 0.1, 0, 'Weight of the entropy bonus.'),
+    entCoef: live(num('a2c', 'Entropy bonus', 0, 0.1, 0, 'Weight of the entropy bonus.')),
     vfCoef: num('a2c', 'Value-loss weight', 0, 2, 0.5, 'Weight of the value loss.'),
     maxGradNorm: num('a2c', 'Max gradient norm', 0.05, 100, 0.5, 'Global gradient-norm clipping.'),
   },

@@ -1,6 +1,6 @@
 /** DQN (Mnih et al. 2015) with Double DQN (van Hasselt et al. 2016), replay and a target network. */
 import { defineAlgorithm } from '../algorithm';
-import { flag, int, num } from '../settingKinds';
+import { flag, int, live, num } from '../settingKinds';
 
 export const DQN = defineAlgorithm({
   id: 'dqn',
@@ -11,7 +11,7 @@ export const DQN = defineAlgorithm({
   actor: 'RolloutActor',
   network: 'q',
   settings: {
-    lr: num('dqn', 'Learning rate', 1e-5, 0.05, 2.5e-4, 'Adam step size.', true),
+    lr: live(num('dqn', 'Learning rate', 1e-5, 0.05, 2.5e-4, 'Adam step size.', true)),
     gamma: num('dqn', 'Discount γ', 0.8, 1, 0.99, 'Weight of future rewards.'),
     bufferSize: int('dqn', 'Replay buffer', 1_000, 1_000_000, 10_000, 'Transitions the replay buffer keeps.'),
     batchSize: int('dqn', 'Batch size', 8, 1_024, 128, 'Transitions per gradient step.'),

@@ -1,6 +1,6 @@
 /** IMPALA with V-trace (Espeholt et al. 2018): asynchronous actors, off-policy correction. */
 import { defineAlgorithm } from '../algorithm';
-import { num } from '../settingKinds';
+import { live, num } from '../settingKinds';
 
 export const IMPALA = defineAlgorithm({
   id: 'impala',
@@ -11,13 +11,13 @@ export const IMPALA = defineAlgorithm({
   actor: 'RolloutActor',
   network: 'actorCritic',
   settings: {
-    lr: num('impala', 'Learning rate', 1e-5, 0.05, 6e-4, 'RMSprop step size.', true),
+    lr: live(num('impala', 'Learning rate', 1e-5, 0.05, 6e-4, 'RMSprop step size.', true)),
     gamma: num('impala', 'Discount γ', 0.8, 1, 0.99, 'Weight of future rewards.'),
-    entCoef: num('impala', 'Entropy bonus', 0, 0.1, 0.01, 'Weight of the entropy bonus.'),
+    entCoef: live(num('impala', 'Entropy bonus', 0, 0.1, 0.01, 'Weight of the entropy bonus.')),
     vfCoef: num('impala', 'Value-loss weight', 0, 2, 0.5, 'Weight of the value (baseline) loss.'),
-    clipRhoThreshold: num('impala', 'ρ̄ (V-trace)', 0.1, 10, 1, 'Clip of the importance weight ρ in the V-trace value targets.'),
-    clipPgRhoThreshold: num('impala', 'ρ̄ of the policy gradient', 0.1, 10, 1, 'Clip of the importance weight in the policy-gradient term.'),
-    clipCThreshold: num('impala', 'c̄ (V-trace)', 0.1, 10, 1, 'Clip of the trace-cutting coefficient c.'),
+    clipRhoThreshold: live(num('impala', 'ρ̄ (V-trace)', 0.1, 10, 1, 'Clip of the importance weight ρ in the V-trace value targets.')),
+    clipPgRhoThreshold: live(num('impala', 'ρ̄ of the policy gradient', 0.1, 10, 1, 'Clip of the importance weight in the policy-gradient term.')),
+    clipCThreshold: live(num('impala', 'c̄ (V-trace)', 0.1, 10, 1, 'Clip of the trace-cutting coefficient c.')),
     maxGradNorm: num('impala', 'Max gradient norm', 0.05, 100, 40, 'Global gradient-norm clipping.'),
   },
   presets: [

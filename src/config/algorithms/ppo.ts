@@ -3,7 +3,7 @@
  * the presets follow SB3's rl-zoo (hyperparams/ppo.yml), as each comment says.
  */
 import { defineAlgorithm } from '../algorithm';
-import { flag, int, num } from '../settingKinds';
+import { flag, int, live, num } from '../settingKinds';
 
 // rl-zoo ppo.yml CartPole-v1: 8 envs, n_steps 32, batch 256, 20 epochs, γ 0.98, λ 0.8,
 // lr 1e-3 and clip 0.2 (both linearly annealed in rl-zoo; here the lr is), ent 0, 1e5 steps.
@@ -33,13 +33,13 @@ export const PPO = defineAlgorithm({
   actor: 'RolloutActor',
   network: 'actorCritic',
   settings: {
-    lr: num('ppo', 'Learning rate', 1e-5, 0.05, 2.5e-4, 'Adam step size.', true),
+    lr: live(num('ppo', 'Learning rate', 1e-5, 0.05, 2.5e-4, 'Adam step size.', true)),
     gamma: num('ppo', 'Discount γ', 0.8, 1, 0.99, 'Weight of future rewards.'),
     gaeLambda: num('ppo', 'GAE λ', 0, 1, 0.95, 'Bias/variance trade-off of the advantage estimate.'),
-    clipCoef: num('ppo', 'Clip ε', 0.01, 0.5, 0.2, 'The ratio π/π_old is clipped to [1−ε, 1+ε] in the surrogate objective.'),
+    clipCoef: live(num('ppo', 'Clip ε', 0.01, 0.5, 0.2, 'The ratio π/π_old is clipped to [1−ε, 1+ε] in the surrogate objective.')),
     updateEpochs: int('ppo', 'Epochs', 1, 20, 4, 'Passes over each batch.'),
     numMinibatches: int('ppo', 'Minibatches', 1, 64, 4, 'Minibatches per epoch.'),
-    entCoef: num('ppo', 'Entropy bonus', 0, 0.1, 0.01, 'Weight of the entropy bonus that keeps the policy exploring.'),
+    entCoef: live(num('ppo', 'Entropy bonus', 0, 0.1, 0.01, 'Weight of the entropy bonus that keeps the policy exploring.')),
     vfCoef: num('ppo', 'Value-loss weight', 0, 2, 0.5, 'Weight of the value loss in the total loss.'),
     maxGradNorm: num('ppo', 'Max gradient norm', 0.05, 100, 0.5, 'Global gradient-norm clipping.'),
     annealLr: flag('ppo', 'Anneal learning rate', true, 'Decay the learning rate linearly to zero over the budget.'),

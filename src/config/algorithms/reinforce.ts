@@ -1,6 +1,6 @@
 /** REINFORCE (Williams 1992), PaddlePaddle PARL's QuickStart: whole episodes, one gradient step each. */
 import { defineAlgorithm } from '../algorithm';
-import { num } from '../settingKinds';
+import { live, num } from '../settingKinds';
 
 export const REINFORCE = defineAlgorithm({
   id: 'reinforce',
@@ -11,9 +11,9 @@ export const REINFORCE = defineAlgorithm({
   actor: 'RolloutActor',
   network: 'policy',
   settings: {
-    lr: num('reinforce', 'Learning rate', 1e-5, 0.1, 0.01, 'Adam step size.', true),
+    lr: live(num('reinforce', 'Learning rate', 1e-5, 0.1, 0.01, 'Adam step size.', true)),
     gamma: num('reinforce', 'Discount γ', 0.8, 1, 0.99, 'How much future reward counts: G_t = Σ γ^k r_{t+k}.'),
-    entCoef: num('reinforce', 'Entropy bonus', 0, 0.1, 0, 'Weight of the entropy term that keeps the policy exploring.'),
+    entCoef: live(num('reinforce', 'Entropy bonus', 0, 0.1, 0, 'Weight of the entropy term that keeps the policy exploring.')),
   },
   presets: [
     {

@@ -23,7 +23,7 @@
  *   else, and costs context that retries may need.
  */
 import { defineAlgorithm } from '../algorithm';
-import { choice, int, num } from '../settingKinds';
+import { choice, int, live, num } from '../settingKinds';
 
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
 const CHECKPOINTS = ['small', 'large', 'small-u10', 'large-u50', 'large-u100'] as const;
@@ -81,16 +81,16 @@ export const SWARM_PPO = defineAlgorithm({
     lateFloor: num('swarm limits', 'Late floor', 0, 1, 1, 'Latency factor of an episode at the late point or slower.'),
     lateAt: num('swarm limits', 'Late point (× serial)', 0.01, 1, 1, 'Critical steps (× serial baseline) where the latency factor reaches the late floor; at or below the deadline it is a hard deadline.'),
     maxSubagents: int('swarm limits', 'Subagents per stage', 1, 100, 100, 'Most subagents one assign stage may create.'),
-    lambda1: num('swarm reward', 'λ1 start (parallel)', 0, 2, 0.5, 'Weight of r_parallel (instantiation reward) at the start of training.'),
-    lambda1Schedule: choice('swarm reward', 'λ1 schedule', SCHEDULES, 'linear', 'How λ1 anneals to zero over the horizon (constant: never).'),
-    lambda2: num('swarm reward', 'λ2 start (finish)', 0, 2, 0.5, 'Weight of r_finish (completed / assigned) at the start of training.'),
-    lambda2Schedule: choice('swarm reward', 'λ2 schedule', SCHEDULES, 'linear', 'How λ2 anneals to zero over the horizon (constant: never).'),
+    lambda1: live(num('swarm reward', 'λ1 start (parallel)', 0, 2, 0.5, 'Weight of r_parallel (instantiation reward) at the start of training.')),
+    lambda1Schedule: live(choice('swarm reward', 'λ1 schedule', SCHEDULES, 'linear', 'How λ1 anneals to zero over the horizon (constant: never).')),
+    lambda2: live(num('swarm reward', 'λ2 start (finish)', 0, 2, 0.5, 'Weight of r_finish (completed / assigned) at the start of training.')),
+    lambda2Schedule: live(choice('swarm reward', 'λ2 schedule', SCHEDULES, 'linear', 'How λ2 anneals to zero over the horizon (constant: never).')),
     annealUpdates: int('swarm reward', 'Anneal horizon (updates)', 1, 5_000, 60, 'Orchestrator updates over which λ1 and λ2 reach zero.'),
     parallelCap: int('swarm reward', 'r_parallel cap', 1, 500, 64, 'r_parallel = min(subagents assigned, cap) / cap.'),
     updates: int('swarm training', 'Orchestrator updates', 1, 5_000, 120, 'PPO updates of the orchestrator (each on envsPerActor episodes per actor).'),
-    lr: num('swarm training', 'Orchestrator learning rate', 1e-5, 0.1, 1e-3, 'Adam step size of the orchestrator PPO.', true),
-    entropyCoef: num('swarm training', 'Orchestrator entropy bonus', 0, 0.2, 0.01, 'Entropy weight in the orchestrator PPO loss.'),
-    epochs: int('swarm training', 'PPO epochs', 1, 20, 4, 'Passes over each batch of orchestrator decisions.'),
+    lr: live(num('swarm training', 'Orchestrator learning rate', 1e-5, 0.1, 1e-3, 'Adam step size of the orchestrator PPO.', true)),
+    entCoef: live(num('swarm training', 'Orchestrator entropy bonus', 0, 0.2, 0.01, 'Entropy weight in the orchestrator PPO loss.')),
+    updateEpochs: int('swarm training', 'PPO epochs', 1, 20, 4, 'Passes over each batch of orchestrator decisions.'),
     initDirectBias: num('swarm training', 'Initial direct bias', 0, 10, 0, "Added to the direct action's initial logit: the orchestrator starts as a single agent doing the work itself."),
     hidden: int('swarm training', 'Orchestrator hidden units', 8, 256, 64, 'Width of the orchestrator policy and value networks (one hidden layer each).'),
     traceEvery: int('swarm training', 'Trace every N updates', 0, 1_000, 10, 'Emit an episode trace (with its serial twin) every N updates; 0 = never.'),

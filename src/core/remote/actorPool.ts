@@ -264,6 +264,52 @@ export class ActorPool<T> {
     return Promise.allSettled(this.slots.map((s) => this.call(s.index, method, ...((argsFor?.(s.index) ?? []) as MethodArgs<T, K>))));
   }
 
+  /**
+   * Grow or shrink the pool to `n` actors, between calls (a live change of the number of actors).
+   * Growing builds the new slots' actors with their own index (so the same run grows the same
+   * way); one that does not start is reported and retried in the background as at creation.
+   * Shrinking stops the highest-numbered actors; their slots go away without a 'died' event.
+   */
+  async resize(n: number): Promise<void> {
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`ActorPool.resize: n must be a positive integer, got ${n}`);
+    if (this.closed) throw new Error('ActorPool: terminated');
+    while (this.slots.length > n) {
+      const slot = this.slots.pop() as Slot<T>;
+      const actor = slot.actor;
+      // Unhook it first, so its death is not taken for a crash (see watch).
+      slot.actor = undefined;
+      slot.gone = true;
+      await Promise.all([slot.ready, actor?.terminate()]);
+    }
+    const first = this.slots.length;
+    const results = await Promise.allSettled(Array.from({ length: n - first }, (_, k) => this.createActor(first + k, this.closing.signal)));
+    results.forEach((r, k) => {
+      const index = first + k;
+      const slot: Slot<T> = {
+        index,
+        actor: r.status === 'fulfilled' ? r.value : undefined,
+        name: r.status === 'fulfilled' ? r.value.actorName : `actor (slot ${index}, not started)`,
+        gone: false,
+        state: r.status === 'fulfilled' ? 'idle' : 'starting',
+        respawns: 0,
+        calls: 0,
+        inFlight: 0,
+        ready: Promise.resolve(),
+        pinging: false,
+      };
+      this.slots.push(slot);
+      if (r.status === 'fulfilled') {
+        if (this.closed) void r.value.terminate();
+        else this.watch(slot, r.value);
+        return;
+      }
+      const error = asError(r.reason);
+      slot.lastError = describeError(error);
+      this.emit({ type: 'startFailed', index, actorName: slot.name, error, respawns: 0 });
+      slot.ready = this.replace(slot);
+    });
+  }
+
   status(): PoolActorStatus[] {
     return this.slots.map((s) => {
       const st: PoolActorStatus = { index: s.index, name: s.name, state: s.state, respawns: s.respawns, calls: s.calls, inFlight: s.inFlight };

@@ -39,6 +39,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let stopping = false;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(model);
+  progress.applyChangesTo(algorithm);
   const demo = new DemoTicker();
   const actors = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again
@@ -102,7 +103,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
           returns: seg.episodeReturns,
           lengths: seg.episodeLengths,
           metrics: { ...metrics, queueSize: queue.size, blockedPushes: queue.blockedPushes },
-          actorStepsPerSecond: actorRates(s.actors, segs),
+          actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: lags,
         });
         demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));

@@ -4,13 +4,14 @@ import { ActorDiedError } from '../../core/remote/errors';
 import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteClass';
 import { remoteClass } from '../../core/remote/remoteClass';
 import { getActorKey, type ActorClass } from '../../core/remote/registry';
-import type { ActorStatusRecord, SummaryRecord, UpdateRecord } from '../../runs/records';
+import { fitUpdateRecord, type ActorStatusRecord, type SummaryRecord, type UpdateRecord } from '../../runs/records';
 import { encodeCheckpoint } from '../../core/checkpoint';
 import type { Model, ModelOutput } from '../../core/model';
 import type { MlpSpec } from '../../core/mlp';
 import { modelSpecFor } from '../../config/modelSpec';
 import { RolloutActor, type DemoEpisode, type RolloutActorOptions } from '../rolloutActor';
 import type { LoopContext, LoopOutcome } from './types';
+import { inspectNetwork } from '../inspect';
 
 export const RECENT_EPISODES = 20;
 
@@ -23,8 +24,14 @@ export class EpisodeTracker {
   constructor(private readonly threshold: number) {}
 
   add(returns: ArrayLike<number>, envSteps: number, wallSeconds: number): void {
-    for (let i = 0; i < returns.length; i++) this.returns.push(returns[i]);
-    this.episodes += returns.length;
+    // Segments are checked for finite returns before they get here; this keeps the mean honest regardless.
+    let counted = 0;
+    for (let i = 0; i < returns.length; i++) {
+      if (!Number.isFinite(returns[i])) continue;
+      this.returns.push(returns[i]);
+      counted += 1;
+    }
+    this.episodes += counted;
     if (this.returns.length > 4 * RECENT_EPISODES) this.returns.splice(0, this.returns.length - RECENT_EPISODES);
     const mean = this.meanReturn20();
     if (!this.solved && this.episodes >= RECENT_EPISODES && mean !== null && mean >= this.threshold) {
@@ -63,9 +70,9 @@ function poolNotice(event: PoolEvent): string {
   const why = event.error ? `: ${event.error.message}` : '';
   switch (event.type) {
     case 'died':
-      return `${event.actorName} died${why}`;
+      return `actor ${event.index} (${event.actorName}) died${why}`;
     case 'replaced':
-      return `${event.actorName} was replaced`;
+      return `actor ${event.index}: ${event.actorName} started in place of the one that died`;
     case 'startFailed':
       return `actor ${event.index} did not start${why}; the pool keeps trying to start it in the background`;
     case 'started':
@@ -111,6 +118,10 @@ export async function createReportingPool<C extends ActorClass>(
     },
   });
   const created = pool;
+  ctx.live?.onResize(async (size) => {
+    await created.resize(size);
+    emitStatus();
+  });
   ctx.setCrashTarget({
     async crashActor(index) {
       if (index < 0 || index >= created.size) throw new Error(`no actor ${index} in this run`);
@@ -128,6 +139,7 @@ export async function createReportingPool<C extends ActorClass>(
   const close = async () => {
     emitStatus();
     ctx.setCrashTarget(null);
+    ctx.live?.onResize(null);
     await created.terminate();
   };
   const whenAllGone = () =>
@@ -165,13 +177,27 @@ export function pauseOnNonFinite(ctx: LoopContext, metrics: Record<string, numbe
 
 /**
  * Every few seconds, ask actor 0 for a greedy demo episode with the latest weights and pass it
- * to the page (fire and forget: training never waits for it).
+ * to the page (fire and forget: training never waits for it). Early in a run the demos come
+ * sooner: the interval is an eighth of the time since the first demo, between MIN_DEMO_MS and
+ * `everyMs`. A run that ends within seconds (QuickStart on wasm) once showed only its first,
+ * untrained demo; now its last demo is from near its end.
  */
+export const MIN_DEMO_MS = 250;
+
 export class DemoTicker {
+  private first: number | null = null;
   private last = -Infinity;
   private inFlight = false;
 
-  constructor(private readonly everyMs = 3_000) {}
+  constructor(
+    private readonly everyMs = 3_000,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** How long to wait after the last demo, `elapsedMs` after the first one. */
+  intervalAt(elapsedMs: number): number {
+    return Math.min(this.everyMs, Math.max(MIN_DEMO_MS, elapsedMs / 8));
+  }
 
   tick(
     ctx: LoopContext,
@@ -179,8 +205,10 @@ export class DemoTicker {
     update: number,
     weights: () => Float32Array[],
   ): void {
-    const now = performance.now();
-    if (this.inFlight || now - this.last < this.everyMs || pool.size === 0) return;
+    const now = this.now();
+    if (this.inFlight || pool.size === 0) return;
+    if (this.first !== null && now - this.last < this.intervalAt(now - this.first)) return;
+    this.first ??= now;
     this.last = now;
     this.inFlight = true;
     pool
@@ -239,6 +267,7 @@ export class LoopProgress {
   /** The update count at the last proceed(): an iteration that finished no update backs off. */
   private updateAtProceed = -1;
   private readonly failures = new Map<string | number, { count: number; at: number }>();
+  private inspectedAt = -Infinity;
 
   constructor(private readonly ctx: LoopContext) {
     this.tracker = new EpisodeTracker(ctx.config.settings['run.targetReturn']);
@@ -248,6 +277,11 @@ export class LoopProgress {
   /** Send the learner's weights as checkpoint records: every CHECKPOINT_EVERY_MS and at the end. */
   keepCheckpoints(source: WeightSource): void {
     this.weights = source;
+  }
+
+  /** The update rule that applies live changes of the algorithm's settings (see src/engine/liveChanges.ts). */
+  applyChangesTo(algorithm: object): void {
+    this.ctx.live?.tune(algorithm);
   }
 
   private async checkpoint(): Promise<void> {
@@ -271,6 +305,18 @@ export class LoopProgress {
     this.ctx.emit({ type: 'checkpoint', update: this.update, envSteps: this.envSteps, bytes });
   }
 
+  /** Send a look inside the network (weights, activations, policy heatmap); a failed read skips one. */
+  private async inspect(): Promise<void> {
+    this.inspectedAt = performance.now();
+    if (!this.weights) return;
+    try {
+      const record = inspectNetwork(this.ctx.config, this.weights.weightSpecs(), await this.weights.getWeightsAsync(), this.update);
+      if (record) this.ctx.emit(record);
+    } catch {
+      // Nothing to show this time (a loop whose network is not an MLP stack); training goes on.
+    }
+  }
+
   get budgetLeft(): boolean {
     return this.envSteps < this.ctx.config.settings['run.envSteps'];
   }
@@ -286,7 +332,12 @@ export class LoopProgress {
     this.updateAtProceed = this.update;
     if (this.ending.signal.aborted) return this.end();
     if (performance.now() - this.checkpointedAt >= (this.ctx.platform.checkpointEveryMs ?? CHECKPOINT_EVERY_MS)) await this.checkpoint();
-    if ((await passGate(this.ctx)) && !this.ending.signal.aborted) return true;
+    if (this.ctx.inspectEveryMs && performance.now() - this.inspectedAt >= this.ctx.inspectEveryMs) await this.inspect();
+    if ((await passGate(this.ctx)) && !this.ending.signal.aborted) {
+      // Changes apply here, before the update they are named for, in the page and in the CLI alike.
+      await this.ctx.live?.applyDue(this.update + 1);
+      return true;
+    }
     return this.end();
   }
 
@@ -360,7 +411,7 @@ export class LoopProgress {
       ...(u.policyLags ? { policyLags: u.policyLags } : {}),
     };
     this.unreported = 0;
-    this.ctx.emit(record);
+    this.ctx.emit(fitUpdateRecord(record));
     if (this.tracker.solved && this.ctx.config.settings['run.stopAtTarget']) {
       this.stopReason = 'target';
       return true;
@@ -445,14 +496,19 @@ export class LoopProgress {
   }
 }
 
-/** Steps per second of each actor's segment in this update, by actor index (0 for none). */
-export function actorRates(actors: number, segs: readonly { actorIndex: number; steps?: number; T?: number; numEnvs?: number; seconds: number }[]): number[] {
-  return Array.from({ length: actors }, (_, i) => {
-    const x = segs.find((g) => g.actorIndex === i);
-    if (!x) return 0;
-    const steps = x.steps ?? (x.T ?? 0) * (x.numEnvs ?? 0);
-    return steps / Math.max(x.seconds, 1e-9);
-  });
+/**
+ * Throughput of each actor, by actor index: the environment steps it contributed to this update
+ * per second of the update's wall time (`updateSeconds`: from the update's start to now, learner
+ * time included), 0 for an actor that contributed nothing. The actors' figures add up to the
+ * run's steps per second. (An actor's own segment time would say how fast it steps in isolation,
+ * thousands of steps a second, however slow the run.)
+ */
+export function actorRates(actors: number, segs: readonly { actorIndex: number; steps?: number; T?: number; numEnvs?: number }[], updateSeconds: number): number[] {
+  const steps = new Array<number>(actors).fill(0);
+  for (const x of segs) {
+    if (x.actorIndex >= 0 && x.actorIndex < actors) steps[x.actorIndex] += x.steps ?? (x.T ?? 0) * (x.numEnvs ?? 0);
+  }
+  return steps.map((n) => n / Math.max(updateSeconds, 1e-9));
 }
 
 /**

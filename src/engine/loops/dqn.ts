@@ -41,6 +41,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(online);
+  progress.applyChangesTo(algorithm);
   const demo = new DemoTicker();
   let gradientSteps = 0;
   let sinceTrain = 0;
@@ -89,7 +90,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
           returns: seg.episodeReturns,
           lengths: seg.episodeLengths,
           metrics,
-          actorStepsPerSecond: actorRates(s.actors, segs),
+          actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: segs.map(() => 0),
         });
         demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));

@@ -22,6 +22,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.model);
+  progress.applyChangesTo(agent.alg);
   const demo = new DemoTicker();
 
   return progress.run(
@@ -44,7 +45,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
           returns: batches.flatMap((b) => Array.from(b.episodeReturns)),
           lengths: batches.flatMap((b) => Array.from(b.episodeLengths)),
           metrics,
-          actorStepsPerSecond: actorRates(s.actors, batches),
+          actorStepsPerSecond: actorRates(s.actors, batches, (performance.now() - startedAt) / 1000),
         });
         demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
         if (stop) break;

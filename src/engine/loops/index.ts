@@ -1,4 +1,6 @@
-/** Which training loop runs each algorithm. */
+/** The training loop of each loop kind; an algorithm's descriptor names its kind, so every algorithm has a loop. */
+import type { LoopKind } from '../../config/algorithm';
+import { descriptorOf } from '../../config/registry';
 import type { ExperimentSettings } from '../../config/settings';
 import { episodicLoop } from './episodic';
 import { swarmLoop } from './swarm';
@@ -6,14 +8,23 @@ import { syncLoop } from './sync';
 import { asyncLoop } from './async';
 import { dqnLoop } from './dqn';
 import { esLoop } from './es';
+import { offPolicyLoop } from './offPolicy';
+import { offlineLoop } from './offline';
+import { marlLoop } from './marl';
 import type { TrainingLoop } from './types';
 
-export const LOOPS: Partial<Record<ExperimentSettings['algorithm'], TrainingLoop>> = {
-  reinforce: episodicLoop,
-  'swarm-ppo': swarmLoop,
-  a2c: syncLoop,
-  ppo: syncLoop,
-  impala: asyncLoop,
-  dqn: dqnLoop,
+export const LOOPS: Record<LoopKind, TrainingLoop> = {
+  episodic: episodicLoop,
+  sync: syncLoop,
+  async: asyncLoop,
+  replay: dqnLoop,
   es: esLoop,
+  swarm: swarmLoop,
+  offPolicyContinuous: offPolicyLoop,
+  offline: offlineLoop,
+  marl: marlLoop,
 };
+
+export function loopFor(algorithm: ExperimentSettings['algorithm']): TrainingLoop {
+  return LOOPS[descriptorOf(algorithm).loop];
+}

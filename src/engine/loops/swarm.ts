@@ -37,6 +37,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const actors = await createReportingPool(ctx, actorHandle(ctx, SwarmActor), s.actors, (i): [SwarmActorOptions] => [{ task, actorIndex: i, seed: s.seed }], async () => undefined);
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(learner.orchestrator);
+  progress.applyChangesTo(learner.agent.alg);
   const onLost = (_: number, notice: string | null) => {
     progress.lose();
     if (notice) ctx.emit({ type: 'notice', level: 'warning', message: notice });
@@ -51,7 +52,8 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
         if (learner.switchSubagentsAt(update)) {
           ctx.emit({ type: 'notice', level: 'info', message: `Curriculum: subagents switched from ${s['swarm.subagent']} to large at update ${update}` });
         }
-        const lambdas = lambdasAt(plan.schedules, update);
+        // Read each update: λ1, λ2 and their schedules can change while the run trains.
+        const lambdas = lambdasAt(swarmTrainingOptionsFrom(s).schedules, update);
         const traceNow = plan.traceEvery > 0 && (update + 1) % plan.traceEvery === 0;
         const rollouts = await collectSwarmRollouts(actors.pool, learner.inference, { update, episodesPerActor: plan.episodesPerActor, serialTwin: traceNow }, onLost);
         const built = buildSwarmBatch(rollouts.episodes, { ...lambdas, parallelCap: plan.parallelCap });

@@ -30,6 +30,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(model);
+  progress.applyChangesTo(algorithm);
   const demo = new DemoTicker();
 
   return progress.run(
@@ -66,7 +67,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
           returns: seg.episodeReturns,
           lengths: seg.episodeLengths,
           metrics: central ? { ...metrics, forwardCalls: server.forwardCalls } : metrics,
-          actorStepsPerSecond: actorRates(s.actors, segs),
+          actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: segs.map(() => 0),
         });
         demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));

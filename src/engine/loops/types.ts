@@ -6,6 +6,7 @@ import type { BackendChoice } from '../../core/backend';
 import type { ExperimentConfig } from '../../config/config';
 import type { RunRecord, SummaryRecord } from '../../runs/records';
 import type { RunGate } from '../runGate';
+import type { LiveChanges } from '../liveChanges';
 
 export interface TrainerPlatform {
   /** Browser only: URL prefix of the tfjs wasm binaries served by the app. */
@@ -34,6 +35,10 @@ export interface LoopContext {
   clock(): number;
   /** Lets TrainingRun.crashActor reach the loop's actors while it runs. */
   setCrashTarget(target: CrashTarget | null): void;
+  /** Live changes (settings changed while the run trains), applied before each update; absent when none can come. */
+  live?: LiveChanges;
+  /** Learner only: how often to send a look inside the network (an 'inspect' record); absent or 0 = never. */
+  inspectEveryMs?: number;
 }
 
 export type LoopOutcome = Omit<SummaryRecord, 'type' | 'preset' | 'seed' | 'backend' | 'wallSeconds'>;

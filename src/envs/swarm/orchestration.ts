@@ -39,7 +39,7 @@
  */
 import { ITEM_OBS_DIM, ItemSearchEnv } from './itemSearch';
 import type { ActiveRun, AsyncWorkerDriver, WorkerBatch, WorkerDriver, WorkerRole } from './drivers';
-import type { EpisodeLog, RunOutcome, RunRecord, Stage, StageRecord, SwarmTask } from './types';
+import type { EpisodeLog, RunOutcome, SubtaskRun, Stage, StageRecord, SwarmTask } from './types';
 
 export class OrchestrationError extends Error {
   override name = 'OrchestrationError';
@@ -200,8 +200,8 @@ function cloneRecord(r: StageRecord): StageRecord {
   };
 }
 
-function record(r: Run): RunRecord {
-  const rec: RunRecord = { subtaskId: r.subtaskId, steps: r.steps, outcome: r.outcome, answer: r.answer };
+function record(r: Run): SubtaskRun {
+  const rec: SubtaskRun = { subtaskId: r.subtaskId, steps: r.steps, outcome: r.outcome, answer: r.answer };
   if (r.duplicate) rec.duplicate = true;
   return rec;
 }
@@ -523,8 +523,8 @@ export class OrchestrationSim {
   private push(
     action: StageRecord['action'],
     subtaskIds: number[],
-    subagents: RunRecord[],
-    direct: RunRecord | null,
+    subagents: SubtaskRun[],
+    direct: SubtaskRun | null,
     mainSteps: number,
   ): StageRecord {
     let slowest = 0;

@@ -14,7 +14,7 @@ export type RunOutcome =
   /** The run hit its step cap (or the orchestrator ran out of steps or context mid-run). */
   | 'timeout';
 
-export interface RunRecord {
+export interface SubtaskRun {
   subtaskId: number;
   /** Steps the worker took on the subtask's item env. */
   steps: number;
@@ -49,9 +49,9 @@ export interface StageRecord {
   /** The subtasks the stage worked on (one for direct, the assigned ones for assign, none for finish). */
   subtaskIds: number[];
   /** One record per subagent, in the order of `subtaskIds` (empty unless `action` is 'assign'). */
-  subagents: RunRecord[];
+  subagents: SubtaskRun[];
   /** The orchestrator's own run on a subtask (only when `action` is 'direct'). */
-  direct: RunRecord | null;
+  direct: SubtaskRun | null;
   mainSteps: number;
   /** Critical steps of stages 0..index inclusive. */
   criticalStepsSoFar: number;

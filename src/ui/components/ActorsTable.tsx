@@ -22,7 +22,7 @@ export function ActorsTable() {
       ) : (
         <>
           <p className="muted small-print">
-            Segments lost to dead actors: <span data-testid="lost-segments">{lost}</span>
+            Batches lost to actors that died: <span data-testid="lost-segments">{lost}</span>
             {meanLag !== null && <> · mean policy lag {meanLag.toFixed(2)} updates</>}
           </p>
           <div className="table-scroll">
@@ -31,9 +31,9 @@ export function ActorsTable() {
                 <tr>
                   <th scope="col">actor</th>
                   <th scope="col">state</th>
-                  <th scope="col">steps/s</th>
-                  <th scope="col">segments</th>
-                  <th scope="col">respawns</th>
+                  <th scope="col" title="Environment steps it contributed per second of wall time in the last update">steps/s</th>
+                  <th scope="col" title="Updates it contributed data to">batches</th>
+                  <th scope="col" title="Times its worker was restarted">restarts</th>
                   <th scope="col">last error</th>
                   <th scope="col">
                     <span className="sr-only">actions</span>
@@ -43,12 +43,14 @@ export function ActorsTable() {
               <tbody>
                 {actors.map((a) => (
                   <tr key={a.index} data-state={a.state}>
-                    <td>{a.name}</td>
-                    <td className={`state-${a.state}`}>{a.state}</td>
-                    <td>{stats[a.index] ? Math.round(stats[a.index].stepsPerSecond).toLocaleString('en-US') : '–'}</td>
-                    <td>{stats[a.index]?.segments ?? 0}</td>
-                    <td data-testid={`respawns-${a.index}`}>{a.respawns}</td>
-                    <td className="error-cell">
+                    <td data-label="actor">
+                      actor {a.index} <span className="muted">({a.name})</span>
+                    </td>
+                    <td data-label="state" className={`state-${a.state}`}>{a.state}</td>
+                    <td data-label="steps/s">{stats[a.index] ? Math.round(stats[a.index].stepsPerSecond).toLocaleString('en-US') : '–'}</td>
+                    <td data-label="batches">{stats[a.index]?.segments ?? 0}</td>
+                    <td data-label="restarts" data-testid={`respawns-${a.index}`}>{a.respawns}</td>
+                    <td data-label="last error" className="error-cell">
                       {a.lastError ? (
                         <details>
                           <summary>{a.lastError.message}</summary>
@@ -58,8 +60,16 @@ export function ActorsTable() {
                         '–'
                       )}
                     </td>
-                    <td>
-                      <button type="button" className="small danger" disabled={!canCrash} onClick={() => void crashActor(a.index)} data-testid={`crash-${a.index}`} aria-label={`Crash actor ${a.index}`}>
+                    <td className="action-cell">
+                      <button
+                        type="button"
+                        className="small danger"
+                        disabled={!canCrash}
+                        onClick={() => void crashActor(a.index)}
+                        data-testid={`crash-${a.index}`}
+                        aria-label={`Crash actor ${a.index} (${a.name})`}
+                        title={`Crash ${a.name}, actor ${a.index}: the pool starts a new worker in its place`}
+                      >
                         Crash
                       </button>
                     </td>

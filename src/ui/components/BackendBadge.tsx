@@ -1,12 +1,27 @@
 import { usePlayground } from '../store';
 
+/** The reason line in words: a backend set by hand says so instead of "preferred". */
+export function backendReasonText(reason: string, setting: string): string {
+  const hand = /^(\w+): preferred$/.exec(reason);
+  if (hand) return `${hand[1]}: chosen by hand under Learner backend (choose auto to measure and pick the fastest here)`;
+  const missing = /^(\w+): preferred (\w+) unavailable \((.*)\)$/.exec(reason);
+  if (missing) return `${missing[1]}: ${missing[2]} was chosen by hand but is not available here (${missing[3]})`;
+  void setting;
+  return reason;
+}
+
 export function BackendBadge() {
   const backend = usePlayground((s) => s.backend);
+  const setting = usePlayground((s) => s.config.settings.backend);
   return (
     <div className="backend" title={backend?.attempts.map((a) => `${a.name}: ${a.ok ? 'ok' : 'no'} (${a.detail})`).join('\n')}>
-      <span className="muted">Learner backend</span>{' '}
-      <strong data-testid="backend-name">{backend ? backend.name : 'probing…'}</strong>
-      {backend && <div className="backend-reason" data-testid="backend-reason">{backend.reason}</div>}
+      <span className="muted">Learner backend{setting === 'auto' ? ' (auto: measured)' : ' (set by hand)'}</span>{' '}
+      <strong data-testid="backend-name">{backend ? backend.name : 'measuring…'}</strong>
+      {backend && (
+        <div className="backend-reason" data-testid="backend-reason">
+          {backendReasonText(backend.reason, setting)}
+        </div>
+      )}
     </div>
   );
 }

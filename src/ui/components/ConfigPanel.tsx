@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { SETTINGS, SETTING_KEYS, type ExperimentSettings, type Setting, type SettingKey } from '../../config/settings';
 import { isSwarm } from '../../config/watchable';
+import { envIdsFor } from '../../config/actionSpace';
+import { descriptorOf } from '../../config/registry';
 import { usePlayground } from '../store';
 import { LambdaEditor, lambdaEditorKeys } from './LambdaEditor';
 import { SettingField } from './SettingField';
@@ -52,7 +54,13 @@ export function ConfigPanel() {
           <summary>{GROUP_TITLES[group] ?? `${group.toUpperCase()} hyperparameters`}</summary>
           <div className="group-fields">
             {keys.map((key) => (
-              <SettingField key={key} settingKey={key} disabled={locked} optionNote={key === 'backend' ? backendNote : undefined} />
+              <SettingField
+                key={key}
+                settingKey={key}
+                disabled={locked}
+                optionNote={key === 'backend' ? backendNote : undefined}
+                options={key === 'env.id' ? envIdsFor(descriptorOf(algorithm)) : undefined}
+              />
             ))}
           </div>
         </details>

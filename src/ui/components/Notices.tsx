@@ -1,12 +1,64 @@
+import { useEffect, useRef, useState } from 'react';
 import { usePlayground } from '../store';
 
-/** Non-blocking notices (a crashed actor, a bad link, a refused file), newest last. */
+/** How long a notice stays before it dismisses itself, by level (hovering or focusing it holds it). */
+export const NOTICE_MS = { info: 6_000, warning: 12_000, error: 30_000 } as const;
+
+/**
+ * Non-blocking notices (a crashed actor, a bad link, a refused file), newest last. They sit in
+ * the page's flow under the header, never over a panel, and go away by themselves.
+ */
 export function Notices() {
   const notices = usePlayground((s) => s.notices);
   const dismiss = usePlayground((s) => s.dismiss);
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const [held, setHeld] = useState(false);
+
+  useEffect(() => {
+    const live = timers.current;
+    if (held) {
+      for (const t of live.values()) clearTimeout(t);
+      live.clear();
+      return;
+    }
+    for (const n of notices) {
+      if (live.has(n.id)) continue;
+      live.set(
+        n.id,
+        setTimeout(() => {
+          live.delete(n.id);
+          dismiss(n.id);
+        }, NOTICE_MS[n.level]),
+      );
+    }
+    for (const [id, t] of live) {
+      if (!notices.some((n) => n.id === id)) {
+        clearTimeout(t);
+        live.delete(id);
+      }
+    }
+  }, [notices, dismiss, held]);
+
+  useEffect(() => {
+    const live = timers.current;
+    return () => {
+      for (const t of live.values()) clearTimeout(t);
+      live.clear();
+    };
+  }, []);
+
   if (notices.length === 0) return null;
   return (
-    <div className="notices" role="status" aria-live="polite" data-testid="notices">
+    <div
+      className="notices"
+      role="status"
+      aria-live="polite"
+      data-testid="notices"
+      onMouseEnter={() => setHeld(true)}
+      onMouseLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
+    >
       {notices.map((n) => (
         <div key={n.id} className={`notice notice-${n.level}`} data-level={n.level}>
           <div>

@@ -8,7 +8,7 @@ export function PresetGallery() {
   const setPreset = usePlayground((s) => s.setPreset);
   const locked = !['idle', 'done', 'error'].includes(status);
   return (
-    <fieldset className="presets" disabled={locked} data-testid="presets">
+    <fieldset className="presets" id="presets" disabled={locked} data-testid="presets">
       <legend>Preset</legend>
       <div className="preset-list">
         {PRESETS.map((p) => (

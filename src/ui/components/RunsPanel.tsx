@@ -116,6 +116,8 @@ export function RunsPanel() {
           type="file"
           accept="application/json,.json"
           className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
           aria-label="Import a run file"
           data-testid="import-file"
           onChange={(e) => {

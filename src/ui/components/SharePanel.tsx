@@ -3,7 +3,8 @@ import { HIDEABLE } from '../../config/urlState';
 import { usePlayground } from '../store';
 import { shareLink } from '../urlSync';
 
-const HIDE_LABELS: Record<string, string> = {
+/** What each hideable part is called on screen (a teaching link's hide list uses the keys). */
+export const HIDE_LABELS: Record<string, string> = {
   config: 'settings',
   presets: 'presets',
   runs: 'saved runs',
@@ -43,7 +44,7 @@ export function SharePanel() {
           <legend>Hide for a teaching link</legend>
           {HIDEABLE.map((h) => (
             <label key={h} className="check">
-              <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {HIDE_LABELS[h] ?? h}
+              <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {hideLabel(h)}
             </label>
           ))}
         </fieldset>
@@ -54,4 +55,11 @@ export function SharePanel() {
       </div>
     </details>
   );
+}
+
+/** A hideable part's name on screen: its label, else the key spelled out ("charts.losses" -> "losses chart"). */
+export function hideLabel(key: string): string {
+  if (Object.hasOwn(HIDE_LABELS, key)) return HIDE_LABELS[key];
+  const [head, tail] = key.split('.');
+  return tail ? `${tail.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} ${head === 'charts' ? 'chart' : head}` : head;
 }

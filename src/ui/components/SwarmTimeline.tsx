@@ -7,11 +7,12 @@
  */
 import type { EpisodeTrace } from '../../swarm/trace';
 import { usePlayground } from '../store';
+import { ChartExplain } from './charts/ChartFrame';
 
 const OUTCOME_COLORS = { done: '#4ade80', failed: '#f87171', timeout: '#f59e0b' } as const;
 const ORCH = '#38bdf8';
 const W = 560;
-const LABEL_W = 70;
+const LABEL_W = 96;
 /** Subagent bars drawn per lane at most; past it each stage shows its slowest ones (a 200k-bar trace once blocked the page for 10 s). */
 export const MAX_SUBAGENT_BARS = 2_000;
 /** Past this many stages the alternate-stage shading is left out (one more rect per stage). */
@@ -61,7 +62,7 @@ function Lane({ trace, title, scale, testId }: { trace: EpisodeTrace; title: str
         {title}
       </text>
       <text x="0" y="26" fill="#94a3b8" fontSize="10">
-        {trace.totals.criticalSteps} crit.
+        {trace.totals.criticalSteps} critical steps
       </text>
       {hidden > 0 && (
         <text x="0" y="40" fill="#94a3b8" fontSize="9">
@@ -111,7 +112,8 @@ export function SwarmTimeline() {
       <h2>
         Swarm episode <span className="muted">(update {trace.update}, {trace.trace.task})</span>
       </h2>
-      <Lane trace={trace.trace} title="PARL" scale={scale} testId="timeline-parl" />
+      <ChartExplain testId="swarm-timeline" />
+      <Lane trace={trace.trace} title="with subagents" scale={scale} testId="timeline-parl" />
       <Lane trace={trace.serialTrace} title="serial" scale={scale} testId="timeline-serial" />
       <p className="help">
         {t.criticalSteps} critical steps against {trace.serialTrace.totals.criticalSteps} serial ({t.totalSteps} total steps of work; serial baseline {t.serialBaseline}

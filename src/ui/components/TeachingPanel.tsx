@@ -18,7 +18,7 @@ const TOPICS: Topic[] = [
   {
     id: 'serial-collapse',
     title: 'Serial collapse',
-    text: 'Without a reward for creating subagents, the orchestrator keeps doing every subtask itself. Handing out a few subtasks now and then does not bring the answer in on time, so r_perf gives it no reason to change: critical steps stay above the serial baseline and parallelism near zero. λ1·r_parallel pays for each try and gets it off that plateau. It happens in 4 of 5 seeds; the link opens seed 2 (seed 1 escapes late, near update 35).',
+    text: 'Without a reward for creating subagents, the orchestrator keeps doing every subtask itself. Handing out a few subtasks now and then does not bring the answer in on time, so the task score gives it no reason to change: critical steps stay above the serial baseline and parallelism near zero. The parallel bonus (λ1 times r_parallel) pays for each try and gets it off that plateau. It happens in 4 of 5 seeds; the link opens seed 2 (seed 1 escapes late, near update 35).',
     names: ['swarm-no-shaping', 'swarm-serial-collapse'],
     pattern: /serial.?collapse|unshaped|no shaping/i,
     seed: 2,
@@ -26,14 +26,14 @@ const TOPICS: Topic[] = [
   {
     id: 'spurious-parallelism',
     title: 'Spurious parallelism',
-    text: 'Pay only for spawning and the orchestrator spawns subagents that finish nothing: parallelism climbs while the finish rate falls. λ2·r_finish rewards subagents that complete their subtask.',
+    text: 'Pay only for starting subagents and the orchestrator starts subagents that finish nothing: parallelism climbs while the finish rate falls. The finish bonus (λ2 times r_finish) rewards subagents that complete their subtask.',
     names: ['swarm-no-anneal', 'swarm-spurious-parallelism'],
     pattern: /spurious/i,
   },
   {
     id: 'annealing',
     title: 'Annealing λ1 and λ2',
-    text: 'The shaping terms are scaffolding: λ1 and λ2 decay to zero so that in the end only r_perf is optimised. Watch the λ chart fall and the reward components hand over to r_perf.',
+    text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score.',
     names: ['swarm-annealed'],
     pattern: /anneal/i,
   },
@@ -47,7 +47,7 @@ const TOPICS: Topic[] = [
   {
     id: 'actors-lag',
     title: 'Actors and policy lag',
-    text: 'Actors collect experience in Web Workers with a copy of the policy. When they run ahead of the learner, their batches come from older weights: the policy-lag histogram shows how many updates old, and V-trace (IMPALA) corrects for it.',
+    text: 'Actors collect experience in Web Workers with a copy of the policy. When they run ahead of the learner, their batches come from older weights: the policy lag chart shows how many updates old, and V-trace (IMPALA) corrects for it.',
     names: ['impala-cartpole', 'impala'],
     pattern: /impala|policy lag|async/i,
   },

@@ -1,24 +1,44 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
-const STEPS: { target: string; title: string; text: string }[] = [
+export const TOUR_STEPS: { target: string; title: string; text: string }[] = [
   { target: 'presets', title: 'Pick an experiment', text: 'Each preset is a ready experiment with one sentence on what it shows. Every setting below it has its range, default and a line of help.' },
-  { target: 'run-controls', title: 'Run it', text: 'Start trains in Web Workers: a learner (WebGPU when your browser has it) and actors that play the environment. Pause, step one update, stop or reset at any time.' },
-  { target: 'charts', title: 'Watch it learn', text: 'Return per episode and its running mean; for swarm presets the PARL reward parts, λ annealing and critical against total steps. Each chart downloads as PNG.' },
-  { target: 'actors', title: 'The actors', text: 'Every actor worker with its throughput and errors. Crash one: the pool replaces it and training goes on.' },
+  { target: 'run-controls', title: 'Run it', text: 'Start trains in Web Workers: a learner on the fastest backend this browser measured, and actors that play the environment. Pause, step one update, stop or reset at any time.' },
+  { target: 'charts', title: 'Watch it learn', text: 'The return per episode and its running average; for swarm presets the reward parts, the λ weights and critical against total steps. “What is this?” under each title says what good and bad look like.' },
+  { target: 'env-view', title: 'The live view', text: 'The agent plays a greedy episode with recent weights every few seconds, so you see what the numbers mean.' },
+  { target: 'actors', title: 'The actors', text: 'Every actor worker with its throughput and errors. Crash one: the pool starts a new one in its place and training goes on.' },
   { target: 'runs', title: 'Keep and compare', text: 'Every run is saved in this browser as it goes. Overlay runs on the return chart, export them as JSON or CSV, and share the experiment with Copy link.' },
   { target: 'teaching', title: 'What am I looking at?', text: 'Short notes on serial collapse, spurious parallelism, annealing, critical steps and policy lag, each with the preset that shows it.' },
 ];
 
-/** A short guided tour: one card per part of the screen, with that part outlined. */
+/**
+ * A short guided tour: one card per part of the screen, with that part outlined. Parts a link
+ * hides are skipped. The card sits at the bottom of the screen, or at the top when the part it
+ * points at is in the lower half, so it never covers it. Closing it gives focus back to
+ * whatever opened it.
+ */
 export function Tour({ onClose }: { onClose: () => void }) {
+  const steps = useMemo(() => TOUR_STEPS.filter((s) => document.getElementById(s.target) !== null), []);
   const [i, setI] = useState(0);
-  const step = STEPS[i];
+  const [atTop, setAtTop] = useState(false);
+  const opener = useRef<Element | null>(document.activeElement);
+  const step = steps[Math.min(i, steps.length - 1)];
   useEffect(() => {
+    const back = opener.current;
+    return () => {
+      if (back instanceof HTMLElement && back.isConnected) back.focus();
+    };
+  }, []);
+  useEffect(() => {
+    if (!step) return;
     const el = document.getElementById(step.target);
-    el?.classList.add('tour-target');
-    el?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-    return () => el?.classList.remove('tour-target');
-  }, [step.target]);
+    if (!el) return;
+    el.classList.add('tour-target');
+    el.scrollIntoView({ block: 'start', behavior: 'auto' });
+    const r = el.getBoundingClientRect();
+    // The card covers the bottom (or top) 45% of a phone screen at most; keep the target clear of it.
+    setAtTop(r.top > window.innerHeight / 2 || (r.bottom > window.innerHeight * 0.55 && r.top > window.innerHeight * 0.45));
+    return () => el.classList.remove('tour-target');
+  }, [step]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
@@ -26,10 +46,11 @@ export function Tour({ onClose }: { onClose: () => void }) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
+  if (!step) return null;
   return (
-    <div className="tour" role="dialog" aria-modal="false" aria-labelledby="tour-title" data-testid="tour">
+    <div className={`tour${atTop ? ' tour-top' : ''}`} role="dialog" aria-modal="false" aria-labelledby="tour-title" data-testid="tour" data-target={step.target}>
       <div className="muted">
-        {i + 1} / {STEPS.length}
+        {i + 1} / {steps.length}
       </div>
       <h2 id="tour-title">{step.title}</h2>
       <p>{step.text}</p>
@@ -37,7 +58,7 @@ export function Tour({ onClose }: { onClose: () => void }) {
         <button type="button" onClick={() => setI(i - 1)} disabled={i === 0}>
           Back
         </button>
-        {i < STEPS.length - 1 ? (
+        {i < steps.length - 1 ? (
           <button type="button" className="primary" onClick={() => setI(i + 1)} autoFocus>
             Next
           </button>

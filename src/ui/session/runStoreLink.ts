@@ -3,7 +3,7 @@
  * version closed it, and null (runs not kept) where it cannot open.
  */
 import type { StoreApi } from 'zustand';
-import type { RunStore } from '../../runs/runStore';
+import { RunStoreUnavailableError, type RunStore } from '../../runs/runStore';
 import type { PlaygroundState } from '../store';
 import { message, type OpenRunStore } from './deps';
 
@@ -30,7 +30,7 @@ export function createRunStoreLink(open: OpenRunStore, store: StoreApi<Playgroun
         },
       };
       opening = open(events).catch((err: unknown) => {
-        notify(`Runs will not be saved: IndexedDB is not available (${message(err)}).`);
+        notify(err instanceof RunStoreUnavailableError ? err.message : `Runs will not be saved: the saved-runs database did not open (${message(err)}).`);
         return null;
       });
     }

@@ -5,8 +5,9 @@
  */
 import type { StoreApi } from 'zustand';
 import { exportRunFile, metricsCsv, parseRunFile } from '../../runs/runFile';
+import { RunImportError } from '../../runs/runStore';
 import { meanReturnCurve, type PlaygroundState } from '../store';
-import { isAtRest } from './deps';
+import { isAtRest, message } from './deps';
 import { fileName } from './download';
 import type { Generations } from './generations';
 import type { RunStoreLink } from './runStoreLink';
@@ -109,9 +110,14 @@ export function createSavedRuns({ store, runs, generations, download }: SavedRun
       s.notify('error', 'Cannot import: this browser has no IndexedDB.');
       return;
     }
-    const meta = await db.importRun(parsed.run);
+    try {
+      const meta = await db.importRun(parsed.run);
+      s.notify('info', `Imported "${meta.name}".`);
+    } catch (err) {
+      // importRun is all or nothing: nothing was written, every other saved run is as it was.
+      s.notify('error', err instanceof RunImportError ? err.message : `Could not import ${file.name}: ${message(err)}`);
+    }
     await runs.refresh();
-    s.notify('info', `Imported "${meta.name}".`);
   };
 
   return { refreshRuns: runs.refresh, openRun, renameRun, deleteRun, toggleOverlay, exportRun, exportCsv, exportWeights, importRunFile };

@@ -90,6 +90,16 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
       case 'checkpoint':
         // Weights go to the saved run only, never to the charts.
         break;
+      case 'change': {
+        // Records arrive in order: the store's counts are those before the update the change applied to.
+        const before = { envSteps: patch.envSteps ?? s.envSteps, episode: patch.episodes ?? s.episodes };
+        patch.changeMarks = [...(patch.changeMarks ?? s.changeMarks), { update: r.update, key: r.key, from: r.from, to: r.to, ...before }];
+        patch.liveValues = { ...(patch.liveValues ?? s.liveValues), [r.key]: r.to };
+        break;
+      }
+      case 'inspect':
+        patch.inspect = r;
+        break;
     }
   }
   if (newEpisodes.length > 0) patch.episodePoints = decimateKeepingExtremes(s.episodePoints.concat(newEpisodes), (p) => p.ret, MAX_POINTS);

@@ -5,7 +5,10 @@
  */
 import type { StateCreator } from 'zustand';
 import { resolveExperiment, type ExperimentConfig } from '../../config/config';
+import { withMatchingEnv } from '../../config/actionSpace';
+import { descriptorOf } from '../../config/registry';
 import { applyRecords } from './applyRecords';
+import { changesThatApply } from './liveChanges';
 import { MAX_NOTICES, type ExperimentSlice, type MetricsData, type MetricsSlice, type NoticesSlice, type PlaygroundState, type RunSlice, type RunsSlice, type ViewSlice } from './types';
 
 type SliceCreator<Slice> = StateCreator<PlaygroundState, [], [], Slice>;
@@ -25,9 +28,18 @@ function presetForThisBrowser(name: string): ExperimentConfig {
 
 export const createExperimentSlice: SliceCreator<ExperimentSlice> = (set) => ({
   config: presetForThisBrowser('quickstart'),
-  setPreset: (name) => set({ config: presetForThisBrowser(name) }),
-  setSetting: (key, value) => set((s) => ({ config: resolveExperiment(s.config.preset, { ...s.config.settings, [key]: value }) })),
-  replaceConfig: (config) => set({ config }),
+  changes: [],
+  setPreset: (name) => set({ config: presetForThisBrowser(name), changes: [] }),
+  setSetting: (key, value) =>
+    set((s) => {
+      const next = { ...s.config.settings, [key]: value };
+      // Switching between a discrete and a Box-action algorithm also switches to an env it can run on.
+      const config = resolveExperiment(s.config.preset, key === 'algorithm' ? withMatchingEnv(next, descriptorOf(next.algorithm)) : next);
+      // Timed changes that no longer apply (another algorithm) leave the experiment.
+      return { config, changes: changesThatApply(config, s.changes) };
+    }),
+  replaceConfig: (config) => set({ config, changes: [] }),
+  setChanges: (changes) => set({ changes }),
 });
 
 export const createViewSlice: SliceCreator<ViewSlice> = (set) => ({
@@ -64,6 +76,9 @@ export function emptyMetrics(): MetricsData {
     demo: null,
     actors: [],
     actorStats: [],
+    changeMarks: [],
+    liveValues: {},
+    inspect: null,
   };
 }
 

@@ -1,7 +1,8 @@
 /** The shapes of the page's state: what the charts plot, and one interface per store slice. */
 import type { ExperimentConfig } from '../../config/config';
 import type { ExperimentSettings } from '../../config/settings';
-import type { ActorStatusRecord, BackendRecord, DemoRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord, TraceRecord } from '../../runs/records';
+import type { ActorStatusRecord, BackendRecord, DemoRecord, InspectRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord, TraceRecord } from '../../runs/records';
+import type { LiveChange, LiveValue } from '../../config/liveSettings';
 import type { RunMeta } from '../../runs/runStore';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'error';
@@ -74,8 +75,22 @@ export interface ViewOptions {
   hide: string[];
 }
 
+/** A live change as the charts mark it: where the run was when it applied. */
+export interface ChangeMark {
+  update: number;
+  key: string;
+  from: LiveValue;
+  to: LiveValue;
+  /** Env steps and finished episodes before the update it applied to (the x of its marker). */
+  envSteps: number;
+  episode: number;
+}
+
 export interface ExperimentSlice {
   config: ExperimentConfig;
+  /** Timed changes that are part of the experiment (a link's), replayed by Start at their updates. */
+  changes: LiveChange[];
+  setChanges(changes: LiveChange[]): void;
   setPreset(name: string): void;
   setSetting<K extends keyof ExperimentSettings>(key: K, value: ExperimentSettings[K]): void;
   replaceConfig(config: ExperimentConfig): void;
@@ -117,6 +132,12 @@ export interface MetricsData {
   demo: DemoRecord | null;
   actors: ActorStatusRecord['actors'];
   actorStats: ActorStats[];
+  /** The live changes this run applied, in order. */
+  changeMarks: ChangeMark[];
+  /** The value each changed setting has now in this run (the config keeps the start values). */
+  liveValues: Record<string, LiveValue>;
+  /** The newest look inside the learner's network. */
+  inspect: InspectRecord | null;
 }
 
 export interface MetricsSlice extends MetricsData {

@@ -2,6 +2,7 @@ import { useRef, type ReactNode } from 'react';
 import { downloadBlob } from '../../session/download';
 import { usePlayground } from '../../store';
 import { figureToPng } from './pngExport';
+import { CHART_EXPLANATIONS } from './explanations';
 
 interface Props {
   title: string;
@@ -39,8 +40,27 @@ export function ChartFrame({ title, caption, testId, points, wide, emptyHint, ch
           PNG
         </button>
       </figcaption>
+      <ChartExplain testId={testId} />
       {children}
       {emptyHint && points === 0 && <p className="chart-hint">{emptyHint}</p>}
     </figure>
+  );
+}
+
+/** "What is this?": the chart's explanation, folded under its title. */
+export function ChartExplain({ testId }: { testId: string }) {
+  const e = CHART_EXPLANATIONS[testId];
+  if (!e) return null;
+  return (
+    <details className="chart-explain" data-testid={`explain-${testId}`}>
+      <summary>What is this?</summary>
+      <p>{e.what}</p>
+      <p>
+        <strong>Good:</strong> {e.good}
+      </p>
+      <p>
+        <strong>Trouble:</strong> {e.bad}
+      </p>
+    </details>
   );
 }

@@ -42,11 +42,11 @@ export const LagHistogram = memo(function LagHistogram() {
   const hist = useChartValue(selectHist);
   const data = lagBins(hist);
   return (
-    <ChartFrame title="Policy lag" caption="batches by how many updates old their policy was" testId="lag-chart" points={data.length}>
+    <ChartFrame title="Policy lag" caption="batches by how many updates old the policy that collected them was" testId="lag-chart" points={data.length}>
       <ResponsiveContainer width="100%" height={160}>
-        <BarChart data={data} margin={MARGIN}>
+        <BarChart data={data} margin={MARGIN} title="Batches by policy lag in updates">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="lag" {...categoryAxis(data.length)} label={axisLabel('lag (updates)')} />
+          <XAxis dataKey="lag" {...categoryAxis(data.length)} label={axisLabel('policy lag (updates)')} />
           <YAxis {...NUMBER_AXIS} width={44} allowDecimals={false} />
           <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fill: '#ffffff10' }} />
           <Bar dataKey="batches" fill={SERIES_COLORS[2]} isAnimationActive={false} />

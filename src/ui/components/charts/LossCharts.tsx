@@ -17,14 +17,35 @@ const LABELS: Record<string, string> = {
   loss: 'loss',
   policyLoss: 'policy loss',
   valueLoss: 'value loss',
-  entropy: 'entropy',
-  approxKl: 'approx. KL',
-  clipFrac: 'clip fraction',
+  entropy: 'entropy (exploration)',
+  approxKl: 'policy change (approx. KL)',
+  clipFrac: 'share clipped',
   pgLoss: 'policy loss',
-  gradNorm: 'gradient norm',
-  returnMean: 'batch return mean',
-  returnStd: 'batch return std',
+  gradNorm: 'gradient size',
+  updateNorm: 'update size',
+  returnMean: 'batch return, mean',
+  returnStd: 'batch return, spread',
+  explainedVariance: 'value fit (explained variance)',
+  meanRho: 'importance weight ρ, mean',
+  qMean: 'mean Q value',
+  tdError: 'TD error',
+  epsilon: 'exploration ε',
+  actorLoss: 'actor loss',
+  criticLoss: 'critic loss',
+  alphaLoss: 'temperature loss',
+  evalReturn: 'evaluation return',
+  fitness: 'fitness',
+  sigma: 'noise σ',
 };
+
+/** A metric's label: the known ones by name, the rest with camelCase spelled out as words. */
+export function metricLabel(metric: string): string {
+  if (Object.hasOwn(LABELS, metric)) return LABELS[metric];
+  return metric
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_.]+/g, ' ')
+    .toLowerCase();
+}
 
 const SPARK_W = 200;
 const SPARK_H = 80;
@@ -41,7 +62,7 @@ function fmt(v: number): string {
  */
 const MiniChart = memo(function MiniChart({ metric, data, color }: { metric: string; data: UpdatePoint[]; color: string }) {
   const pts = data.flatMap((p) => (Number.isFinite(p.metrics[metric]) ? [[p.update, p.metrics[metric]] as const] : []));
-  const label = Object.hasOwn(LABELS, metric) ? LABELS[metric] : metric;
+  const label = metricLabel(metric);
   if (pts.length === 0) return null;
   let x0 = Infinity;
   let x1 = -Infinity;
@@ -74,7 +95,7 @@ const MiniChart = memo(function MiniChart({ metric, data, color }: { metric: str
       </div>
       <div className="mini-axis muted" aria-hidden="true">
         <span>update {x0}</span>
-        <span>{x1}</span>
+        <span>update {x1}</span>
       </div>
     </div>
   );
@@ -97,7 +118,7 @@ export const LossCharts = memo(function LossCharts() {
   const updates = forDisplay(all, byMean, 200);
   const { shown, left } = chartedMetrics(keys);
   return (
-    <ChartFrame title="Losses" caption="what the algorithm reports each update, by update" testId="loss-chart" points={all.length} wide>
+    <ChartFrame title="Losses and diagnostics" caption="what the learning rule reports after each update, by update" testId="loss-chart" points={all.length} wide>
       <div className="mini-grid">
         {shown.map((k, i) => (
           <MiniChart key={k} metric={k} data={updates} color={SERIES_COLORS[(i + 1) % SERIES_COLORS.length]} />

@@ -1,12 +1,14 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo, useMemo } from 'react';
 import type { EpisodePoint, PlaygroundState } from '../../store';
-import { NUMBER_AXIS, COUNT_AXIS } from './axis';
+import { NUMBER_AXIS, countXAxis } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { ChartLegend, LEGEND_HEIGHT } from './legend';
 import { staticLine } from './staticLine';
 import { Deferred, forDisplay, useChartValue } from './live';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+import { describeDifference } from '../configDiff';
+import { usePlayground } from '../../store';
 
 const selectEpisodes = (s: PlaygroundState) => s.episodePoints;
 const selectUpdates = (s: PlaygroundState) => s.updatePoints;
@@ -24,9 +26,9 @@ const EpisodesChart = memo(function EpisodesChart() {
   const target = useChartValue(selectTarget);
   return (
     <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-      <LineChart data={episodes} margin={MARGIN}>
+      <LineChart data={episodes} margin={MARGIN} title="Return of each finished episode, by episode">
         <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-        <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
+        <XAxis dataKey="episode" {...countXAxis(episodes.map((p) => p.episode))} label={axisLabel('episodes')} />
         <YAxis {...NUMBER_AXIS} width={44} />
         <Tooltip contentStyle={TOOLTIP_STYLE} />
         <ReferenceLine y={target} stroke="#f59e0b" strokeDasharray="4 4" label={{ value: `target ${target}`, fill: '#f59e0b', fontSize: 11, position: 'insideTopLeft' }} />
@@ -40,6 +42,13 @@ const MeanChart = memo(function MeanChart() {
   const updates = useChartValue(selectUpdates);
   const overlays = useChartValue(selectOverlays);
   const target = useChartValue(selectTarget);
+  const runs = usePlayground((s) => s.runs);
+  const config = usePlayground((s) => s.config);
+  // Each overlay named with what differs from this run's settings ("seed 3, Learning rate 0.003").
+  const overlayName = (o: { id: string; name: string }) => {
+    const run = runs.find((r) => r.id === o.id);
+    return run ? `${o.name} (${describeDifference(run.config, config)})` : o.name;
+  };
   const mean = useMemo(
     () => forDisplay(updates.flatMap((u) => (u.meanReturn20 === null ? [] : [{ envSteps: u.envSteps, mean: u.meanReturn20 }])), byMean),
     [updates],
@@ -49,19 +58,19 @@ const MeanChart = memo(function MeanChart() {
       <ChartLegend
         items={[
           { name: 'this run', color: SERIES_COLORS[1] },
-          ...overlays.map((o, i) => ({ name: o.name, color: SERIES_COLORS[(i + 2) % SERIES_COLORS.length], dashed: true })),
+          ...overlays.map((o, i) => ({ name: overlayName(o), color: SERIES_COLORS[(i + 2) % SERIES_COLORS.length], dashed: true })),
         ]}
       />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
-        <LineChart margin={MARGIN} data-testid="mean-chart">
+        <LineChart margin={MARGIN} data-testid="mean-chart" title="Average return of the last 20 episodes, by environment steps">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="envSteps" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('environment steps')} allowDuplicatedCategory={false} />
+          <XAxis dataKey="envSteps" {...countXAxis([...mean.map((p) => p.envSteps), ...overlays.flatMap((o) => o.points.map((p) => p.envSteps))])} label={axisLabel('environment steps')} allowDuplicatedCategory={false} />
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           <ReferenceLine y={target} stroke="#f59e0b" strokeDasharray="4 4" />
           <Line data={mean} dataKey="mean" name="this run" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
           {overlays.map((o, i) => (
-            <Line key={o.id} data={o.points} dataKey="mean" name={o.name} stroke={SERIES_COLORS[(i + 2) % SERIES_COLORS.length]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.5} strokeDasharray="5 3" />
+            <Line key={o.id} data={o.points} dataKey="mean" name={overlayName(o)} stroke={SERIES_COLORS[(i + 2) % SERIES_COLORS.length]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.5} strokeDasharray="5 3" />
           ))}
         </LineChart>
       </ResponsiveContainer>
@@ -75,7 +84,7 @@ export const ReturnChart = memo(function ReturnChart() {
   return (
     <ChartFrame
       title="Episode return"
-      caption="each finished episode, and the mean of the last 20 by env steps (saved runs overlaid)"
+      caption="each finished episode (left) and the average of the last 20 (right; saved runs dashed)"
       testId="return-chart"
       points={episodeCount}
       wide

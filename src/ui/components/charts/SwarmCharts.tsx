@@ -1,7 +1,7 @@
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo } from 'react';
 import type { LambdaPoint, PlaygroundState, SmoothedKey, SwarmPoint } from '../../store';
-import { NUMBER_AXIS, COUNT_AXIS } from './axis';
+import { NUMBER_AXIS, countXAxis } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { ChartLegend, LEGEND_HEIGHT, type LegendItem } from './legend';
 import { staticLine } from './staticLine';
@@ -29,61 +29,79 @@ function trend(key: SmoothedKey, name: string, color: string, yAxisId?: string) 
 }
 
 const REWARD_LEGEND: LegendItem[] = [
-  { name: 'r_perf', color: SERIES_COLORS[0] },
-  { name: 'λ1·r_parallel', color: SERIES_COLORS[2] },
-  { name: 'λ2·r_finish', color: SERIES_COLORS[3] },
-];
-const LAMBDA_LEGEND: LegendItem[] = [
-  { name: 'λ1', color: SERIES_COLORS[2] },
-  { name: 'λ2', color: SERIES_COLORS[3] },
+  { name: 'task score', color: SERIES_COLORS[0] },
+  { name: 'parallel bonus (λ1)', color: SERIES_COLORS[2] },
+  { name: 'finish bonus (λ2)', color: SERIES_COLORS[3] },
 ];
 const STEPS_LEGEND: LegendItem[] = [
-  { name: 'critical', color: SERIES_COLORS[0] },
-  { name: 'total', color: SERIES_COLORS[1] },
+  { name: 'critical steps', color: SERIES_COLORS[0] },
+  { name: 'total steps', color: SERIES_COLORS[1] },
   { name: 'serial baseline', color: '#f59e0b', dashed: true },
 ];
 const BOUND_LEGEND: LegendItem = { name: 'lower bound', color: '#4ade80', dashed: true };
 const PARALLELISM_LEGEND: LegendItem[] = [
-  { name: 'mean parallelism', color: SERIES_COLORS[0] },
-  { name: 'max parallelism', color: SERIES_COLORS[1], dashed: true },
+  { name: 'subagents per stage, mean', color: SERIES_COLORS[0] },
+  { name: 'subagents per stage, most', color: SERIES_COLORS[1], dashed: true },
   { name: 'finish rate', color: SERIES_COLORS[3] },
 ];
 
 export const RewardComponentsChart = memo(function RewardComponentsChart() {
   const data = forDisplay(useChartValue(selectSwarm), byTotal);
   return (
-    <ChartFrame title="PARL reward" caption="r = r_perf + λ1·r_parallel + λ2·r_finish; faint: each episode, bold: the mean of its update" testId="reward-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
+    <ChartFrame title="Orchestrator reward" caption="task score plus the two shaping bonuses; faint: each episode, bold: the mean of its update" testId="reward-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={REWARD_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
-        <LineChart data={data} margin={MARGIN}>
+        <LineChart data={data} margin={MARGIN} title="Orchestrator reward and its parts, by episode">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
+          <XAxis dataKey="episode" {...countXAxis(data.map((p) => p.episode))} label={axisLabel('episodes')} />
           <YAxis {...NUMBER_AXIS} width={40} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          {trend('rPerf', 'r_perf', SERIES_COLORS[0])}
-          {trend('shapedParallel', 'λ1·r_parallel', SERIES_COLORS[2])}
-          {trend('shapedFinish', 'λ2·r_finish', SERIES_COLORS[3])}
+          {trend('rPerf', 'task score', SERIES_COLORS[0])}
+          {trend('shapedParallel', 'parallel bonus', SERIES_COLORS[2])}
+          {trend('shapedFinish', 'finish bonus', SERIES_COLORS[3])}
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
   );
 });
 
+/** What the λ chart's legend and note say: both weights at zero, or λ1 and λ2 the same all along. */
+export function lambdaNote(points: readonly LambdaPoint[]): { allZero: boolean; same: boolean } {
+  const allZero = points.length > 0 && points.every((p) => p.lambda1 === 0 && p.lambda2 === 0);
+  const same = points.length > 0 && points.every((p) => p.lambda1 === p.lambda2);
+  return { allZero, same };
+}
+
 export const LambdaChart = memo(function LambdaChart() {
   const data = forDisplay(useChartValue(selectLambdas), byLambda1);
+  const { allZero, same } = lambdaNote(data);
+  const legend: LegendItem[] = same
+    ? [{ name: 'λ1 = λ2 (one line: they are equal)', color: SERIES_COLORS[2] }]
+    : [
+        { name: 'λ1 (parallel bonus)', color: SERIES_COLORS[2] },
+        { name: 'λ2 (finish bonus)', color: SERIES_COLORS[3], dashed: true },
+      ];
+  const max = data.reduce((m, p) => Math.max(m, p.lambda1, p.lambda2), 0);
   return (
-    <ChartFrame title="Annealing" caption="λ1 and λ2 against orchestrator training steps" testId="lambda-chart" points={data.length} emptyHint="λ1 and λ2 appear after the first orchestrator update.">
-      <ChartLegend items={LAMBDA_LEGEND} />
+    <ChartFrame title="Annealing" caption="the weights λ1 and λ2 of the two bonuses, by update" testId="lambda-chart" points={data.length} emptyHint="λ1 and λ2 appear after the first orchestrator update.">
+      <ChartLegend items={legend} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
-        <LineChart data={data} margin={MARGIN}>
+        <LineChart data={data} margin={MARGIN} title="λ1 and λ2 by update">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="trainSteps" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('training steps')} />
-          <YAxis {...NUMBER_AXIS} width={40} />
+          <XAxis dataKey="trainSteps" {...countXAxis(data.map((p) => p.trainSteps))} label={axisLabel('updates')} />
+          {/* A fixed range from 0, so lines at 0 sit above the axis instead of on it. */}
+          <YAxis {...NUMBER_AXIS} width={40} domain={[0, max > 0 ? 'auto' : 1]} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} dot={false} isAnimationActive={false} shape={staticLine} />
-          <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} dot={false} isAnimationActive={false} shape={staticLine} />
+          {/* λ1 wide and solid under a thin dashed λ2: equal values still show both. */}
+          <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} strokeWidth={3} dot={false} isAnimationActive={false} shape={staticLine} />
+          <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} strokeWidth={1.5} strokeDasharray="5 4" dot={false} isAnimationActive={false} shape={staticLine} />
         </LineChart>
       </ResponsiveContainer>
+      {allZero && (
+        <p className="chart-note" data-testid="lambda-zero">
+          λ1 and λ2 are 0 for this run: no shaping bonus, only the task score counts (both lines lie on the bottom of the chart).
+        </p>
+      )}
     </ChartFrame>
   );
 });
@@ -92,16 +110,16 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
   const data = forDisplay(useChartValue(selectSwarm), bySteps);
   const hasBound = data.some((p) => p.lowerBound !== null);
   return (
-    <ChartFrame title="Critical vs total steps" caption="faint: each episode, bold: the mean of its update; dashed: serial baseline and lower bound" testId="critical-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
+    <ChartFrame title="Critical steps and total steps" caption="latency against all work done; faint: each episode, bold: the mean of its update" testId="critical-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={hasBound ? [...STEPS_LEGEND, BOUND_LEGEND] : STEPS_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
-        <LineChart data={data} margin={MARGIN}>
+        <LineChart data={data} margin={MARGIN} title="Critical steps and total steps, by episode">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
+          <XAxis dataKey="episode" {...countXAxis(data.map((p) => p.episode))} label={axisLabel('episodes')} />
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          {trend('criticalSteps', 'critical', SERIES_COLORS[0])}
-          {trend('totalSteps', 'total', SERIES_COLORS[1])}
+          {trend('criticalSteps', 'critical steps', SERIES_COLORS[0])}
+          {trend('totalSteps', 'total steps', SERIES_COLORS[1])}
           <Line dataKey="serialBaseline" name="serial baseline" stroke="#f59e0b" strokeDasharray="5 4" dot={false} isAnimationActive={false} shape={staticLine} />
           {hasBound && <Line dataKey="lowerBound" name="lower bound" stroke="#4ade80" strokeDasharray="2 4" dot={false} isAnimationActive={false} shape={staticLine} />}
         </LineChart>
@@ -113,17 +131,17 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
 export const ParallelismChart = memo(function ParallelismChart() {
   const data = forDisplay(useChartValue(selectSwarm), byParallelism);
   return (
-    <ChartFrame title="Parallelism and finish rate" caption="subagents per launching stage (left), finish rate (right); bold: update means" testId="parallelism-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
+    <ChartFrame title="Parallelism and finish rate" caption="subagents started per stage (left) and the share that finish (right); bold: update means" testId="parallelism-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={PARALLELISM_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
-        <LineChart data={data} margin={MARGIN}>
+        <LineChart data={data} margin={MARGIN} title="Subagents per stage and finish rate, by episode">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="episode" type="number" domain={['dataMin', 'dataMax']} {...COUNT_AXIS} label={axisLabel('episode')} />
+          <XAxis dataKey="episode" {...countXAxis(data.map((p) => p.episode))} label={axisLabel('episodes')} />
           <YAxis yAxisId="n" {...NUMBER_AXIS} width={36} />
           <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} {...NUMBER_AXIS} width={36} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          {trend('avgParallelism', 'mean parallelism', SERIES_COLORS[0], 'n')}
-          <Line yAxisId="n" dataKey="maxParallelism" name="max parallelism" stroke={SERIES_COLORS[1]} strokeOpacity={EPISODE_OPACITY} dot={false} isAnimationActive={false} shape={staticLine} strokeDasharray="4 3" />
+          {trend('avgParallelism', 'subagents per stage', SERIES_COLORS[0], 'n')}
+          <Line yAxisId="n" dataKey="maxParallelism" name="most subagents in a stage" stroke={SERIES_COLORS[1]} strokeOpacity={EPISODE_OPACITY} dot={false} isAnimationActive={false} shape={staticLine} strokeDasharray="4 3" />
           {trend('finishRate', 'finish rate', SERIES_COLORS[3], 'rate')}
         </LineChart>
       </ResponsiveContainer>

@@ -29,3 +29,45 @@ export const COUNT_AXIS = { ...NUMBER_AXIS, allowDecimals: false } as const;
 export function categoryAxis(count: number) {
   return { tick: PlainTick, interval: Math.max(0, Math.ceil(count / 12) - 1) } as const;
 }
+
+/** 1, 2, 2.5 or 5 times a power of ten: the step of about `span / target`. */
+function niceStep(span: number, target: number): number {
+  const raw = span / Math.max(1, target);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const m = raw / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+}
+
+/**
+ * Ticks for a count axis from `min` to `max`: round multiples of one step inside the range, whole
+ * numbers only, about `target` of them. The range's ends are not ticks of their own, so the last
+ * two labels never collide ("451477" was 450 and the data's end, 477).
+ */
+export function countTicks(min: number, max: number, target = 5): number[] {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return [];
+  if (max <= min) return [Math.round(min)];
+  const step = Math.max(1, niceStep(max - min, target));
+  const out: number[] = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + 1e-9; v += step) if (Number.isInteger(v)) out.push(v);
+  return out.length > 0 ? out : [Math.round(min)];
+}
+
+/** 1,234 / 45.6k / 1.2M: short labels for counts on an axis. */
+export function formatCount(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e6) return `${Number((v / 1e6).toPrecision(3))}M`;
+  if (a >= 1e4) return `${Number((v / 1e3).toPrecision(3))}k`;
+  return v.toLocaleString('en-US');
+}
+
+/** Spread on an x axis of counts: numeric domain from the data's ends, `countTicks` between them. */
+export function countXAxis(values: readonly number[]) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!Number.isFinite(min)) return { ...COUNT_AXIS, type: 'number' as const, domain: ['dataMin', 'dataMax'] as [string, string], tickFormatter: formatCount };
+  return { ...COUNT_AXIS, type: 'number' as const, domain: [min, max] as [number, number], ticks: countTicks(min, max), tickFormatter: formatCount };
+}

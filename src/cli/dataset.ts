@@ -1,0 +1,78 @@
+/**
+ * Make an offline-RL dataset: train a Box-action preset, then play episodes of its final policy
+ * (greedy, noisy and random; see src/engine/datasetMaker.ts) and write them as a dataset file.
+ *
+ *   npm run dataset -- --preset sac-pendulum --seed 1 --steps 6000 --episodes 100 --out public/datasets/pendulum-mixed.json
+ */
+import { writeFileSync } from 'node:fs';
+import { ConfigError, resolveExperiment } from '../config/config';
+import { parseSettingText } from '../config/config';
+import { actorWeightsOf, datasetFromPolicy } from '../engine/datasetMaker';
+import { TrainingRun } from '../engine/trainer';
+import { writeDataset } from '../runs/dataset';
+import { nodePlatform } from './nodePlatform';
+import { runMain } from './runMain';
+
+const USAGE = 'Usage: npm run dataset -- --preset NAME --out FILE.json [--seed N] [--steps N] [--episodes N]';
+
+/** Episodes of the final policy with `weights` as a dataset file at `path`; returns a one-line summary. */
+export async function saveDataset(config: Parameters<typeof datasetFromPolicy>[0], checkpoint: Uint8Array, episodes: number, path: string): Promise<string> {
+  const { dataset, meanReturns } = await datasetFromPolicy(config, actorWeightsOf(checkpoint), episodes);
+  const text = writeDataset(dataset);
+  writeFileSync(path, text);
+  const parts = Object.entries(meanReturns).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  return `dataset: ${dataset.size} transitions of ${dataset.envId} (${(text.length / 1e6).toFixed(2)} MB) → ${path}; mean returns ${parts}`;
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const flags: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!argv[i].startsWith('--') || argv[i + 1] === undefined) {
+      process.stderr.write(`error: expected --flag value pairs\n${USAGE}\n`);
+      return 2;
+    }
+    flags[argv[i].slice(2)] = argv[i + 1];
+  }
+  if (!flags.preset || !flags.out) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  let config;
+  try {
+    const overrides: Record<string, unknown> = { backend: 'wasm' };
+    if (flags.seed) overrides.seed = parseSettingText('seed', flags.seed);
+    if (flags.steps) overrides['run.envSteps'] = parseSettingText('run.envSteps', flags.steps);
+    config = resolveExperiment(flags.preset, overrides);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const episodes = Number(flags.episodes ?? 100);
+  if (!Number.isInteger(episodes) || episodes < 4) {
+    process.stderr.write('error: --episodes must be an integer ≥ 4\n');
+    return 2;
+  }
+  let last: Uint8Array | null = null;
+  const run = new TrainingRun(
+    config,
+    (r) => {
+      if (r.type === 'checkpoint') last = r.bytes;
+      if (r.type === 'update' && r.update % 50 === 0) process.stderr.write(`steps ${r.envSteps} mean20 ${r.meanReturn20?.toFixed(1) ?? '-'}\n`);
+    },
+    nodePlatform(),
+  );
+  const summary = await run.run();
+  process.stderr.write(`trained: ${summary.stopReason}, ${summary.envSteps} steps, mean20 ${summary.finalMeanReturn20?.toFixed(1) ?? '-'}\n`);
+  if (!last) {
+    process.stderr.write('error: the run left no weights\n');
+    return 1;
+  }
+  process.stdout.write(`${await saveDataset(config, last, episodes, flags.out)}\n`);
+  return 0;
+}
+
+if (process.argv[1] && /dataset\.ts$/.test(process.argv[1])) runMain(main);

@@ -1,0 +1,227 @@
+/**
+ * An actor host: offers `capacity` actor slots on the cluster. Each actor a learner asks for runs
+ * in a local worker (the platform's spawner: worker_threads in Node, Web Workers in a tab), which
+ * constructs the class registered under the requested key in THIS host's code. The host only
+ * relays: it checks every frame, lets through init (without `module`), ping, and calls of the
+ * methods the actor reported, and publishes the worker's answers.
+ *
+ * A request the learner sends again after a reconnect is not run twice: an answered one is
+ * answered from a small cache, one still running is left to finish. An actor that hears nothing
+ * from its learner for `idleTimeoutMs` (the learner's pool pings every few seconds) is stopped.
+ */
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import type { ActorSpawner, SpawnedWorker } from '../core/remote/spawner';
+import { collectTransferables } from '../core/remote/transfer';
+import { serializeError } from '../core/remote/errors';
+import { FrameReceiver, FrameSender } from './channel';
+import { decodeFrame, encodeFrame, DEFAULT_CAPS, type FrameCaps } from './codec';
+import { randomId } from './ids';
+import { actorInboundSchema, actorMessageSchema, emptyStats, spawnRequestSchema, subjects, type HostBeat, type SpawnReply, type TransportStats } from './protocol';
+
+export interface HostServiceOptions {
+  capacity: number;
+  hostName: string;
+  /** Where actors run on this machine. */
+  spawner: ActorSpawner;
+  beatMs?: number;
+  idleTimeoutMs?: number;
+  caps?: FrameCaps;
+  log?(line: string): void;
+}
+
+const ANSWER_CACHE = 64;
+
+export class HostService {
+  readonly hostId = randomId();
+  readonly stats: TransportStats = emptyStats();
+  private readonly actors = new Map<string, HostedActor>();
+  private readonly subs: Subscription[] = [];
+  private readonly beatTimer: ReturnType<typeof setInterval>;
+  private closed = false;
+  /** Slots promised to spawn requests whose worker is still starting. */
+  private starting = 0;
+
+  constructor(
+    readonly nc: NatsConnection,
+    readonly options: HostServiceOptions,
+  ) {
+    this.subs.push(nc.subscribe(subjects.spawn(this.hostId), { callback: (_e, msg) => void this.onSpawn(msg.data, msg.reply) }));
+    this.subs.push(nc.subscribe(subjects.discover, { callback: (_e, msg) => {
+      if (msg.reply) nc.publish(msg.reply, encodeFrame(1, this.beat()));
+    } }));
+    this.beatTimer = setInterval(() => this.sendBeat(), options.beatMs ?? 500);
+    this.sendBeat();
+  }
+
+  get running(): number {
+    return this.actors.size;
+  }
+
+  beat(): HostBeat {
+    return { hostId: this.hostId, hostName: this.options.hostName.slice(0, 256), pid: typeof process !== 'undefined' ? process.pid : 0, capacity: this.options.capacity, running: this.actors.size + this.starting };
+  }
+
+  private sendBeat(): void {
+    if (this.closed) return;
+    try {
+      this.nc.publish(subjects.beat, encodeFrame(1, this.beat()));
+    } catch {
+      // disconnected: the client buffers or drops it; the next beat follows
+    }
+    const idle = this.options.idleTimeoutMs ?? 60_000;
+    const now = Date.now();
+    for (const a of [...this.actors.values()]) if (now - a.lastHeard > idle) void a.stop(`no message from its learner for ${idle} ms`);
+  }
+
+  private async onSpawn(data: Uint8Array, reply: string | undefined): Promise<void> {
+    if (!reply) return;
+    const answer = (r: SpawnReply): void => void this.nc.publish(reply, encodeFrame(1, r));
+    let req;
+    try {
+      const parsed = spawnRequestSchema.safeParse(decodeFrame(data, this.options.caps ?? DEFAULT_CAPS).value);
+      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message);
+      req = parsed.data;
+    } catch (err) {
+      this.stats.rejected.malformed++;
+      return answer({ ok: false, error: `malformed spawn request: ${err instanceof Error ? err.message : String(err)}` });
+    }
+    if (this.closed) return answer({ ok: false, error: 'host is shutting down' });
+    if (this.actors.has(req.actorId)) return answer({ ok: false, error: 'actor id in use' });
+    if (this.actors.size + this.starting >= this.options.capacity) return answer({ ok: false, error: `host is full (${this.options.capacity} actors)` });
+    this.starting++;
+    let worker: SpawnedWorker;
+    try {
+      worker = await this.options.spawner.spawn({ name: req.name });
+    } catch (err) {
+      return answer({ ok: false, error: `could not start a worker: ${err instanceof Error ? err.message : String(err)}` });
+    } finally {
+      this.starting--;
+    }
+    if (this.closed) {
+      await worker.terminate();
+      return answer({ ok: false, error: 'host is shutting down' });
+    }
+    const actor = new HostedActor(this, req.actorId, req.name, worker);
+    this.actors.set(req.actorId, actor);
+    this.options.log?.(`actor ${req.name} (${req.actorId}) started`);
+    answer({ ok: true, hostName: this.options.hostName.slice(0, 256) });
+  }
+
+  forget(actor: HostedActor, why: string): void {
+    if (this.actors.get(actor.actorId) === actor) this.actors.delete(actor.actorId);
+    this.options.log?.(`actor ${actor.name} (${actor.actorId}) ended: ${why}`);
+  }
+
+  /** Stops every actor and stops offering slots (the connection stays the caller's). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.beatTimer);
+    for (const s of this.subs) s.unsubscribe();
+    await Promise.all([...this.actors.values()].map((a) => a.stop('host shutting down')));
+  }
+}
+
+class HostedActor {
+  lastHeard = Date.now();
+  private readonly sender: FrameSender;
+  private readonly receiver: FrameReceiver<typeof actorInboundSchema>;
+  private readonly sub: Subscription;
+  private methods: ReadonlySet<string> | undefined;
+  private initSent = false;
+  private initAnswer: unknown;
+  private readonly running = new Set<string>();
+  private readonly answered = new Map<string, unknown>();
+  private ended = false;
+
+  constructor(
+    private readonly host: HostService,
+    readonly actorId: string,
+    readonly name: string,
+    private readonly worker: SpawnedWorker,
+  ) {
+    this.sender = new FrameSender(host.nc, subjects.actorOut(actorId), host.stats);
+    this.receiver = new FrameReceiver(actorInboundSchema, host.stats, host.options.caps ?? DEFAULT_CAPS);
+    this.sub = host.nc.subscribe(subjects.actorIn(actorId), { callback: (_e, msg) => this.onFrame(msg.data) });
+    worker.endpoint.addEventListener('message', ((ev: MessageEvent) => this.fromWorker(ev.data)) as EventListener);
+    worker.onExit((exit) => {
+      if (this.ended) return;
+      this.publish({ k: 'exit', reason: exit.reason, ...(exit.exitCode !== undefined ? { exitCode: exit.exitCode } : {}), ...(exit.error ? { error: serializeError(exit.error) } : {}) });
+      this.finish(`worker ${exit.reason}${exit.exitCode !== undefined ? ` (code ${exit.exitCode})` : ''}`);
+    });
+  }
+
+  private publish(value: unknown): void {
+    try {
+      this.sender.send(value);
+    } catch (err) {
+      const id = (value as { m?: { id?: unknown } }).m?.id;
+      if (typeof id !== 'string') return;
+      // An answer that cannot travel (too big, a value frames cannot carry) becomes an error for the caller.
+      this.sender.send({ k: 'msg', m: { id, type: 'HANDLER', name: 'throw', value: { isError: true, value: serializeError(err) } } });
+    }
+  }
+
+  private onFrame(data: Uint8Array): void {
+    if (this.ended) return;
+    const frame = this.receiver.accept(data);
+    if (!frame) return;
+    this.lastHeard = Date.now();
+    if (frame.k === 'stop') {
+      void this.stop('stopped by its learner');
+      return;
+    }
+    const m = frame.m;
+    if ('__parl' in m && m.__parl === 'init') {
+      if (this.initAnswer !== undefined) this.publish({ k: 'msg', m: this.initAnswer });
+      if (this.initSent) return;
+      this.initSent = true;
+      this.worker.endpoint.postMessage(m, collectTransferables(m.args));
+    } else if ('__parl' in m) {
+      this.worker.endpoint.postMessage(m, []);
+    } else {
+      const cached = this.answered.get(m.id);
+      if (cached !== undefined) {
+        this.host.stats.rejected.replayed++;
+        this.publish({ k: 'msg', m: cached });
+        return;
+      }
+      if (this.running.has(m.id)) return;
+      const method = m.path[0];
+      if (!this.methods?.has(method)) {
+        this.publish({ k: 'msg', m: { id: m.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: { name: 'TypeError', message: `actor ${this.name} has no method '${method}'` } } } });
+        return;
+      }
+      this.running.add(m.id);
+      this.worker.endpoint.postMessage(m, collectTransferables(m.argumentList));
+    }
+  }
+
+  private fromWorker(data: unknown): void {
+    if (this.ended) return;
+    const parsed = actorMessageSchema.safeParse(data);
+    if (!parsed.success) return;
+    const m = parsed.data;
+    if ('id' in m) {
+      if (!this.running.delete(m.id)) return;
+      this.answered.set(m.id, m);
+      if (this.answered.size > ANSWER_CACHE) this.answered.delete(this.answered.keys().next().value as string);
+    } else if (m.__parl === 'ready') {
+      this.methods = new Set(m.methods);
+      this.initAnswer = m;
+    } else if (m.__parl === 'init-error') this.initAnswer = m;
+    this.publish({ k: 'msg', m });
+  }
+
+  private finish(why: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.sub.unsubscribe();
+    this.host.forget(this, why);
+  }
+
+  async stop(why: string): Promise<void> {
+    if (this.ended) return;
+    this.finish(why);
+    await this.worker.terminate();
+  }
+}

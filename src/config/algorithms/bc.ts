@@ -1,0 +1,38 @@
+/** Behaviour cloning: the offline baseline CQL is measured against (regress μ(s) on the dataset's actions). */
+import { defineAlgorithm } from '../algorithm';
+import { int, num } from '../settingKinds';
+import { offlineSettings } from './continuousShared';
+
+export const BC = defineAlgorithm({
+  id: 'bc',
+  prefix: 'bc',
+  label: 'Behaviour cloning (offline)',
+  family: 'classic',
+  loop: 'offline',
+  actor: 'ContinuousRolloutActor',
+  network: null,
+  actionSpace: 'box',
+  settings: {
+    lr: num('bc', 'Learning rate', 1e-5, 0.05, 1e-3, 'Adam step size.', true),
+    batchSize: int('bc', 'Batch size', 16, 1_024, 256, 'Transitions per gradient step.'),
+    ...offlineSettings('bc'),
+  },
+  presets: [
+    {
+      name: 'bc-pendulum',
+      title: 'Behaviour cloning on Pendulum from the shipped dataset',
+      description: 'Imitates the dataset’s average action in each state, good episodes and bad alike: the baseline offline RL has to beat.',
+      // lr 1e-3 and batch 256, as the CQL preset's actor; the same nets and dataset.
+      settings: {
+        'env.id': 'Pendulum-v1',
+        actors: 1,
+        'model.hidden': 64,
+        'model.layers': 2,
+        'model.activation': 'relu',
+        'bc.gradientSteps': 10_000,
+        'run.targetReturn': -200,
+      },
+    },
+  ],
+  loadContinuous: () => import('../../algorithms/bc'),
+});

@@ -1,0 +1,40 @@
+/** DDPG (Lillicrap et al. 2016): deterministic actor, one critic, Gaussian exploration noise, Ape-X style actors. */
+import { defineAlgorithm } from '../algorithm';
+import { num } from '../settingKinds';
+import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
+
+export const DDPG = defineAlgorithm({
+  id: 'ddpg',
+  prefix: 'ddpg',
+  label: 'DDPG',
+  family: 'classic',
+  loop: 'offPolicyContinuous',
+  actor: 'ContinuousRolloutActor',
+  network: null,
+  actionSpace: 'box',
+  // Defaults: Stable-Baselines3 DDPG (lr 1e-3, τ 0.005, γ 0.99, batch 256, learning_starts 100).
+  settings: {
+    ...offPolicySettings('ddpg', { lr: 1e-3, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
+    explorationNoise: num('ddpg', 'Exploration noise σ', 0, 2, 0.1, 'Std of the Gaussian noise added to μ(s), in units of the action half-range.'),
+  },
+  presets: [
+    {
+      name: 'ddpg-pendulum',
+      title: 'DDPG on Pendulum (continuous torque, replay, target networks)',
+      description: 'A deterministic policy trained through a learned Q(s, a): actors add Gaussian noise to explore, the learner replays their transitions.',
+      // rl-baselines3-zoo hyperparams/ddpg.yml Pendulum-v1: γ 0.98, buffer 2e5, learning_starts
+      // 1e4, normal noise σ 0.1, lr 1e-3, train_freq 1, gradient_steps 1, 2e4 steps. Changed: nets
+      // [64, 64] relu (zoo [400, 300]) so an update is fast enough on wasm, and learning_starts
+      // 1000 (a tenth of the zoo's, which spends half its 2e4-step budget on random play).
+      settings: {
+        ...PENDULUM_RUN,
+        'run.envSteps': 30_000,
+        'ddpg.gamma': 0.98,
+        'ddpg.bufferSize': 200_000,
+        'ddpg.learningStarts': 1_000,
+        'ddpg.explorationNoise': 0.1,
+      },
+    },
+  ],
+  loadContinuous: () => import('../../algorithms/ddpg'),
+});

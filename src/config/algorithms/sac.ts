@@ -1,0 +1,65 @@
+/** SAC (Haarnoja et al. 2018): squashed-Gaussian actor, twin soft critics, automatic entropy tuning. */
+import { defineAlgorithm } from '../algorithm';
+import { flag, num } from '../settingKinds';
+import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
+
+export const SAC = defineAlgorithm({
+  id: 'sac',
+  prefix: 'sac',
+  label: 'SAC',
+  family: 'classic',
+  loop: 'offPolicyContinuous',
+  actor: 'ContinuousRolloutActor',
+  network: null,
+  actionSpace: 'box',
+  // Defaults: Stable-Baselines3 SAC (lr 3e-4, τ 0.005, γ 0.99, batch 256, learning_starts 100, α auto from 1.0, H̄ = −|A|).
+  settings: {
+    ...offPolicySettings('sac', { lr: 3e-4, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
+    alphaLr: num('sac', 'α learning rate', 1e-5, 0.05, 3e-4, 'Adam step size of log α.', true),
+    initAlpha: num('sac', 'Initial α', 0.001, 10, 1, 'Entropy temperature at the start (throughout when autotune is off).', true),
+    autotune: flag('sac', 'Tune α', true, 'Move α so that the policy entropy tracks the target −|A|.'),
+  },
+  presets: [
+    {
+      name: 'sac-pendulum',
+      title: 'SAC on Pendulum (maximum-entropy RL, automatic temperature)',
+      description: 'A stochastic squashed-Gaussian policy that trades return against entropy; α falls as the critics learn and the swing-up becomes sure.',
+      // rl-baselines3-zoo hyperparams/sac.yml Pendulum-v1: learning_rate 1e-3, 2e4 steps, the rest
+      // SB3 defaults (batch 256, learning_starts 100, γ 0.99, τ 0.005, α auto). Changed: nets
+      // [64, 64] relu (SB3 [256, 256]) so an update is fast enough on wasm.
+      settings: {
+        ...PENDULUM_RUN,
+        'sac.actorLr': 1e-3,
+        'sac.criticLr': 1e-3,
+        'sac.alphaLr': 1e-3,
+      },
+    },
+    {
+      name: 'sac-mountaincar-continuous',
+      title: 'SAC on MountainCarContinuous (fixed temperature for exploration)',
+      description: 'A sparse-reward task: a fixed, fairly high entropy temperature keeps the car trying until it first reaches the flag.',
+      // rl-baselines3-zoo hyperparams/sac.yml MountainCarContinuous-v0: lr 3e-4, buffer 5e4,
+      // batch 512, ent_coef 0.1, train_freq 32 with 32 gradient steps, γ 0.9999, τ 0.01,
+      // learning_starts 0, net [64, 64], 5e4 steps (and gSDE, which this playground lacks).
+      settings: {
+        'env.id': 'MountainCarContinuous-v0',
+        actors: 1,
+        envsPerActor: 1,
+        'sampling.segmentLength': 32,
+        'model.hidden': 64,
+        'model.layers': 2,
+        'model.activation': 'relu',
+        'sac.bufferSize': 50_000,
+        'sac.batchSize': 512,
+        'sac.gamma': 0.9999,
+        'sac.tau': 0.01,
+        'sac.learningStarts': 0,
+        'sac.initAlpha': 0.1,
+        'sac.autotune': false,
+        'run.targetReturn': 90,
+        'run.envSteps': 100_000,
+      },
+    },
+  ],
+  loadContinuous: () => import('../../algorithms/sac'),
+});

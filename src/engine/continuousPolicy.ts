@@ -1,0 +1,132 @@
+/**
+ * A plain typed-array forward pass of the continuous actors of core/continuousMlp.ts, for remote
+ * actors (no gradients there, and tfjs's per-call overhead costs more than the arithmetic of these
+ * small networks). Weights come in the model's variable order (kernel [in, out], bias [out] per
+ * layer):
+ *   - 'deterministic' (DeterministicActor): μ(s) = bias + scale·tanh(f(s)), f = DenseStack(obs → hidden… → A);
+ *   - 'squashedGaussian' (SquashedGaussianActor): z = act(trunk(s)), mean = z·Wm + bm,
+ *     logStd = clip(z·Ws + bs, LOG_STD_MIN, LOG_STD_MAX), u = mean + exp(logStd)·ε, a = bias + scale·tanh(u).
+ * Exploration noise ε comes from the caller's seeded Rng.
+ */
+import { actionScaleBias, LOG_STD_MAX, LOG_STD_MIN, type ActorSpec } from '../core/continuousMlp';
+import type { Rng } from '../core/rng';
+
+export type ContinuousPolicyKind = 'deterministic' | 'squashedGaussian';
+
+/** How an actor picks actions: uniformly at random (warm-up), greedily, or exploring. */
+export interface ExploreMode {
+  /** Uniform in the bounds (before learning starts). */
+  random: boolean;
+  /** Std of Gaussian noise added on the tanh scale, in units of the half-range (0: none). */
+  noise: number;
+  /** Stochastic policies: sample (true) or act with the mean (false). */
+  sample: boolean;
+}
+
+export const GREEDY: ExploreMode = { random: false, noise: 0, sample: false };
+
+interface Layer {
+  w: Float32Array;
+  b: Float32Array;
+  inDim: number;
+  outDim: number;
+}
+
+export class ContinuousPolicy {
+  private layers: Layer[] = [];
+  private readonly scale: Float32Array;
+  private readonly bias: Float32Array;
+  /** Number of weight arrays the model has. */
+  readonly weightArrays: number;
+
+  constructor(
+    readonly kind: ContinuousPolicyKind,
+    readonly spec: ActorSpec,
+  ) {
+    const { scale, bias } = actionScaleBias(spec);
+    this.scale = scale;
+    this.bias = bias;
+    // deterministic: hidden.length + 1 layers; squashed: hidden.length trunk layers + 2 heads
+    this.weightArrays = 2 * (spec.hidden.length + (kind === 'deterministic' ? 1 : 2));
+  }
+
+  setWeights(weights: Float32Array[]): void {
+    if (weights.length !== this.weightArrays) throw new Error(`ContinuousPolicy: expected ${this.weightArrays} weight arrays, got ${weights.length}`);
+    const layers: Layer[] = [];
+    for (let i = 0; i < weights.length; i += 2) {
+      const b = weights[i + 1];
+      const outDim = b.length;
+      const inDim = weights[i].length / outDim;
+      if (!Number.isInteger(inDim)) throw new Error(`ContinuousPolicy: layer ${i / 2} has a kernel of ${weights[i].length} values for ${outDim} outputs`);
+      layers.push({ w: weights[i].slice(), b: b.slice(), inDim, outDim });
+    }
+    if (layers[0].inDim !== this.spec.obsDim) throw new Error(`ContinuousPolicy: first layer takes ${layers[0].inDim} inputs, the env has ${this.spec.obsDim}`);
+    this.layers = layers;
+  }
+
+  /** Actions [batch · A] in env units for observations [batch · obsDim]. */
+  act(obs: Float32Array, batch: number, rng: Rng, mode: ExploreMode): Float32Array {
+    const A = this.spec.actionDim;
+    const out = new Float32Array(batch * A);
+    if (mode.random) {
+      for (let i = 0; i < out.length; i++) {
+        const j = i % A;
+        out[i] = this.bias[j] + this.scale[j] * (2 * rng.uniform() - 1);
+      }
+      return out;
+    }
+    if (this.layers.length === 0) throw new Error('ContinuousPolicy: no weights yet');
+    const d = this.spec.obsDim;
+    const act = this.spec.activation;
+    for (let r = 0; r < batch; r++) {
+      const x = obs.subarray(r * d, (r + 1) * d);
+      if (this.kind === 'deterministic') {
+        const f = this.stack(x, 0, this.layers.length, act);
+        for (let j = 0; j < A; j++) {
+          const noisy = Math.tanh(f[j]) + (mode.noise > 0 ? mode.noise * rng.normal() : 0);
+          // clip(μ + σ·scale·ε) in env units = bias + scale·clip(tanh f + σε, −1, 1)
+          out[r * A + j] = this.bias[j] + this.scale[j] * Math.min(1, Math.max(-1, noisy));
+        }
+      } else {
+        const n = this.layers.length;
+        const z = this.stack(x, 0, n - 2, act);
+        activate(z, act);
+        const mean = dense(this.layers[n - 2], z);
+        const logStd = dense(this.layers[n - 1], z);
+        for (let j = 0; j < A; j++) {
+          const ls = Math.min(LOG_STD_MAX, Math.max(LOG_STD_MIN, logStd[j]));
+          const u = mode.sample ? mean[j] + Math.exp(ls) * rng.normal() : mean[j];
+          // Extra Gaussian noise on the tanh scale, as for the deterministic actor (noisy dataset episodes).
+          const y = mode.noise > 0 ? Math.min(1, Math.max(-1, Math.tanh(u) + mode.noise * rng.normal())) : Math.tanh(u);
+          out[r * A + j] = this.bias[j] + this.scale[j] * y;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Layers [from, to) with the activation between them (none after the last). */
+  private stack(x: Float32Array, from: number, to: number, act: 'tanh' | 'relu'): Float32Array {
+    let h = x;
+    for (let i = from; i < to; i++) {
+      h = dense(this.layers[i], h);
+      if (i + 1 < to) activate(h, act);
+    }
+    return h;
+  }
+}
+
+function dense(l: Layer, x: Float32Array): Float32Array {
+  const y = Float32Array.from(l.b);
+  for (let k = 0; k < l.inDim; k++) {
+    const xk = x[k];
+    if (xk === 0) continue;
+    const row = k * l.outDim;
+    for (let j = 0; j < l.outDim; j++) y[j] += xk * l.w[row + j];
+  }
+  return y;
+}
+
+function activate(h: Float32Array, act: 'tanh' | 'relu'): void {
+  for (let j = 0; j < h.length; j++) h[j] = act === 'tanh' ? Math.tanh(h[j]) : Math.max(0, h[j]);
+}

@@ -1,0 +1,241 @@
+/**
+ * ContinuousRolloutActor: the remote actor of the Box-action loops (DDPG, TD3, SAC, offline
+ * evaluation). It owns a VectorEnv of a continuous env and acts with a typed-array copy of the
+ * learner's actor network (continuousPolicy.ts), exploring with noise drawn from its own seeded
+ * Rng. Off-policy loops get transitions, one message of typed arrays per segment (Ape-X style).
+ */
+import type { ActorSpec } from '../core/continuousMlp';
+import { Rng, deriveSeed } from '../core/rng';
+import { makeEnv } from '../envs/registry';
+import type { BoxActionEnv, TimeLimitedEnv } from '../envs/types';
+import { VectorEnv } from '../envs/vectorEnv';
+import { ContinuousPolicy, GREEDY, type ContinuousPolicyKind, type ExploreMode } from './continuousPolicy';
+import type { DemoEpisode } from './rolloutActor';
+
+export interface ContinuousRolloutActorOptions {
+  envId: string;
+  numEnvs: number;
+  seed: number;
+  actorIndex: number;
+  policy: ContinuousPolicyKind;
+  net: ActorSpec;
+}
+
+/** T steps of N env copies as transitions (s, a, r, s', terminated), row t·N + n. */
+export interface ContinuousSegment {
+  actorIndex: number;
+  policyVersion: number;
+  /** Transitions: T·N. */
+  steps: number;
+  obsDim: number;
+  actionDim: number;
+  obs: Float32Array;
+  actions: Float32Array;
+  rewards: Float32Array;
+  /** The real next observation (the last one, not the reset one, where an episode ended). */
+  nextObs: Float32Array;
+  /** 1 where s' is terminal (not where the time limit cut the episode). */
+  dones: Uint8Array;
+  episodeReturns: Float32Array;
+  episodeLengths: Int32Array;
+  seconds: number;
+}
+
+/** Returns of whole episodes, and their transitions when asked for (datasets). */
+export interface EpisodeRollout {
+  returns: Float32Array;
+  lengths: Int32Array;
+  transitions: Omit<ContinuousSegment, 'actorIndex' | 'policyVersion' | 'episodeReturns' | 'episodeLengths' | 'seconds'> | null;
+}
+
+/** The env of a Box-action id, typed for vector actions. */
+function makeBoxEnv(envId: string, seed?: number): BoxActionEnv {
+  const env = makeEnv(envId, seed === undefined ? {} : { seed });
+  if (!isBoxEnv(env)) throw new Error(`ContinuousRolloutActor: ${envId} does not have a Box action space`);
+  return env;
+}
+
+function isBoxEnv(env: TimeLimitedEnv): env is BoxActionEnv {
+  return env.actionSpace.kind === 'box' && typeof (env as Partial<BoxActionEnv>).stepInto === 'function';
+}
+
+/** Null when a segment from an actor is well formed; otherwise what is wrong. */
+export function validateContinuousSegment(s: ContinuousSegment, obsDim: number, actionDim: number): string | null {
+  if (!s || typeof s !== 'object') return 'not a segment';
+  const n = s.steps;
+  if (!Number.isInteger(n) || n < 1) return `steps must be a positive integer, got ${String(n)}`;
+  if (s.obsDim !== obsDim || s.actionDim !== actionDim) return `sizes ${s.obsDim}/${s.actionDim}, expected ${obsDim}/${actionDim}`;
+  const want: [string, ArrayLike<number> | undefined, number][] = [
+    ['obs', s.obs, n * obsDim],
+    ['nextObs', s.nextObs, n * obsDim],
+    ['actions', s.actions, n * actionDim],
+    ['rewards', s.rewards, n],
+    ['dones', s.dones, n],
+  ];
+  for (const [name, arr, len] of want) {
+    if (!arr || arr.length !== len) return `${name} has ${arr ? arr.length : 'no'} values, expected ${len}`;
+    for (let i = 0; i < len; i++) if (!Number.isFinite(arr[i])) return `${name}[${i}] is not finite`;
+  }
+  return null;
+}
+
+export class ContinuousRolloutActor {
+  static readonly actorKey: string = 'ContinuousRolloutActor';
+  private readonly policy: ContinuousPolicy;
+  private readonly rng: Rng;
+  private version = -1;
+  private vec: VectorEnv | null = null;
+  private vecObs: Float32Array | null = null;
+  private evalEnv: BoxActionEnv | null = null;
+  private evalEpisodes = 0;
+
+  constructor(private readonly options: ContinuousRolloutActorOptions) {
+    this.policy = new ContinuousPolicy(options.policy, options.net);
+    this.rng = new Rng(deriveSeed(options.seed, options.actorIndex, 0xc0a7));
+  }
+
+  /** Nothing to load: acting is plain TypeScript. */
+  async init(): Promise<string> {
+    return 'js';
+  }
+
+  setWeights(weights: Float32Array[], version: number): void {
+    this.policy.setWeights(weights);
+    this.version = version;
+  }
+
+  /** Run every env copy for T steps (weights null = keep the current ones) and send the transitions. */
+  sampleTransitions(weights: Float32Array[] | null, version: number, T: number, mode: ExploreMode): ContinuousSegment {
+    if (weights) this.setWeights(weights, version);
+    const started = performance.now();
+    const vec = this.vector();
+    const N = vec.numEnvs;
+    const d = vec.obsDim;
+    const A = vec.actionDim;
+    const steps = T * N;
+    const seg: ContinuousSegment = {
+      actorIndex: this.options.actorIndex,
+      policyVersion: this.version,
+      steps,
+      obsDim: d,
+      actionDim: A,
+      obs: new Float32Array(steps * d),
+      actions: new Float32Array(steps * A),
+      rewards: new Float32Array(steps),
+      nextObs: new Float32Array(steps * d),
+      dones: new Uint8Array(steps),
+      episodeReturns: new Float32Array(0),
+      episodeLengths: new Int32Array(0),
+      seconds: 0,
+    };
+    const returns: number[] = [];
+    const lengths: number[] = [];
+    let obs = this.vecObs!;
+    for (let t = 0; t < T; t++) {
+      const actions = this.policy.act(obs, N, this.rng, mode);
+      const step = vec.step(actions);
+      seg.obs.set(obs, t * N * d);
+      seg.actions.set(actions, t * N * A);
+      seg.rewards.set(step.rewards, t * N);
+      seg.nextObs.set(step.obs, t * N * d);
+      for (let n = 0; n < N; n++) {
+        if (step.terminated[n] || step.truncated[n]) seg.nextObs.set(step.finalObs.subarray(n * d, (n + 1) * d), (t * N + n) * d);
+        seg.dones[t * N + n] = step.terminated[n];
+      }
+      returns.push(...step.episodeReturns);
+      lengths.push(...step.episodeLengths);
+      obs = step.obs;
+    }
+    this.vecObs = obs;
+    seg.episodeReturns = Float32Array.from(returns);
+    seg.episodeLengths = Int32Array.from(lengths);
+    seg.seconds = (performance.now() - started) / 1000;
+    return seg;
+  }
+
+  /**
+   * Play `episodes` whole episodes on a separate evaluation env (training streams untouched) with
+   * the given weights and exploration; keep their transitions when asked (datasets).
+   */
+  rollEpisodes(weights: Float32Array[] | null, episodes: number, mode: ExploreMode = GREEDY, keep = false): EpisodeRollout {
+    if (weights) this.policy.setWeights(weights);
+    if (!this.evalEnv) this.evalEnv = makeBoxEnv(this.options.envId);
+    const env = this.evalEnv;
+    const d = this.options.net.obsDim;
+    const A = this.options.net.actionDim;
+    const obsRows: number[] = [];
+    const nextRows: number[] = [];
+    const actRows: number[] = [];
+    const rewards: number[] = [];
+    const dones: number[] = [];
+    const returns = new Float32Array(episodes);
+    const lengths = new Int32Array(episodes);
+    for (let e = 0; e < episodes; e++) {
+      let obs = env.reset({ seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xe7a1, this.evalEpisodes++) }).obs;
+      for (;;) {
+        const a = this.policy.act(obs, 1, this.rng, mode);
+        const step = env.step(a);
+        returns[e] += step.reward;
+        lengths[e] += 1;
+        if (keep) {
+          obsRows.push(...obs);
+          actRows.push(...a);
+          nextRows.push(...step.obs);
+          rewards.push(step.reward);
+          dones.push(step.terminated ? 1 : 0);
+        }
+        obs = step.obs;
+        if (step.terminated || step.truncated) break;
+      }
+    }
+    const transitions = keep
+      ? {
+          steps: rewards.length,
+          obsDim: d,
+          actionDim: A,
+          obs: Float32Array.from(obsRows),
+          actions: Float32Array.from(actRows),
+          rewards: Float32Array.from(rewards),
+          nextObs: Float32Array.from(nextRows),
+          dones: Uint8Array.from(dones),
+        }
+      : null;
+    return { returns, lengths, transitions };
+  }
+
+  /** One greedy episode's render states for the page's live view. */
+  demoEpisode(weights: Float32Array[] | null, maxFrames = 500): DemoEpisode {
+    if (weights) this.policy.setWeights(weights);
+    const env = makeBoxEnv(this.options.envId, deriveSeed(this.options.seed, this.options.actorIndex, 0xde70));
+    let obs = env.reset().obs;
+    const keys = Object.keys(env.renderState());
+    const frames: number[] = [];
+    let ret = 0;
+    let length = 0;
+    for (;;) {
+      const state = env.renderState();
+      if (length < maxFrames) for (const k of keys) frames.push(state[k]);
+      const step = env.step(this.policy.act(obs, 1, this.rng, GREEDY));
+      ret += step.reward;
+      length += 1;
+      obs = step.obs;
+      if (step.terminated || step.truncated) break;
+    }
+    return { envId: this.options.envId, keys, frames: Float32Array.from(frames), episodeReturn: ret, length };
+  }
+
+  /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
+  crash(message = 'crash requested'): void {
+    setTimeout(() => {
+      throw new Error(message);
+    });
+  }
+
+  private vector(): VectorEnv {
+    if (!this.vec) {
+      this.vec = new VectorEnv(this.options.envId, this.options.numEnvs);
+      this.vecObs = this.vec.reset(deriveSeed(this.options.seed, this.options.actorIndex, 0x7ec));
+    }
+    return this.vec;
+  }
+}

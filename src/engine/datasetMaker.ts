@@ -1,0 +1,74 @@
+/**
+ * Makes an offline-RL dataset from a trained Box-action policy: whole episodes played in-process
+ * (no workers) with the final actor weights, a quarter each greedy, with Gaussian noise σ = 0.3
+ * and σ = 1 on the tanh scale, and with uniformly random actions. The mix gives data of every
+ * quality, where imitating the average (behaviour cloning) does worse than picking the best
+ * actions the data shows (CQL).
+ */
+import type { ExperimentConfig } from '../config/config';
+import { descriptorOf } from '../config/registry';
+import { decodeCheckpoint } from '../core/checkpoint';
+import type { Dataset } from '../runs/dataset';
+import { continuousNetFor } from './continuousLearner';
+import type { ExploreMode } from './continuousPolicy';
+import { ContinuousRolloutActor } from './continuousRolloutActor';
+
+export const DATASET_MIX: readonly { label: string; mode: ExploreMode }[] = [
+  { label: 'greedy', mode: { random: false, noise: 0, sample: false } },
+  { label: 'σ 0.3', mode: { random: false, noise: 0.3, sample: false } },
+  { label: 'σ 1', mode: { random: false, noise: 1, sample: false } },
+  { label: 'uniform', mode: { random: true, noise: 0, sample: false } },
+];
+
+export interface MadeDataset {
+  dataset: Dataset;
+  /** Mean return of each part of the mix, by label. */
+  meanReturns: Record<string, number>;
+}
+
+/** `episodes` episodes (split evenly over DATASET_MIX) of the policy with the given actor weights. */
+export async function datasetFromPolicy(config: ExperimentConfig, weights: Float32Array[], episodes: number): Promise<MadeDataset> {
+  const s = config.settings;
+  const d = descriptorOf(s.algorithm);
+  if (!d.loadContinuous) throw new Error(`--save-dataset needs a Box-action algorithm (DDPG, TD3, SAC), not ${d.id}`);
+  const module = await d.loadContinuous();
+  const net = continuousNetFor(config);
+  const actor = new ContinuousRolloutActor({ envId: s['env.id'], numEnvs: 1, seed: s.seed, actorIndex: 0, policy: module.policy, net });
+  actor.setWeights(weights, 0);
+  const parts = DATASET_MIX.map((m, i) => {
+    const k = Math.floor(episodes / DATASET_MIX.length) + (i < episodes % DATASET_MIX.length ? 1 : 0);
+    const r = actor.rollEpisodes(null, k, m.mode, true);
+    return { label: m.label, rollout: r };
+  });
+  const chunks = parts.flatMap((p) => (p.rollout.transitions ? [p.rollout.transitions] : []));
+  const size = chunks.reduce((n, c) => n + c.steps, 0);
+  const cat = <T extends Float32Array | Uint8Array>(pick: (c: (typeof chunks)[number]) => T, make: (n: number) => T, width: number): T => {
+    const out = make(size * width);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(pick(c), at);
+      at += c.steps * width;
+    }
+    return out;
+  };
+  const meanReturns: Record<string, number> = {};
+  for (const p of parts) meanReturns[p.label] = p.rollout.returns.reduce((a, b) => a + b, 0) / Math.max(p.rollout.returns.length, 1);
+  const dataset: Dataset = {
+    envId: s['env.id'],
+    obsDim: net.obsDim,
+    actionDim: net.actionDim,
+    size,
+    source: `${config.preset} (${s.algorithm}, seed ${s.seed}): ${episodes} episodes of the final policy, ${DATASET_MIX.map((m) => m.label).join(' / ')}`,
+    obs: cat((c) => c.obs, (n) => new Float32Array(n), net.obsDim),
+    actions: cat((c) => c.actions, (n) => new Float32Array(n), net.actionDim),
+    rewards: cat((c) => c.rewards, (n) => new Float32Array(n), 1),
+    nextObs: cat((c) => c.nextObs, (n) => new Float32Array(n), net.obsDim),
+    dones: cat((c) => c.dones, (n) => new Uint8Array(n), 1),
+  };
+  return { dataset, meanReturns };
+}
+
+/** The actor weights in a checkpoint (what the off-policy loops checkpoint: the actor network). */
+export function actorWeightsOf(checkpoint: Uint8Array): Float32Array[] {
+  return decodeCheckpoint(checkpoint).weights;
+}

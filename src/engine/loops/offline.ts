@@ -1,0 +1,72 @@
+/**
+ * Offline RL (CQL, behaviour cloning): the learner trains from a dataset file, never touching the
+ * environment, and every `evalEvery` gradient steps one actor plays `evalEpisodes` greedy episodes
+ * with the current policy to measure it. Each update record carries those evaluation returns
+ * (its env steps are evaluation steps only) and the mean of the update metrics since the last one.
+ */
+import { ContinuousReplayBuffer } from '../../algorithms/replayBuffer';
+import { deriveSeed } from '../../core/rng';
+import { MetricMeans } from '../continuousAgent';
+import { buildContinuousLearner, numParam } from '../continuousLearner';
+import { GREEDY } from '../continuousPolicy';
+import { ContinuousRolloutActor, type ContinuousRolloutActorOptions } from '../continuousRolloutActor';
+import { loadDataset } from '../datasetSource';
+import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
+import type { LoopContext, LoopOutcome } from './types';
+
+export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
+  const s = ctx.config.settings;
+  const { agent, module, net, params } = await buildContinuousLearner(ctx.config);
+  const name = params.dataset;
+  if (typeof name !== 'string') throw new Error(`${s.algorithm} has no dataset setting`);
+  const data = await loadDataset(name, { envId: s['env.id'], obsDim: net.obsDim, actionDim: net.actionDim }, ctx.platform);
+  const buffer = new ContinuousReplayBuffer(data.size, net.obsDim, net.actionDim, deriveSeed(s.seed, 0xb0f));
+  buffer.addBatch({ ...data, batchSize: data.size });
+  ctx.emit({ type: 'notice', level: 'info', message: `Offline: ${data.size} transitions of ${data.envId} (${data.source}); no environment until evaluation.` });
+
+  const batchSize = numParam(params, 'batchSize');
+  const total = numParam(params, 'gradientSteps');
+  const evalEvery = numParam(params, 'evalEvery');
+  const evalEpisodes = numParam(params, 'evalEpisodes');
+  const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(agent.algorithm.model);
+  const actors = await createReportingPool(
+    ctx,
+    actorHandle(ctx, ContinuousRolloutActor),
+    1,
+    (actorIndex): [ContinuousRolloutActorOptions] => [{ envId: s['env.id'], numEnvs: 1, seed: s.seed, actorIndex, policy: module.policy, net }],
+    async (actor) => {
+      await actor.init();
+    },
+  );
+  let gradientSteps = 0;
+
+  return progress.run(
+    actors,
+    async () => {
+      while (gradientSteps < total && (await progress.proceed())) {
+        const startedAt = performance.now();
+        const before = await agent.getWeightsAsync();
+        const sums = new MetricMeans();
+        const n = Math.min(evalEvery, total - gradientSteps);
+        for (let k = 0; k < n; k++) {
+          const m = agent.learn(buffer.sample(batchSize));
+          sums.add(m);
+        }
+        gradientSteps += n;
+        const metrics = sums.means();
+        metrics.gradientSteps = gradientSteps;
+        if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(before))) continue;
+        const weights = await agent.getWeightsAsync();
+        const evaluation = await actors.pool.call(0, 'rollEpisodes', weights, evalEpisodes, GREEDY, false);
+        const returns = evaluation.returns;
+        let sum = 0;
+        for (const r of returns) sum += r;
+        metrics.evalReturn = sum / Math.max(returns.length, 1);
+        const stop = progress.finishUpdate({ steps: 0, startedAt, returns, lengths: evaluation.lengths, metrics, actorStepsPerSecond: [0] });
+        if (stop) break;
+      }
+    },
+    { release: () => agent.dispose() },
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The second swarm's training loop (algorithm 'swarm-v2', src/config/algorithms/swarmV2.ts):
+ *   1. Before anything runs: read the settings into a decomposition spec and check it (a budget
+ *      below the task's lower bound, an unknown subagent kind, a bad skill table end the run here
+ *      with a message naming it).
+ *   2. Each update, every DecompActor (a worker that owns its episodes' sims and runs no network)
+ *      runs `envsPerActor` episodes; the learner answers every tick of every actor with ONE
+ *      forward pass of the set policy (src/swarm/decompRollouts.ts).
+ *   3. Each finished episode gets the PARL reward v2 at the update's λ1, λ2; one PPO update
+ *      (src/swarm/decompLearner.ts).
+ *   4. Records: 'update' (returns = PARL totals; metrics carry critical steps, serial baseline,
+ *      ratio, r_perf, parallelism, finish rate, total compute, forward calls per tick) and 'swarm'.
+ */
+import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
+import type { ExperimentSettings } from '../../config/settings';
+import { DecompActor, type DecompTaskSpec } from '../../swarm/decompActor';
+import { DecompLearner, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
+import type { DecompActors } from '../../swarm/decompRollouts';
+import { loadMeasuredSkillTable } from '../../swarm/subagentSkills';
+import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
+import type { LoopContext, LoopOutcome } from './types';
+
+/** The decomposition spec and training options of a swarm-v2 config (skills: the hand table). */
+export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions {
+  const H = s['swarm2.annealUpdates'];
+  const spec: DecompTaskSpec = {
+    task: { numSubtasks: s['swarm2.subtasks'], chainFraction: s['swarm2.chainFraction'], maxChainLength: s['swarm2.maxChainLength'] },
+    rules: {
+      budgetFraction: s['swarm2.budgetFraction'],
+      contextFraction: s['swarm2.contextFraction'],
+      limits: { subagentStepCap: s['swarm2.subagentStepCap'] },
+    },
+    skills: DEFAULT_SKILL_TABLE,
+    maxDecisions: s['swarm2.maxDecisions'],
+  };
+  return {
+    spec,
+    seed: s.seed,
+    hidden: s['swarm2.hidden'],
+    startBias: s['swarm2.startBias'],
+    lr: s['swarm2.lr'],
+    entCoef: s['swarm2.entCoef'],
+    updateEpochs: s['swarm2.updateEpochs'],
+    numMinibatches: s['swarm2.numMinibatches'],
+    updates: s['swarm2.updates'],
+    actors: s.actors,
+    episodesPerActor: s.envsPerActor,
+    lambda1: { kind: s['swarm2.lambda1Schedule'], start: s['swarm2.lambda1'], horizon: H },
+    lambda2: { kind: s['swarm2.lambda2Schedule'], start: s['swarm2.lambda2'], horizon: H },
+    parallelCap: s['swarm2.parallelCap'],
+  };
+}
+
+export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
+  const s = ctx.config.settings;
+  let options: DecompTrainingOptions;
+  try {
+    options = swarmV2OptionsFrom(s);
+    if (s['swarm2.skills'] === 'checkpoints') options = { ...options, spec: { ...options.spec, ...(await loadMeasuredSkillTable()) } };
+    validateDecompSpec(options.spec, options.seed);
+  } catch (e) {
+    return cannotRun(ctx, `The swarm-v2 config cannot run: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const spec = options.spec;
+  const reporting = await createReportingPool(ctx, actorHandle(ctx, DecompActor), s.actors, (i): [{ spec: DecompTaskSpec; actorIndex: number; seed: number }] => [{ spec, actorIndex: i, seed: s.seed }], async () => undefined);
+  const pool = reporting.pool;
+  const actors: DecompActors = {
+    get size() {
+      return pool.size;
+    },
+    start: (i, update, episodes, taskSeeds) => pool.call(i, 'start', update, episodes, taskSeeds),
+    advance: (i, actions) => pool.call(i, 'advance', actions),
+  };
+  const learner = DecompLearner.create(options, actors);
+  const progress = new LoopProgress(ctx);
+  progress.keepCheckpoints(learner.model);
+
+  return progress.run(
+    reporting,
+    async () => {
+      while (progress.update < options.updates && progress.budgetLeft && (await progress.proceed())) {
+        const startedAt = performance.now();
+        const lastGood = await learner.model.getWeightsAsync();
+        const r = await learner.update();
+        if (r.stats.length === 0) continue;
+        if (pauseOnNonFinite(ctx, r.metrics, progress.update + 1, () => learner.model.setWeights(lastGood))) continue;
+        const steps = r.outcomes.reduce((a, o) => a + o.totalCompute, 0);
+        const stop = progress.finishUpdate({
+          steps,
+          startedAt,
+          returns: r.stats.map((x) => x.total),
+          lengths: r.lengths,
+          metrics: r.metrics,
+          actorStepsPerSecond: Array.from({ length: actors.size }, (_, i) => r.outcomes.filter((_o, k) => r.rollouts.episodes[k]?.actorIndex === i).reduce((a, o) => a + o.totalCompute, 0) / Math.max(r.seconds, 1e-9)),
+        });
+        ctx.emit({ type: 'swarm', update: progress.update, trainSteps: progress.update, episodes: r.stats });
+        if (stop) break;
+      }
+    },
+    { release: () => learner.dispose() },
+  );
+}
+
+function cannotRun(ctx: LoopContext, error: string): LoopOutcome {
+  ctx.emit({ type: 'notice', level: 'error', message: error });
+  return { updates: 0, envSteps: 0, episodes: 0, finalMeanReturn20: null, solved: null, stopReason: 'error', error, lostSegments: 0, actorRespawns: 0 };
+}

@@ -1,0 +1,113 @@
+/**
+ * DecompActor: owns the decomposition episodes of one actor (one DecompositionSim per episode)
+ * and runs no network. Inference is central (SEED style): every tick it reports the observation
+ * of each episode waiting for a decision (every running episode waits: one decision per tick),
+ * and the learner answers all rows of all actors with ONE forward pass (src/swarm/decompRollouts.ts).
+ *
+ * A finished episode returns its outcome (plain data, stages left out). An episode that reaches
+ * `maxDecisions` is ended by rule (the pending plan is launched, then finish): a cap on the
+ * orchestrator's tool calls, so an untrained policy cannot plan forever.
+ *
+ * Everything the actor needs is plain data (the skill source is a table), so it can run in a worker.
+ */
+import { deriveSeed } from '../core/rng';
+import { DecompositionSim, type DecompositionOptions, type DecompositionOutcome } from '../envs/swarm/decomposition';
+import { skillTable, type SkillTable } from '../envs/swarm/decompositionSkills';
+import { generateDecomposition, type DecompositionConfig } from '../envs/swarm/decompositionTask';
+import { SP_OBS_DIM, applySetAction, encodeSetObservation } from './setActions';
+
+export interface DecompTaskSpec {
+  task: DecompositionConfig;
+  /** Rules; the skill source comes from `skills` (a table), the kinds from `subagentKinds`. */
+  rules: Omit<DecompositionOptions, 'skills'>;
+  /** Skill table of every agent kind (default: DEFAULT_SKILL_TABLE). */
+  skills?: SkillTable;
+  /** Cap on one episode's decisions. */
+  maxDecisions: number;
+}
+
+/** The task seed of an episode: a pure function of the run seed, the update, the actor and the slot. */
+export function decompEpisodeSeed(seed: number, update: number, actorIndex: number, slot: number): number {
+  return deriveSeed(seed, 0xd2, update, actorIndex, slot);
+}
+
+/** A sim of the spec's rules on task `taskSeed` (throws a DecompositionError for bad rules). */
+export function makeDecompSim(spec: DecompTaskSpec, taskSeed: number): DecompositionSim {
+  const sim = new DecompositionSim(generateDecomposition(spec.task, taskSeed), { ...spec.rules, ...(spec.skills ? { skills: skillTable(spec.skills) } : {}) });
+  return sim;
+}
+
+export type DecompEpisodeOutcome = Omit<DecompositionOutcome, 'stages'> & {
+  /** Subagents per launch stage. */
+  launches: number[];
+  decisions: number;
+  taskSeed: number;
+  /** Ended by the decision cap. */
+  capped: boolean;
+};
+
+export function summariseOutcome(o: DecompositionOutcome, decisions: number, taskSeed: number, capped: boolean): DecompEpisodeOutcome {
+  const { stages, ...rest } = o;
+  return { ...rest, launches: stages.filter((s) => s.kind === 'launch').map((s) => s.subagents.length), decisions, taskSeed, capped };
+}
+
+export interface DecompPending {
+  actorIndex: number;
+  /** [n · SP_OBS_DIM] */
+  obs: Float32Array;
+  /** [n] episode slot of each row. */
+  slots: Int32Array;
+  finished: Array<{ slot: number; outcome: DecompEpisodeOutcome }>;
+  running: number;
+}
+
+interface Episode {
+  slot: number;
+  seed: number;
+  sim: DecompositionSim;
+  candidates: number[];
+  decisions: number;
+}
+
+export class DecompActor {
+  static readonly actorKey = 'DecompActor';
+  private episodes: Episode[] = [];
+
+  constructor(private readonly options: { spec: DecompTaskSpec; actorIndex: number; seed: number }) {}
+
+  /** Start `episodes` episodes of update `update` (task seeds from decompEpisodeSeed, or `taskSeeds` when given). */
+  start(update: number, episodes: number, taskSeeds: number[] | null = null): DecompPending {
+    const { spec, actorIndex, seed } = this.options;
+    this.episodes = Array.from({ length: episodes }, (_, slot) => {
+      const s = taskSeeds ? taskSeeds[slot] : decompEpisodeSeed(seed, update, actorIndex, slot);
+      return { slot, seed: s, sim: makeDecompSim(spec, s), candidates: [], decisions: 0 };
+    });
+    return this.pending([]);
+  }
+
+  /** One action per row of the last pending, in its order. */
+  advance(actions: Int32Array): DecompPending {
+    const running = this.episodes.filter((e) => !e.sim.finished);
+    if (actions.length !== running.length) throw new Error(`DecompActor ${this.options.actorIndex}: ${actions.length} actions for ${running.length} waiting episodes`);
+    const finished: DecompPending['finished'] = [];
+    running.forEach((e, r) => {
+      applySetAction(e.sim, e.candidates, actions[r]);
+      e.decisions += 1;
+      let capped = false;
+      if (!e.sim.finished && e.decisions >= this.options.spec.maxDecisions) {
+        capped = true;
+        if (e.sim.canLaunch()) e.sim.launch();
+        if (!e.sim.finished) e.sim.finish();
+      }
+      if (e.sim.finished) finished.push({ slot: e.slot, outcome: summariseOutcome(e.sim.outcome(), e.decisions, e.seed, capped) });
+    });
+    return this.pending(finished);
+  }
+
+  private pending(finished: DecompPending['finished']): DecompPending {
+    const running = this.episodes.filter((e) => !e.sim.finished);
+    const obs = new Float32Array(running.length * SP_OBS_DIM);
+    running.forEach((e, r) => (e.candidates = encodeSetObservation(e.sim, obs, r * SP_OBS_DIM)));
+    return { actorIndex: this.options.actorIndex, obs, slots: Int32Array.from(running, (e) => e.slot), finished, running: running.length };
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Central inference and rollouts of the second swarm (decomposition task, set policy).
+ *
+ * Every tick the learner answers EVERY waiting episode of EVERY actor with ONE forward pass of
+ * the set policy (SEED style): the rows of all actors are concatenated, the pass runs once, and
+ * each row samples a ~ π(·|s) = softmax(logits) (illegal actions have probability 0), recorded
+ * with log π(a|s) and V(s) for PPO. `forwardCalls` and `ticks` count the passes and the ticks.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { Rng } from '../core/rng';
+import type { DecompEpisodeOutcome, DecompPending } from './decompActor';
+import { SP_NUM_ACTIONS, SP_OBS_DIM, activeRowsOf, type SetPolicyModel } from './setPolicy';
+
+export interface SetDecisions {
+  actions: Int32Array;
+  logProbs: Float32Array;
+  values: Float32Array;
+}
+
+export class SetInference {
+  forwardCalls = 0;
+  ticks = 0;
+  /** Rows answered so far (all ticks). */
+  rows = 0;
+
+  constructor(
+    readonly model: SetPolicyModel,
+    private readonly rng: Rng,
+    /** Greedy (argmax) instead of sampling: evaluation. */
+    public greedy = false,
+  ) {}
+
+  /** Decisions for `n` rows in one forward pass. */
+  async decide(obs: Float32Array, n: number): Promise<SetDecisions> {
+    const out: SetDecisions = { actions: new Int32Array(n), logProbs: new Float32Array(n), values: new Float32Array(n) };
+    if (n === 0) return out;
+    this.forwardCalls += 1;
+    this.rows += n;
+    this.model.activeRows = activeRowsOf(obs, n);
+    const [pT, vT] = tf.tidy(() => {
+      const o = this.model.forward(tf.tensor2d(obs, [n, SP_OBS_DIM]));
+      return [tf.softmax(o.logits), o.value];
+    });
+    const [probs, values] = (await Promise.all([pT.data(), vT.data()])) as [Float32Array, Float32Array];
+    pT.dispose();
+    vT.dispose();
+    const A = SP_NUM_ACTIONS;
+    for (let i = 0; i < n; i++) {
+      let a = 0;
+      if (this.greedy) {
+        for (let j = 1; j < A; j++) if (probs[i * A + j] > probs[i * A + a]) a = j;
+      } else a = this.rng.categorical(probs, i * A, A);
+      out.actions[i] = a;
+      out.logProbs[i] = Math.log(Math.max(probs[i * A + a], 1e-30));
+      out.values[i] = values[i];
+    }
+    return out;
+  }
+
+  /** Answer every row of every pending with ONE forward pass. */
+  async tick(pendings: readonly DecompPending[]): Promise<SetDecisions[]> {
+    this.ticks += 1;
+    const n = pendings.reduce((a, p) => a + p.slots.length, 0);
+    const obs = new Float32Array(n * SP_OBS_DIM);
+    let r = 0;
+    for (const p of pendings) {
+      obs.set(p.obs, r * SP_OBS_DIM);
+      r += p.slots.length;
+    }
+    const all = await this.decide(obs, n);
+    r = 0;
+    return pendings.map((p) => {
+      const k = p.slots.length;
+      const d = { actions: all.actions.slice(r, r + k), logProbs: all.logProbs.slice(r, r + k), values: all.values.slice(r, r + k) };
+      r += k;
+      return d;
+    });
+  }
+}
+
+/** One decision as PPO needs it. */
+export interface SetDecision {
+  obs: Float32Array;
+  action: number;
+  logProb: number;
+  value: number;
+}
+
+export interface DecompEpisode {
+  actorIndex: number;
+  slot: number;
+  outcome: DecompEpisodeOutcome;
+  decisions: SetDecision[];
+}
+
+/** The calls made to the actors (local DecompActors or a pool of remote ones). */
+export interface DecompActors {
+  readonly size: number;
+  start(index: number, update: number, episodes: number, taskSeeds: number[] | null): Promise<DecompPending>;
+  advance(index: number, actions: Int32Array): Promise<DecompPending>;
+}
+
+export interface DecompRollouts {
+  /** By actor, then slot. */
+  episodes: DecompEpisode[];
+  /** Decisions made (all episodes). */
+  decisions: number;
+  ticks: number;
+  /** Forward passes in this collection. */
+  forwardCalls: number;
+}
+
+/**
+ * Run one update's episodes on every actor to their end; `taskSeeds(i)` fixes actor i's task
+ * seeds (evaluation), null draws them from the update. `keepObs` false drops the observations
+ * (evaluation needs none).
+ */
+export async function collectDecompRollouts(
+  actors: DecompActors,
+  inference: SetInference,
+  req: { update: number; episodesPerActor: number; taskSeeds?: (actorIndex: number) => number[]; keepObs?: boolean },
+): Promise<DecompRollouts> {
+  const n = actors.size;
+  const E = req.episodesPerActor;
+  const keepObs = req.keepObs ?? true;
+  const calls0 = inference.forwardCalls;
+  const decisions = Array.from({ length: n }, () => Array.from({ length: E }, (): SetDecision[] => []));
+  const outcomes = Array.from({ length: n }, () => new Array<DecompEpisodeOutcome | null>(E).fill(null));
+  let pendings = await Promise.all(Array.from({ length: n }, (_, i) => actors.start(i, req.update, E, req.taskSeeds ? req.taskSeeds(i) : null)));
+  let ticks = 0;
+  for (;;) {
+    pendings.forEach((p, i) => p.finished.forEach((f) => (outcomes[i][f.slot] = f.outcome)));
+    const active = pendings.map((p, i) => ({ p, i })).filter((x) => x.p.running > 0);
+    if (active.length === 0) break;
+    const answers = await inference.tick(active.map((x) => x.p));
+    ticks += 1;
+    active.forEach(({ p, i }, k) => {
+      const d = answers[k];
+      for (let r = 0; r < p.slots.length; r++) {
+        decisions[i][p.slots[r]].push({
+          obs: keepObs ? p.obs.slice(r * SP_OBS_DIM, (r + 1) * SP_OBS_DIM) : new Float32Array(0),
+          action: d.actions[r],
+          logProb: d.logProbs[r],
+          value: d.values[r],
+        });
+      }
+    });
+    const next = await Promise.all(active.map(({ i }, k) => actors.advance(i, answers[k].actions)));
+    pendings = pendings.map((p, i) => {
+      const k = active.findIndex((x) => x.i === i);
+      return k >= 0 ? next[k] : { ...p, finished: [] };
+    });
+  }
+  const episodes: DecompEpisode[] = [];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    for (let slot = 0; slot < E; slot++) {
+      const outcome = outcomes[i][slot];
+      if (!outcome || decisions[i][slot].length === 0) continue;
+      episodes.push({ actorIndex: i, slot, outcome, decisions: decisions[i][slot] });
+      total += decisions[i][slot].length;
+    }
+  }
+  return { episodes, decisions: total, ticks, forwardCalls: inference.forwardCalls - calls0 };
+}

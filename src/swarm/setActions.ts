@@ -1,0 +1,133 @@
+/**
+ * The set policy's observation and action space (no tfjs: the actors that own the episodes use
+ * this, the network is in src/swarm/setPolicy.ts, whose comment describes both).
+ */
+import type { DecompositionSim } from '../envs/swarm/decomposition';
+import {
+  DECOMP_GLOBAL_FEATURES,
+  DECOMP_KIND_FEATURES,
+  DECOMP_MAX_CANDIDATES,
+  DECOMP_SUBTASK_FEATURES,
+  observeDecomposition,
+} from '../envs/swarm/decompositionFeatures';
+
+export const SP_ROWS = DECOMP_MAX_CANDIDATES;
+export const SP_MAX_KINDS = 4;
+const M = SP_ROWS;
+const KM = SP_MAX_KINDS;
+const F = DECOMP_SUBTASK_FEATURES;
+const KF = DECOMP_KIND_FEATURES;
+const G = DECOMP_GLOBAL_FEATURES;
+
+export const SP_TYPES = ['assignNew', 'join', 'direct', 'check', 'launch', 'finish'] as const;
+export type SetActionType = (typeof SP_TYPES)[number];
+/** Offset and length of each action type in the flat action index. */
+export const SP_SEGMENTS: Readonly<Record<SetActionType, { offset: number; length: number }>> = {
+  assignNew: { offset: 0, length: M * KM },
+  join: { offset: M * KM, length: M * KM },
+  direct: { offset: 2 * M * KM, length: M },
+  check: { offset: 2 * M * KM + M, length: M },
+  launch: { offset: 2 * M * KM + 2 * M, length: 1 },
+  finish: { offset: 2 * M * KM + 2 * M + 1, length: 1 },
+};
+export const SP_NUM_ACTIONS = 2 * M * KM + 2 * M + 2;
+
+const O_ROWS = 0;
+const O_VALID = O_ROWS + M * F;
+const O_KINDS = O_VALID + M;
+const O_KVALID = O_KINDS + KM * KF;
+const O_GLOBAL = O_KVALID + KM;
+const O_MASK = O_GLOBAL + G;
+export const SP_OBS_DIM = O_MASK + SP_NUM_ACTIONS;
+/** Offset of the action mask inside an observation row. */
+export const SP_MASK_OFFSET = O_MASK;
+
+export class SetPolicyError extends Error {
+  override name = 'SetPolicyError';
+}
+
+/** Write the observation of the sim at out[offset..]; returns the candidate ids (row order). */
+export function encodeSetObservation(sim: DecompositionSim, out: Float32Array, offset = 0): number[] {
+  const K = sim.subagentKinds.length;
+  if (K > KM) throw new SetPolicyError(`set policy: at most ${KM} subagent kinds, got ${K} (${sim.subagentKinds.join(', ')})`);
+  const o = observeDecomposition(sim);
+  out.fill(0, offset, offset + SP_OBS_DIM);
+  out.set(o.subtaskFeatures, offset + O_ROWS);
+  for (let i = 0; i < M; i++) out[offset + O_VALID + i] = o.candidateValid[i];
+  for (let k = 0; k < K; k++) {
+    out.set(o.kindFeatures.subarray(k * KF, (k + 1) * KF), offset + O_KINDS + k * KF);
+    out[offset + O_KVALID + k] = 1;
+  }
+  out.set(o.globalFeatures, offset + O_GLOBAL);
+  const m = offset + O_MASK;
+  for (let i = 0; i < o.candidates.length; i++) {
+    for (let k = 0; k < K; k++) {
+      out[m + SP_SEGMENTS.assignNew.offset + i * KM + k] = o.assignNew[i * K + k];
+      out[m + SP_SEGMENTS.join.offset + i * KM + k] = o.join[i * K + k];
+    }
+    out[m + SP_SEGMENTS.direct.offset + i] = o.direct[i];
+    out[m + SP_SEGMENTS.check.offset + i] = o.check[i];
+  }
+  out[m + SP_SEGMENTS.launch.offset] = o.launch ? 1 : 0;
+  let openWork = false;
+  o.candidates.forEach((id, i) => {
+    if (sim.state(id) !== 'open') return;
+    if (o.direct[i]) openWork = true;
+    for (let k = 0; k < K; k++) if (o.assignNew[i * K + k] || o.join[i * K + k]) openWork = true;
+  });
+  out[m + SP_SEGMENTS.finish.offset] = o.finish && !openWork ? 1 : 0;
+  return o.candidates;
+}
+
+export interface SetAction {
+  type: SetActionType;
+  /** Candidate row (assignNew, join, direct, check). */
+  row: number;
+  /** Subagent kind index (assignNew, join). */
+  kind: number;
+}
+
+export function decodeSetAction(a: number): SetAction {
+  if (!(Number.isInteger(a) && a >= 0 && a < SP_NUM_ACTIONS)) throw new SetPolicyError(`set policy: action ${a} is outside 0..${SP_NUM_ACTIONS - 1}`);
+  for (const type of SP_TYPES) {
+    const s = SP_SEGMENTS[type];
+    if (a < s.offset || a >= s.offset + s.length) continue;
+    const j = a - s.offset;
+    if (type === 'assignNew' || type === 'join') return { type, row: Math.floor(j / KM), kind: j % KM };
+    return { type, row: type === 'launch' || type === 'finish' ? -1 : j, kind: -1 };
+  }
+  throw new SetPolicyError(`set policy: action ${a} has no type`);
+}
+
+/** Play action `a` on the sim; `candidates` are the ids of the observation's rows. */
+export function applySetAction(sim: DecompositionSim, candidates: readonly number[], a: number): void {
+  const d = decodeSetAction(a);
+  const id = d.row >= 0 ? candidates[d.row] : -1;
+  if (d.row >= 0 && id === undefined) throw new SetPolicyError(`set policy: action ${a} points at row ${d.row}, which holds no candidate`);
+  const kind = d.kind >= 0 ? sim.subagentKinds[d.kind] : '';
+  if (d.kind >= 0 && kind === undefined) throw new SetPolicyError(`set policy: action ${a} names kind ${d.kind}; the task has ${sim.subagentKinds.length}`);
+  switch (d.type) {
+    case 'assignNew':
+      sim.createSubagent(kind, id);
+      return;
+    case 'join': {
+      const slot = sim.lastPendingOf(kind);
+      if (slot === null) throw new SetPolicyError(`set policy: join to kind '${kind}', which has no planned subagent`);
+      sim.addToSubagent(slot, id);
+      return;
+    }
+    case 'direct':
+      sim.direct(id);
+      return;
+    case 'check':
+      sim.check(id);
+      return;
+    case 'launch':
+      sim.launch();
+      return;
+    case 'finish':
+      sim.finish();
+      return;
+  }
+}
+

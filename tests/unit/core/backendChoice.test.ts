@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { chooseMeasuredBackend, formatRatio, type BackendMeasurement } from '../../../src/core/backendChoice';
+
+const swiftshader: BackendMeasurement[] = [
+  { name: 'wasm', available: true, msPerUpdate: 4 },
+  { name: 'webgpu', available: true, msPerUpdate: 152, software: true },
+  { name: 'webgl', available: true, msPerUpdate: 60, software: true },
+];
+
+describe('chooseMeasuredBackend', () => {
+  it('picks wasm over a software WebGPU adapter that measured slower, and says by how much', () => {
+    const c = chooseMeasuredBackend(swiftshader);
+    expect(c.name).toBe('wasm');
+    // The runner-up is webgl at 60 ms: 60 / 4 = 15 times slower.
+    expect(c.versus).toBe('webgl');
+    expect(c.ratio).toBeCloseTo(15, 10);
+    expect(c.reason).toMatch(/^wasm: 15x faster than webgl here/);
+    expect(c.reason).toContain('webgpu (software adapter) 152 ms');
+  });
+
+  it('picks a hardware GPU when it is the fastest', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'wasm', available: true, msPerUpdate: 9 },
+      { name: 'webgpu', available: true, msPerUpdate: 3, software: false },
+    ]);
+    expect(c.name).toBe('webgpu');
+    expect(c.ratio).toBeCloseTo(3, 10);
+    expect(c.reason).toMatch(/^webgpu: 3\.0x faster than wasm here/);
+  });
+
+  it('never picks a software adapter that is slower than wasm, even when wasm was cut short elsewhere', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'webgpu', available: true, msPerUpdate: 600, cutShort: true, software: true },
+      { name: 'wasm', available: true, msPerUpdate: 12 },
+    ]);
+    expect(c.name).toBe('wasm');
+    // A cut-short measurement is a lower bound: 600 / 12 = 50, "at least".
+    expect(c.reason).toMatch(/^wasm: at least 50x faster than webgpu here \(12\.0 ms against over 600 ms/);
+    expect(c.reason).toMatch(/software adapter/);
+  });
+
+  it('skips unavailable and unmeasured backends', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' },
+      { name: 'webgl', available: true, msPerUpdate: null, detail: 'measuring failed' },
+      { name: 'wasm', available: true, msPerUpdate: 5 },
+    ]);
+    expect(c.name).toBe('wasm');
+    expect(c.ratio).toBeNull();
+    expect(c.reason).toContain('the only backend measured here');
+    expect(c.reason).toContain('webgl: measuring failed');
+  });
+
+  it('with nothing measured, the usual order decides but a software adapter goes after wasm', () => {
+    const soft = chooseMeasuredBackend([
+      { name: 'webgpu', available: true, msPerUpdate: null, software: true },
+      { name: 'wasm', available: true, msPerUpdate: null },
+    ]);
+    expect(soft.name).toBe('wasm');
+    const hard = chooseMeasuredBackend([
+      { name: 'webgpu', available: true, msPerUpdate: null, software: false },
+      { name: 'wasm', available: true, msPerUpdate: null },
+    ]);
+    expect(hard.name).toBe('webgpu');
+  });
+
+  it('a tie goes to the usual order', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'wasm', available: true, msPerUpdate: 5 },
+      { name: 'webgpu', available: true, msPerUpdate: 5 },
+    ]);
+    expect(c.name).toBe('webgpu');
+    expect(c.ratio).toBe(1);
+  });
+
+  it('throws when nothing is available', () => {
+    expect(() => chooseMeasuredBackend([{ name: 'webgpu', available: false, msPerUpdate: null }])).toThrow(/no backend/);
+  });
+
+  it('formats ratios: one decimal below 10, whole numbers from 10', () => {
+    expect(formatRatio(1.44)).toBe('1.4x');
+    expect(formatRatio(38.4)).toBe('38x');
+  });
+});
