@@ -27,8 +27,8 @@ import { DQN } from '../config/algorithms/dqn';
 import { Algorithm } from '../core/algorithm';
 import { QMlp } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
-import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
-import { makeOptimizer } from './common';
+import { FusedAdam } from '../core/fusedAdam';
+import { clipScale, globalNorm, readScalars, ScalarCache } from '../core/tensorUtils';
 import type { TransitionBatch } from './replayBuffer';
 import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
@@ -101,9 +101,11 @@ export type DqnBatch = TransitionBatch;
 
 export class Dqn extends Algorithm<DqnBatch, QModel> {
   readonly config: DqnConfig;
-  protected override optimizer: tf.Optimizer;
+  protected override optimizer: FusedAdam;
   /** ε used by sample(); set it from linearEpsilon as training goes. */
   epsilon: number;
+  /** The update's float32 constants, kept between steps (uploaded once). */
+  private readonly constants = new ScalarCache();
 
   /**
    * @param model  the online network Q_θ
@@ -117,7 +119,7 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
     super(model);
     if (target === model) throw new Error('Dqn: the target network must be a separate model');
     this.config = { ...DQN_DEFAULTS, ...config };
-    this.optimizer = makeOptimizer('adam', this.config.lr, this.config.eps);
+    this.optimizer = new FusedAdam(this.config.lr, 0.9, 0.999, this.config.eps); // = makeOptimizer('adam', …), fused
     this.epsilon = this.config.startE;
     model.syncWeightsTo(target, 0);
   }
@@ -148,6 +150,7 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
 
   /** y = r + γ(1 − d)·Q⁻(s', a*) (step 1); call inside tf.tidy. */
   tdTargets(rewards: tf.Tensor1D, nextObs: tf.Tensor2D, dones: tf.Tensor1D): tf.Tensor1D {
+    const c = (x: number) => this.constants.get(x); // tf.mul(c(γ), x) ≡ tf.mul(γ, x), without the upload
     const qNextTarget = this.target.forward(nextObs).q;
     let qNext: tf.Tensor1D;
     if (this.config.doubleDqn) {
@@ -156,11 +159,12 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
     } else {
       qNext = tf.max(qNextTarget, 1) as tf.Tensor1D; // max_a' Q_θ⁻(s', a')
     }
-    return tf.add(rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, dones)), qNext)) as tf.Tensor1D;
+    return tf.add(rewards, tf.mul(tf.mul(c(this.config.gamma), tf.sub(c(1), dones)), qNext)) as tf.Tensor1D;
   }
 
   /** Loss on the TD error for given targets y (step 2); call inside tf.tidy. */
   lossTerms(obs: tf.Tensor2D, actions: tf.Tensor1D, y: tf.Tensor1D): { loss: tf.Scalar; qMean: tf.Scalar } {
+    const c = (x: number) => this.constants.get(x);
     const q = this.model.forward(obs).q;
     const qa = tf.sum(tf.mul(q, tf.oneHot(actions, q.shape[1])), 1); // Q_θ(s, a)
     const td = tf.sub(qa, y); // δ
@@ -172,8 +176,8 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
       // The same function, written without a branch (tfjs has no gradient for comparisons):
       // with m = min(|δ|, κ), Huber_κ(δ) = 0.5·m² + κ·(|δ| − m).
       const abs = tf.abs(td);
-      const m = tf.minimum(abs, k);
-      perSample = tf.add(tf.mul(0.5, tf.square(m)), tf.mul(k, tf.sub(abs, m)));
+      const m = tf.minimum(abs, c(k));
+      perSample = tf.add(tf.mul(c(0.5), tf.square(m)), tf.mul(c(k), tf.sub(abs, m)));
     }
     return { loss: tf.mean(perSample) as tf.Scalar, qMean: tf.mean(qa) as tf.Scalar };
   }
@@ -192,6 +196,7 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
       if (arr.length !== B) throw new Error(`Dqn.learn: ${arr.length} ${name} for batchSize ${B}`);
     }
     const vars = this.model.variables(); // the online network only: θ⁻ gets no gradient
+    if (this.constants.size > 64) this.constants.dispose(); // live changes add values: start afresh between steps
 
     const metrics = tf.tidy(() => {
       const obs = tf.tensor2d(batch.obs.slice(), [B, obsDim]);
@@ -206,11 +211,17 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
         side.qMean = tf.keep(t.qMean);
         return t.loss;
       }, vars);
-      const clipped = clipByGlobalNorm(grads, this.config.maxGradNorm);
-      this.optimizer.applyGradients(clipped.grads as tf.NamedTensorMap);
-      return { loss, qMean: side.qMean as tf.Scalar, gradNorm: clipped.norm };
+      // Global-norm clipping (clipByGlobalNorm's arithmetic), its factor applied inside the Adam step.
+      const norm = globalNorm(Object.keys(grads).map((k) => grads[k]));
+      this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm, (x) => this.constants.get(x)));
+      return { loss, qMean: side.qMean as tf.Scalar, gradNorm: norm };
     });
     return { ...readScalars(metrics), epsilon: this.epsilon };
+  }
+
+  override dispose(): void {
+    this.constants.dispose();
+    super.dispose();
   }
 
   /**

@@ -25,18 +25,23 @@
  *
  * learn() returns the MEAN of each metric over all minibatches it ran, with one readback
  * (plus one per epoch when targetKl is set).
+ *
+ * Cost per minibatch (the learner's hot loop): the rows are gathered on the CPU and uploaded as
+ * the minibatch's own tensors (no gather kernels: on wasm each one read its indices back), the
+ * loss's constants and Adam's are uploaded once and kept, and Adam runs once over the flat
+ * parameter vector (FusedAdam). Each is exactly the arithmetic it replaces, bit for bit.
  */
 import * as tf from '@tensorflow/tfjs';
 import { defaultParams } from '../config/algorithm';
 import { PPO } from '../config/algorithms/ppo';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { Rng } from '../core/rng';
-import { clipByGlobalNorm } from '../core/tensorUtils';
+import { FusedAdam } from '../core/fusedAdam';
+import { clipScale, globalNorm, ScalarCache } from '../core/tensorUtils';
 import {
   categorical,
   checkObsActions,
   explainedVariance,
-  makeOptimizer,
   resolveAdvantages,
   type ActorCriticModel,
   type OnPolicyBatch,
@@ -125,10 +130,52 @@ export interface PpoLossTerms {
 
 const METRICS = ['loss', 'pgLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFrac', 'gradNorm'] as const;
 
+/** The whole batch, row by row, on the CPU (the minibatches are gathered from it). */
+interface PpoRows {
+  obs: Float32Array;
+  obsDim: number;
+  actions: Int32Array;
+  logProbs: Float32Array;
+  advantages: Float32Array;
+  returns: Float32Array;
+  values?: Float32Array;
+}
+
+/** The rows `idx` of each field as fresh tensors (a copy: what tf.gather would give, without its kernels). */
+function minibatchTensors(rows: PpoRows, idx: readonly number[]): PpoMinibatch {
+  const n = idx.length;
+  const d = rows.obsDim;
+  const obs = new Float32Array(n * d);
+  const actions = new Int32Array(n);
+  const oldLogProbs = new Float32Array(n);
+  const advantages = new Float32Array(n);
+  const returns = new Float32Array(n);
+  const oldValues = rows.values ? new Float32Array(n) : undefined;
+  for (let r = 0; r < n; r++) {
+    const i = idx[r];
+    for (let j = 0; j < d; j++) obs[r * d + j] = rows.obs[i * d + j];
+    actions[r] = rows.actions[i];
+    oldLogProbs[r] = rows.logProbs[i];
+    advantages[r] = rows.advantages[i];
+    returns[r] = rows.returns[i];
+    if (oldValues && rows.values) oldValues[r] = rows.values[i];
+  }
+  return {
+    obs: tf.tensor2d(obs, [n, d]),
+    actions: tf.tensor1d(actions, 'int32'),
+    oldLogProbs: tf.tensor1d(oldLogProbs),
+    advantages: tf.tensor1d(advantages),
+    returns: tf.tensor1d(returns),
+    oldValues: oldValues ? tf.tensor1d(oldValues) : undefined,
+  };
+}
+
 export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
   readonly config: PpoConfig;
-  protected override optimizer: tf.Optimizer;
+  protected override optimizer: FusedAdam;
   private readonly rng: Rng;
+  /** The loss's float32 constants, kept between minibatches (uploaded once). */
+  private readonly constants = new ScalarCache();
 
   constructor(model: ActorCriticModel, config: Partial<PpoConfig> = {}) {
     super(model);
@@ -139,7 +186,7 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
     if (!(Number.isInteger(this.config.updateEpochs) && this.config.updateEpochs >= 1)) {
       throw new Error(`PpoConfig.updateEpochs must be a positive integer, got ${this.config.updateEpochs}`);
     }
-    this.optimizer = makeOptimizer('adam', this.config.lr, this.config.eps);
+    this.optimizer = new FusedAdam(this.config.lr, 0.9, 0.999, this.config.eps); // = makeOptimizer('adam', …), fused
     this.rng = new Rng(this.config.seed).fork(0x990);
   }
 
@@ -151,18 +198,20 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
   /** The clipped-surrogate loss and diagnostics for one minibatch (no update); call inside tf.tidy. */
   lossTerms(mb: PpoMinibatch): PpoLossTerms {
     const { clipCoef, entCoef, vfCoef } = this.config;
+    const c = (x: number) => this.constants.get(x); // tf.mul(c(0.5), x) ≡ tf.mul(0.5, x), without the upload
     const { logits, value } = this.model.forward(mb.obs);
     const { logpA, entropy: h } = categorical(logits, mb.actions);
 
     let adv: tf.Tensor1D = mb.advantages;
     if (this.config.normAdv) {
       const { mean, variance } = tf.moments(adv);
-      adv = tf.div(tf.sub(adv, mean), tf.add(tf.sqrt(variance), 1e-8)) as tf.Tensor1D; // Â
+      adv = tf.div(tf.sub(adv, mean), tf.add(tf.sqrt(variance), c(1e-8))) as tf.Tensor1D; // Â
     }
     const logRatio = tf.sub(logpA, mb.oldLogProbs); // log r
     const ratio = tf.exp(logRatio); // r = π_θ / π_old
-    const pg1 = tf.mul(tf.neg(adv), ratio); // −Â·r
-    const pg2 = tf.mul(tf.neg(adv), tf.clipByValue(ratio, 1 - clipCoef, 1 + clipCoef)); // −Â·clip(r)
+    const negAdv = tf.neg(adv);
+    const pg1 = tf.mul(negAdv, ratio); // −Â·r
+    const pg2 = tf.mul(negAdv, tf.clipByValue(ratio, 1 - clipCoef, 1 + clipCoef)); // −Â·clip(r)
     const pgLoss = tf.mean(tf.maximum(pg1, pg2)) as tf.Scalar;
 
     let valueLoss: tf.Scalar;
@@ -171,16 +220,17 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       if (!mb.oldValues) throw new Error('Ppo: clipVloss needs the old values V_old (batch.values)');
       const vClipped = tf.add(mb.oldValues, tf.clipByValue(tf.sub(value, mb.oldValues), -clipCoef, clipCoef)); // V_clip
       const vLossClipped = tf.square(tf.sub(vClipped, mb.returns));
-      valueLoss = tf.mul(0.5, tf.mean(tf.maximum(vUnclipped, vLossClipped))) as tf.Scalar;
+      valueLoss = tf.mul(c(0.5), tf.mean(tf.maximum(vUnclipped, vLossClipped))) as tf.Scalar;
     } else {
-      valueLoss = tf.mul(0.5, tf.mean(vUnclipped)) as tf.Scalar;
+      valueLoss = tf.mul(c(0.5), tf.mean(vUnclipped)) as tf.Scalar;
     }
     const entropy = tf.mean(h) as tf.Scalar;
-    const loss = tf.add(tf.sub(pgLoss, tf.mul(entCoef, entropy)), tf.mul(vfCoef, valueLoss)) as tf.Scalar;
+    const loss = tf.add(tf.sub(pgLoss, tf.mul(c(entCoef), entropy)), tf.mul(c(vfCoef), valueLoss)) as tf.Scalar;
 
     // Diagnostics, outside the gradient (they do not enter `loss`).
-    const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio)) as tf.Scalar; // mean[(r − 1) − log r]
-    const clipFrac = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), clipCoef), 'float32')) as tf.Scalar;
+    const ratioMinus1 = tf.sub(ratio, c(1));
+    const approxKl = tf.mean(tf.sub(ratioMinus1, logRatio)) as tf.Scalar; // mean[(r − 1) − log r]
+    const clipFrac = tf.mean(tf.cast(tf.greater(tf.abs(ratioMinus1), c(clipCoef)), 'float32')) as tf.Scalar;
     return { loss, pgLoss, valueLoss, entropy, approxKl, clipFrac };
   }
 
@@ -192,18 +242,10 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       throw new Error(`Ppo.learn: clipVloss needs values [${B}] (V_old(s) when acting)`);
     }
     const { advantages, returns } = resolveAdvantages(batch, this.config.gamma, this.config.gaeLambda, 'Ppo.learn');
+    if (this.constants.size > 64) this.constants.dispose(); // live changes add values: start afresh between steps
     const vars = this.model.variables();
     const M = Math.min(this.config.numMinibatches, B);
-
-    // The whole batch as tensors, once; each minibatch gathers its rows.
-    const full = tf.tidy(() => ({
-      obs: tf.tensor2d(batch.obs.slice(), [B, obsDim]),
-      actions: tf.tensor1d(batch.actions.slice(), 'int32'),
-      oldLogProbs: tf.tensor1d(batch.logProbs.slice()),
-      advantages: tf.tensor1d(advantages.slice()),
-      returns: tf.tensor1d(returns.slice()),
-      oldValues: batch.values ? tf.tensor1d(batch.values.slice()) : undefined,
-    }));
+    const rows: PpoRows = { obs: batch.obs, obsDim, actions: batch.actions, logProbs: batch.logProbs, advantages, returns, values: batch.values };
     const perMinibatch: tf.Tensor1D[] = []; // one [METRICS.length] vector per minibatch
     let epochs = 0;
     try {
@@ -211,8 +253,7 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       for (let epoch = 0; epoch < this.config.updateEpochs; epoch++) {
         this.rng.shuffle(order);
         for (let k = 0; k < M; k++) {
-          const idx = Int32Array.from(order.slice(Math.floor((k * B) / M), Math.floor(((k + 1) * B) / M)));
-          perMinibatch.push(this.step(full, idx, vars));
+          perMinibatch.push(this.step(rows, vars, order.slice(Math.floor((k * B) / M), Math.floor(((k + 1) * B) / M))));
         }
         epochs++;
         if (this.config.targetKl !== null) {
@@ -230,22 +271,13 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       return out;
     } finally {
       for (const t of perMinibatch) t.dispose();
-      for (const t of Object.values(full)) t?.dispose();
     }
   }
 
   /** One Adam step on the rows `idx`; returns the minibatch's metrics as one [METRICS.length] tensor. */
-  private step(full: Required<Omit<PpoMinibatch, 'oldValues'>> & Pick<PpoMinibatch, 'oldValues'>, idx: Int32Array, vars: tf.Variable[]): tf.Tensor1D {
+  private step(rows: PpoRows, vars: tf.Variable[], idx: readonly number[]): tf.Tensor1D {
     return tf.tidy(() => {
-      const i = tf.tensor1d(idx, 'int32');
-      const mb: PpoMinibatch = {
-        obs: tf.gather(full.obs, i),
-        actions: tf.gather(full.actions, i),
-        oldLogProbs: tf.gather(full.oldLogProbs, i),
-        advantages: tf.gather(full.advantages, i),
-        returns: tf.gather(full.returns, i),
-        oldValues: full.oldValues ? tf.gather(full.oldValues, i) : undefined,
-      };
+      const mb = minibatchTensors(rows, idx);
       const side: Partial<PpoLossTerms> = {};
       const { value: loss, grads } = tf.variableGrads(() => {
         const t = this.lossTerms(mb);
@@ -256,8 +288,9 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
         side.clipFrac = tf.keep(t.clipFrac);
         return t.loss;
       }, vars);
-      const clipped = clipByGlobalNorm(grads, this.config.maxGradNorm);
-      this.optimizer.applyGradients(clipped.grads as tf.NamedTensorMap);
+      // Global-norm clipping (clipByGlobalNorm's arithmetic), its factor applied inside the Adam step.
+      const norm = globalNorm(Object.keys(grads).map((k) => grads[k]));
+      this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm, (x) => this.constants.get(x)));
       const m: Record<(typeof METRICS)[number], tf.Scalar> = {
         loss,
         pgLoss: side.pgLoss as tf.Scalar,
@@ -265,13 +298,18 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
         entropy: side.entropy as tf.Scalar,
         approxKl: side.approxKl as tf.Scalar,
         clipFrac: side.clipFrac as tf.Scalar,
-        gradNorm: clipped.norm,
+        gradNorm: norm,
       };
       const stacked = tf.stack(METRICS.map((k) => m[k])) as tf.Tensor1D;
       // keep()-ed tensors outlive every tidy: free them by hand.
       tf.dispose([side.pgLoss, side.valueLoss, side.entropy, side.approxKl, side.clipFrac] as tf.Scalar[]);
       return stacked;
     });
+  }
+
+  override dispose(): void {
+    this.constants.dispose();
+    super.dispose();
   }
 
   /**

@@ -103,10 +103,13 @@ export class ReplayBuffer {
       dones: new Uint8Array(batchSize),
       batchSize,
     };
+    // Element by element: for rows of a few values this beats a subarray view + set per row.
     for (let b = 0; b < batchSize; b++) {
       const i = this.rng.int(this.filled);
-      out.obs.set(this.obs.subarray(i * d, (i + 1) * d), b * d);
-      out.nextObs.set(this.nextObs.subarray(i * d, (i + 1) * d), b * d);
+      for (let j = 0; j < d; j++) {
+        out.obs[b * d + j] = this.obs[i * d + j];
+        out.nextObs[b * d + j] = this.nextObs[i * d + j];
+      }
       out.actions[b] = this.actions[i];
       out.rewards[b] = this.rewards[i];
       out.dones[b] = this.dones[i];

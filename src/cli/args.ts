@@ -13,6 +13,8 @@ export interface TrainArgs {
   out: string | null;
   /** Where to keep the learner's newest weights (a PARLCKPT file), or null. */
   checkpoint: string | null;
+  /** --save-dataset: after the run, episodes of the final policy as an offline-RL dataset file (Box-action algorithms). */
+  saveDataset: string | null;
   quiet: boolean;
   /** Parts of a `--url` link that were dropped, with the reason. */
   ignored: IgnoredPart[];
@@ -22,19 +24,20 @@ export interface TrainArgs {
 
 export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--steps N] [--actors N]
                        [--set key=value]... [--url LINK] [--out FILE.jsonl]
-                       [--checkpoint FILE.parlckpt] [--quiet]`;
+                       [--checkpoint FILE.parlckpt] [--save-dataset FILE.json] [--quiet]`;
 
-const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint']);
+const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--save-dataset']);
 /** Flags that may be given more than once (each --set adds a setting). */
 const REPEATABLE = new Set(['--set']);
 /** Flags whose value is a file path to write. */
-const PATH_FLAGS = new Set(['--out', '--checkpoint']);
+const PATH_FLAGS = new Set(['--out', '--checkpoint', '--save-dataset']);
 
 export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let preset: string | null = null;
   let url: string | null = null;
   let out: string | null = null;
   let checkpoint: string | null = null;
+  let saveDataset: string | null = null;
   let quiet = false;
   const overrides: Record<string, unknown> = {};
   const seen = new Set<string>();
@@ -64,6 +67,9 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
         break;
       case '--checkpoint':
         checkpoint = value;
+        break;
+      case '--save-dataset':
+        saveDataset = value;
         break;
       case '--seed':
         overrides.seed = parseSettingText('seed', value);
@@ -103,7 +109,7 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   const config = resolveExperiment(base.preset, { ...base.settings, ...overrides });
   // --set may change what the link's changes apply to: check them against the final config.
   changes = changes.map((c) => checkLiveChange(config, c.update, c.key, c.value));
-  return { config, out, checkpoint, quiet, ignored, changes };
+  return { config, out, checkpoint, saveDataset, quiet, ignored, changes };
 }
 
 /**

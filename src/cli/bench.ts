@@ -14,7 +14,10 @@ import type { Benchmark } from './benchmarks/types';
 import { fuzzBenchmark } from './benchmarks/fuzz';
 import { profileBenchmark } from './benchmarks/profile';
 import { uiBenchmark } from './benchmarks/ui';
+import { marlBenchmark } from './benchmarks/marl';
+import { soakBenchmark } from './benchmarks/soak';
 import { oneLine, runMain } from './runMain';
+import { clusterScalingBenchmark } from './benchmarks/cluster';
 
 const BENCHMARKS: Benchmark[] = [
   quickstartBenchmark,
@@ -23,7 +26,9 @@ const BENCHMARKS: Benchmark[] = [
   solveCartpoleBenchmark,
   policyLagBenchmark, swarmStoryBenchmark, swarmScaleBenchmark, uiBenchmark, fuzzBenchmark,
   swarmBaselinesBenchmark, profileBenchmark,
-  solvePendulumBenchmark, solveMountainCarContinuousBenchmark, offlinePendulumBenchmark];
+  solvePendulumBenchmark, solveMountainCarContinuousBenchmark, offlinePendulumBenchmark,
+  soakBenchmark, marlBenchmark,
+  clusterScalingBenchmark];
 
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}`;

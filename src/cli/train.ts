@@ -11,8 +11,10 @@
  */
 import { closeSync, lstatSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { ConfigError } from '../config/config';
-import type { RunRecord } from '../runs/records';
+import type { RunRecord, SummaryRecord } from '../runs/records';
+import { formatSwarmHeadline, swarmHeadline, type SwarmHeadline } from '../swarm/headline';
 import { nodePlatform } from './nodePlatform';
+import { saveDataset } from './dataset';
 import { TrainingRun } from '../engine/trainer';
 import { checkOutputPath, parseTrainArgs, type TrainArgs } from './args';
 import { ProgressBar } from './progress';
@@ -24,6 +26,7 @@ import { joinClusterAsLearner } from '../cluster/learner';
 function argsOrError(argv: string[]): TrainArgs {
   const args = parseTrainArgs(argv);
   if (args.out !== null) checkOutputPath('--out', args.out);
+  if (args.saveDataset !== null) checkOutputPath('--save-dataset', args.saveDataset, { regularFile: true });
   if (args.checkpoint !== null) {
     checkOutputPath('--checkpoint', args.checkpoint, { regularFile: true });
     checkOutputPath('--checkpoint', `${args.checkpoint}.partial`, { regularFile: true });
@@ -96,10 +99,18 @@ async function main(): Promise<number> {
 
   // --cluster: actors run in the cluster's actor hosts instead of local worker threads.
   const clusterLink = cluster ? await joinClusterAsLearner(cluster.server, cluster.creds, (line) => process.stderr.write(`${line}\n`)) : null;
+  let lastWeights: Uint8Array | null = null;
+  let lastSwarm: SwarmHeadline | null = null;
   const run = new TrainingRun(
     args.config,
     (record) => {
-      if (record.type === 'update' || record.type === 'summary' || record.type === 'change') write(record);
+      if (record.type === 'swarm') lastSwarm = swarmHeadline(record.episodes);
+      if (record.type === 'summary' && lastSwarm) {
+        // A swarm run's summary line carries its headline figures (its last update's episodes).
+        const withSwarm: SummaryRecord & { swarm: SwarmHeadline } = { ...record, swarm: lastSwarm };
+        write(withSwarm);
+      } else if (record.type === 'update' || record.type === 'summary' || record.type === 'change') write(record);
+      if (record.type === 'checkpoint') lastWeights = record.bytes;
       if (record.type === 'checkpoint' && args.checkpoint && !writeError) {
         try {
           writeCheckpoint(args.checkpoint, record.bytes);
@@ -126,12 +137,19 @@ async function main(): Promise<number> {
   process.once('SIGTERM', stopOnSignal);
   const summary = await run.run();
   await clusterLink?.close();
-  bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s`);
+  bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s${lastSwarm ? `; swarm: ${formatSwarmHeadline(lastSwarm)}` : ''}`);
   if (outFd !== null) {
     try {
       closeSync(outFd);
     } catch (err) {
       fail(`could not write --out ${args.out}`, err);
+    }
+  }
+  if (args.saveDataset !== null && lastWeights && summary.stopReason !== 'error') {
+    try {
+      process.stderr.write(`${await saveDataset(args.config, lastWeights, 100, args.saveDataset)}\n`);
+    } catch (err) {
+      fail('could not save the dataset', err);
     }
   }
   return summary.stopReason === 'error' || writeError ? 1 : 0;

@@ -7,6 +7,8 @@
  * Each subagent is an ItemSearch policy (obs 23 → hidden → 5 actions) trained on a mix of grid
  * sides (3, 4, 5, 6, 8) so it serves every swarm task. `small` (hidden [16]) trains briefly,
  * `large` (hidden [64, 64]) longer; checkpoints are kept along the way (`<size>-u<update>.ckpt`).
+ * A specialist (`searcher`: the small network on grid 8 only) is trained the same way on its one
+ * grid side. `--only NAME` trains one of them and keeps the manifest's other entries.
  * Only the policy head is saved (the critic is a training aid). The manifest records each file's
  * size and its success rate and mean steps on held-out seeds (seeds the training never drew),
  * acting as the swarm runs it: sampled from softmax(logits) with the task's step cap.
@@ -14,7 +16,7 @@
  * Deterministic: fixed seeds for init, envs, sampling and minibatch shuffles, so the command
  * re-creates the same files on the same backend (wasm).
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { Ppo } from '../algorithms/ppo';
@@ -24,6 +26,7 @@ import { ActorCriticMlp } from '../core/mlp';
 import { Rng, deriveSeed } from '../core/rng';
 import { ITEM_OBS_DIM, ItemSearchEnv } from '../envs/swarm/itemSearch';
 import { FrozenSubagent, SUBAGENT_HIDDEN, subagentSpec, type SubagentSize } from '../swarm/subagents';
+import { loadSubagentCheckpoint } from '../swarm/subagentFiles';
 import { runMain } from './runMain';
 
 const GRIDS = [3, 4, 5, 6, 8];
@@ -35,6 +38,36 @@ const PLAN: Record<SubagentSize, { updates: number; keep: number[]; lr: number }
   small: { updates: 20, keep: [10], lr: 3e-3 },
   large: { updates: 200, keep: [50, 100], lr: 1e-3 },
 };
+/**
+ * Specialists: trained on ONE grid side only (a different subtask kind from the mix the others
+ * train on). `searcher`: the small network's final checkpoint trained on further on the widest
+ * grid (8) alone, the decomposition task's 'search' subtasks (src/swarm/subagentSkills.ts maps
+ * grid 8 to search); from scratch on grid 8 alone PPO finds no reward (measured: 0.2% success).
+ */
+const SPECIALISTS = { searcher: { hidden: SUBAGENT_HIDDEN.small, grids: [8], updates: 40, keep: [] as number[], lr: 1e-3, seedStream: 3, from: 'small' } } as const;
+type SpecialistName = keyof typeof SPECIALISTS;
+
+interface TrainPlan {
+  /** File stem of the final checkpoint (and prefix of the intermediate ones). */
+  label: string;
+  size: SubagentSize;
+  hidden: readonly number[];
+  grids: readonly number[];
+  updates: number;
+  keep: readonly number[];
+  lr: number;
+  seedStream: number;
+  /** Start the policy from this checkpoint in the output folder (its critic starts fresh). */
+  from?: string;
+}
+
+function sizePlan(size: SubagentSize): TrainPlan {
+  return { label: size, size, hidden: SUBAGENT_HIDDEN[size], grids: GRIDS, ...PLAN[size], seedStream: size === 'small' ? 1 : 2 };
+}
+
+function specialistPlan(name: SpecialistName): TrainPlan {
+  return { label: name, size: 'small', ...SPECIALISTS[name] };
+}
 const EVAL_SEED = 1_000_003; // never drawn by training (training seeds derive from SEED)
 const EVAL_PER_GRID = 100;
 /** The subagent step cap the swarm tasks use by default. */
@@ -87,25 +120,30 @@ async function evaluate(agent: FrozenSubagent, seed: number): Promise<EvalFigure
   return { successRate: ok / n, meanSteps: steps / n, byGrid };
 }
 
-function policyCheckpoint(model: ActorCriticMlp, size: string, hidden: readonly number[], update: number, envSteps: number) {
+function policyCheckpoint(model: ActorCriticMlp, size: string, hidden: readonly number[], update: number, envSteps: number, grids: readonly number[]) {
   const nPolicy = 2 * (hidden.length + 1);
   const specs = model.weightSpecs().slice(0, nPolicy);
   return {
     weights: model.getWeights().slice(0, nPolicy),
     shapes: specs.map((s) => s.shape),
     names: specs.map((s) => s.name),
-    meta: { kind: 'swarm-subagent', size, hidden: [...hidden], update, envSteps, seed: SEED, grids: GRIDS, algorithm: 'ppo' },
+    meta: { kind: 'swarm-subagent', size, hidden: [...hidden], update, envSteps, seed: SEED, grids: [...grids], algorithm: 'ppo' },
   };
 }
 
-async function trainSize(size: SubagentSize, outDir: string): Promise<Record<string, unknown>[]> {
-  const hidden = SUBAGENT_HIDDEN[size];
-  const plan = PLAN[size];
-  const seed = deriveSeed(SEED, size === 'small' ? 1 : 2);
+async function trainSize(plan: TrainPlan, outDir: string): Promise<Record<string, unknown>[]> {
+  const { hidden, size, label } = plan;
+  const seed = deriveSeed(SEED, plan.seedStream);
   const model = new ActorCriticMlp({ ...subagentSpec(hidden), kind: 'actorCritic' }, seed);
+  if (plan.from) {
+    const init = await loadSubagentCheckpoint(join(outDir, `${plan.from}.ckpt`));
+    const ws = model.getWeights();
+    init.weights.forEach((w, i) => (ws[i] = w));
+    model.setWeights(ws);
+  }
   const ppo = new Ppo(model, { lr: plan.lr, numMinibatches: 4, updateEpochs: 4, entCoef: 0.01, gamma: 0.98, gaeLambda: 0.95, seed });
   const rng = new Rng(deriveSeed(seed, 0x5a));
-  const envs = Array.from({ length: NUM_ENVS }, (_, i) => new ItemSearchEnv({ gridSize: GRIDS[i % GRIDS.length], seed: deriveSeed(seed, 100 + i) }));
+  const envs = Array.from({ length: NUM_ENVS }, (_, i) => new ItemSearchEnv({ gridSize: plan.grids[i % plan.grids.length], seed: deriveSeed(seed, 100 + i) }));
   const N = NUM_ENVS;
   const D = ITEM_OBS_DIM;
   let obs = new Float32Array(N * D);
@@ -114,13 +152,13 @@ async function trainSize(size: SubagentSize, outDir: string): Promise<Record<str
   let envSteps = 0;
   const started = performance.now();
   const save = async (name: string, update: number) => {
-    const ckpt = policyCheckpoint(model, size, hidden, update, envSteps);
+    const ckpt = policyCheckpoint(model, size, hidden, update, envSteps, plan.grids);
     const file = join(outDir, name);
     writeFileSync(file, encodeCheckpoint(ckpt));
     const frozen = new FrozenSubagent(ckpt, name);
     const figures = await evaluate(frozen, EVAL_SEED);
     frozen.dispose();
-    const entry = { file: name, size, hidden: [...hidden], update, envSteps, bytes: statSync(file).size, ...figures };
+    const entry = { file: name, size, ...(label !== size ? { specialist: label, trainedOnGrids: [...plan.grids] } : {}), hidden: [...hidden], update, envSteps, bytes: statSync(file).size, ...figures };
     out.push(entry);
     process.stderr.write(`  ${name}: success ${(figures.successRate * 100).toFixed(1)}%, mean steps ${figures.meanSteps.toFixed(1)}\n`);
   };
@@ -191,12 +229,12 @@ async function trainSize(size: SubagentSize, outDir: string): Promise<Record<str
     if (update % 10 === 0 || update === 1) {
       const secs = (performance.now() - started) / 1000;
       process.stderr.write(
-        `${size} update ${update}/${plan.updates}: solved ${solved}/${episodes} episodes, entropy ${m.entropy.toFixed(3)}, ${secs.toFixed(0)} s\n`,
+        `${label} update ${update}/${plan.updates}: solved ${solved}/${episodes} episodes, entropy ${m.entropy.toFixed(3)}, ${secs.toFixed(0)} s\n`,
       );
     }
-    if (plan.keep.includes(update)) await save(`${size}-u${update}.ckpt`, update);
+    if (plan.keep.includes(update)) await save(`${label}-u${update}.ckpt`, update);
   }
-  await save(`${size}.ckpt`, plan.updates);
+  await save(`${label}.ckpt`, plan.updates);
   ppo.dispose();
   return out;
 }
@@ -205,14 +243,31 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const outIdx = argv.indexOf('--out');
   const outDir = outIdx >= 0 && argv[outIdx + 1] ? argv[outIdx + 1] : join('public', 'subagents');
-  const only = argv.includes('--only') ? (argv[argv.indexOf('--only') + 1] as SubagentSize) : null;
+  // --only NAME trains one size or specialist and keeps the manifest's other entries.
+  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
+  const names = ['small', 'large', ...Object.keys(SPECIALISTS)];
+  if (only !== null && !names.includes(only)) throw new Error(`--only: unknown subagent '${only}' (known: ${names.join(', ')})`);
   mkdirSync(outDir, { recursive: true });
   const backend = await chooseBackend({ preferred: 'wasm' });
   process.stderr.write(`backend: ${backend.name}\n`);
-  const entries: Record<string, unknown>[] = [];
+  let entries: Record<string, unknown>[] = [];
   for (const size of ['small', 'large'] as const) {
     if (only && only !== size) continue;
-    entries.push(...(await trainSize(size, outDir)));
+    entries.push(...(await trainSize(sizePlan(size), outDir)));
+  }
+  for (const name of Object.keys(SPECIALISTS) as SpecialistName[]) {
+    if (only && only !== name) continue;
+    entries.push(...(await trainSize(specialistPlan(name), outDir)));
+  }
+  if (only) {
+    let kept: Record<string, unknown>[];
+    try {
+      const old = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as { checkpoints?: Record<string, unknown>[] };
+      kept = (old.checkpoints ?? []).filter((c) => !entries.some((e) => e.file === c.file));
+    } catch {
+      kept = [];
+    }
+    entries = [...kept, ...entries];
   }
   const manifest = {
     description: 'Frozen ItemSearch subagents for the agent swarm; made by `npm run subagents` (src/cli/trainSubagents.ts).',

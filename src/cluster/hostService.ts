@@ -16,7 +16,8 @@ import { serializeError } from '../core/remote/errors';
 import { FrameReceiver, FrameSender } from './channel';
 import { decodeFrame, encodeFrame, DEFAULT_CAPS, type FrameCaps } from './codec';
 import { randomId } from './ids';
-import { actorInboundSchema, actorMessageSchema, emptyStats, spawnRequestSchema, subjects, type HostBeat, type SpawnReply, type TransportStats } from './protocol';
+import { actorInboundSchema, actorMessageSchema, emptyStats, spawnRequestSchema, subjects, type HostBeat, type SpawnReply, type StreamReceipt, type StreamRoute, type TransportStats } from './protocol';
+import { openExperience, runIdOf, SegmentPublisher, WeightsStore } from './experience';
 
 export interface HostServiceOptions {
   capacity: number;
@@ -107,6 +108,21 @@ export class HostService {
     answer({ ok: true, hostName: this.options.hostName.slice(0, 256) });
   }
 
+  private readonly runs = new Map<string, Promise<{ publisher: SegmentPublisher; weights: WeightsStore }>>();
+
+  /** The run's stream and weights (opened once per run, shared by this host's actors). */
+  experience(route: StreamRoute): Promise<{ publisher: SegmentPublisher; weights: WeightsStore }> {
+    const run = runIdOf(route.s, route.b);
+    if (!run) return Promise.reject(new Error(`not a run's stream: ${route.s} / ${route.b}`));
+    let p = this.runs.get(run);
+    if (!p) {
+      p = openExperience(this.nc, run, false).then((exp) => ({ publisher: new SegmentPublisher(exp), weights: new WeightsStore(exp.os) }));
+      p.catch(() => this.runs.delete(run));
+      this.runs.set(run, p);
+    }
+    return p;
+  }
+
   forget(actor: HostedActor, why: string): void {
     if (this.actors.get(actor.actorId) === actor) this.actors.delete(actor.actorId);
     this.options.log?.(`actor ${actor.name} (${actor.actorId}) ended: ${why}`);
@@ -131,6 +147,11 @@ class HostedActor {
   private initAnswer: unknown;
   private readonly running = new Set<string>();
   private readonly answered = new Map<string, unknown>();
+  /** Calls whose answer goes into a stream: their route and segment id. */
+  private readonly streamed = new Map<string, { route: StreamRoute; sid: string }>();
+  private segments = 0;
+  /** The weights version this actor was last given (a call for the same version passes null: the actor keeps its own). */
+  private weightsVersion = -1;
   private ended = false;
 
   constructor(
@@ -192,8 +213,47 @@ class HostedActor {
         return;
       }
       this.running.add(m.id);
-      this.worker.endpoint.postMessage(m, collectTransferables(m.argumentList));
+      if (!frame.x) {
+        this.worker.endpoint.postMessage(m, collectTransferables(m.argumentList));
+        return;
+      }
+      const route = frame.x;
+      this.streamed.set(m.id, { route, sid: `${this.actorId}-${(this.segments++).toString(36)}` });
+      void (async () => {
+        let args = m.argumentList;
+        try {
+          // Weights by version, fetched once per host and version; a copy for each actor (it is transferred).
+          if (route.w !== null && route.w !== this.weightsVersion) args = [{ type: 'HANDLER' as const, name: 'parl-typed-arrays' as const, value: (await this.host.experience(route).then((e) => e.weights.fetch(route.w ?? 0))).map((w) => w.slice()) }, ...args.slice(1)];
+        } catch (err) {
+          this.running.delete(m.id);
+          this.streamed.delete(m.id);
+          this.publish({ k: 'msg', m: { id: m.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: serializeError(err) } } });
+          return;
+        }
+        if (this.ended) return;
+        if (route.w !== null) this.weightsVersion = route.w;
+        const call = { ...m, argumentList: args };
+        this.worker.endpoint.postMessage(call, collectTransferables(args));
+      })();
     }
+  }
+
+  /** A streamed call's answer: into the run's stream; the learner gets the receipt (or the error). */
+  private async toStream(m: { id: string; type: string; value?: unknown }, to: { route: StreamRoute; sid: string }): Promise<void> {
+    let answer: unknown;
+    if (m.type === 'HANDLER' && (m as { name?: unknown }).name === 'throw') answer = m;
+    else {
+      try {
+        const r = await (await this.host.experience(to.route)).publisher.publish(to.sid, m.value);
+        const receipt: StreamReceipt = { streamed: r.sid, seq: r.seq, messages: r.messages, bytes: r.bytes };
+        answer = { id: m.id, type: 'RAW', value: receipt };
+      } catch (err) {
+        answer = { id: m.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: serializeError(err) } };
+      }
+    }
+    this.answered.set(m.id, answer);
+    if (this.answered.size > ANSWER_CACHE) this.answered.delete(this.answered.keys().next().value as string);
+    this.publish({ k: 'msg', m: answer });
   }
 
   private fromWorker(data: unknown): void {
@@ -202,6 +262,13 @@ class HostedActor {
     if (!parsed.success) return;
     const m = parsed.data;
     if ('id' in m) {
+      const to = this.streamed.get(m.id);
+      if (to) {
+        // Still 'running' until its receipt is cached, so a resent request is not run again meanwhile.
+        this.streamed.delete(m.id);
+        void this.toStream(m, to).finally(() => this.running.delete(m.id));
+        return;
+      }
       if (!this.running.delete(m.id)) return;
       this.answered.set(m.id, m);
       if (this.answered.size > ANSWER_CACHE) this.answered.delete(this.answered.keys().next().value as string);

@@ -8,6 +8,9 @@ import { setActorSpawner } from '../core/remote/spawner';
 import { connectCluster } from './connect';
 import { readCreds } from './creds';
 import { NatsActorSpawner } from './natsSpawner';
+import { jetstreamExperience } from './jetstreamExperience';
+import { setStreamedExperienceFactory } from './segmentSource';
+import type { ConsumerStats } from './experience';
 
 export interface ClusterLearnerLink {
   spawner: NatsActorSpawner;
@@ -28,10 +31,25 @@ export async function joinClusterAsLearner(server: string, credsPath: string, lo
   const hosts = spawner.liveHosts();
   log(`cluster: ${nc.getServer()}, ${hosts.length} actor host${hosts.length === 1 ? '' : 's'} (${hosts.reduce((a, h) => a + h.capacity, 0)} slots)`);
   setActorSpawner(spawner);
+  // The async (IMPALA) loop's segments and weights go through JetStream.
+  let streamStats: ConsumerStats | null = null;
+  setStreamedExperienceFactory((o) =>
+    jetstreamExperience(spawner, o, {
+      onStats: (s) => (streamStats = s),
+      onReject: (kind, why) => {
+        if (++rejectNotices <= 5) log(`warning: rejected a ${kind} segment from the stream: ${why}`);
+      },
+    }),
+  );
   return {
     spawner,
     async close() {
+      setStreamedExperienceFactory(null);
       await spawner.close();
+      if (streamStats) {
+        const s: ConsumerStats = streamStats;
+        log(`cluster stream: ${s.taken} segments learned, ${s.redelivered} redelivered; rejected ${s.rejected.malformed} malformed, ${s.rejected.oversized} oversized, ${s.rejected.replayed} replayed`);
+      }
       const r = spawner.stats.rejected;
       log(`cluster: ${spawner.stats.framesReceived} frames in, ${spawner.stats.framesSent} out; rejected ${r.malformed} malformed, ${r.oversized} oversized, ${r.replayed} replayed`);
       await nc.drain().catch(() => undefined);

@@ -18,7 +18,7 @@ import type { ActorSpawner, SpawnedWorker, WorkerExit } from '../core/remote/spa
 import { FrameReceiver, FrameSender } from './channel';
 import { decodeFrame, encodeFrame, type FrameCaps, DEFAULT_CAPS } from './codec';
 import { randomId } from './ids';
-import { actorOutboundSchema, emptyStats, hostBeatSchema, learnerMessageSchema, spawnReplySchema, subjects, type HostBeat, type TransportStats } from './protocol';
+import { actorOutboundSchema, emptyStats, hostBeatSchema, learnerMessageSchema, spawnReplySchema, subjects, type HostBeat, type LearnerMessage, type StreamRoute, type TransportStats } from './protocol';
 
 export interface NatsSpawnerOptions {
   /** A host unheard of for this long is dead (default 3000 ms; hosts beat every 500 ms by default). */
@@ -29,6 +29,9 @@ export interface NatsSpawnerOptions {
   /** Called on every rejected frame (for notices); rejections are counted in stats either way. */
   onReject?(kind: keyof TransportStats['rejected'], why: string, actorName: string): void;
 }
+
+/** Decides which calls have their answer go into a JetStream stream (set by the async loop's segment source). */
+export type CallRouter = (message: LearnerMessage) => StreamRoute | undefined;
 
 interface KnownHost {
   beat: HostBeat;
@@ -52,6 +55,8 @@ export class NatsActorSpawner implements ActorSpawner {
   private closed = false;
   private readonly hostTimeoutMs: number;
   private readonly hostListeners = new Set<() => void>();
+  /** Routes calls' answers into a stream; undefined: every answer comes back here. */
+  router: CallRouter | undefined;
 
   constructor(
     readonly nc: NatsConnection,
@@ -209,7 +214,7 @@ class NatsActorWorker implements SpawnedWorker {
   private readonly sender: FrameSender;
   private readonly receiver: FrameReceiver<typeof actorOutboundSchema>;
   private readonly sub: Subscription;
-  /** Requests not answered yet, by comlink id or 'ping:<seq>' / 'init'; sent again after a reconnect. */
+  /** Frames of requests not answered yet, by comlink id or 'ping:<seq>' / 'init'; sent again after a reconnect. */
   private readonly unanswered = new Map<string, unknown>();
 
   constructor(
@@ -249,15 +254,17 @@ class NatsActorWorker implements SpawnedWorker {
     if (!checked.success) throw new Error(`cannot send this message to a cluster actor: ${checked.error.issues[0]?.message ?? 'schema mismatch'}`);
     const m = checked.data;
     const key = 'id' in m ? m.id : m.__parl === 'ping' ? `ping:${m.seq}` : 'init';
-    this.unanswered.set(key, m);
-    this.sender.send({ k: 'msg', m });
+    const x = this.spawner.router?.(m);
+    const frame = x ? { k: 'msg', m, x } : { k: 'msg', m };
+    this.unanswered.set(key, frame);
+    this.sender.send(frame);
   }
 
   resendUnanswered(): void {
     if (this.ended) return;
-    for (const m of this.unanswered.values()) {
+    for (const frame of this.unanswered.values()) {
       try {
-        this.sender.send({ k: 'msg', m });
+        this.sender.send(frame);
       } catch {
         // still disconnected: the next reconnect sends it again
       }

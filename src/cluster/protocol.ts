@@ -65,7 +65,22 @@ const applyMessage = z.strictObject({ id: commId, type: z.literal('APPLY'), path
 export const learnerMessageSchema = z.union([initMessage, pingMessage, applyMessage]);
 export type LearnerMessage = z.infer<typeof learnerMessageSchema>;
 
-export const actorInboundSchema = z.union([z.strictObject({ k: z.literal('msg'), m: learnerMessageSchema }), z.strictObject({ k: z.literal('stop') })]);
+/**
+ * A call whose answer goes into the run's JetStream work queue instead of back to the learner
+ * (experience.ts): `s` the stream subject, `b` the run's object store, `w` the weights version the
+ * host fetches from it and passes as the call's first argument (null: none). The learner gets a
+ * {@link StreamReceipt} as the call's answer.
+ */
+export const streamRouteSchema = z.strictObject({ s: z.string().max(128), b: z.string().max(128), w: z.number().int().min(0).nullable() });
+export type StreamRoute = z.infer<typeof streamRouteSchema>;
+export interface StreamReceipt {
+  streamed: string;
+  seq: number;
+  messages: number;
+  bytes: number;
+}
+
+export const actorInboundSchema = z.union([z.strictObject({ k: z.literal('msg'), m: learnerMessageSchema, x: streamRouteSchema.optional() }), z.strictObject({ k: z.literal('stop') })]);
 export type ActorInbound = z.infer<typeof actorInboundSchema>;
 
 const pongMessage = z.strictObject({ __parl: z.literal('pong'), seq: z.number().int().nonnegative() });

@@ -15,8 +15,8 @@ import type { MarlAlgorithmModule } from '../algorithms/marl';
 
 /** How a run places its learner and actors (src/engine/loops/): one loop per kind. */
 export type LoopKind = 'episodic' | 'sync' | 'async' | 'replay' | 'es' | 'swarm' | ContinuousLoopKind | 'marl' | 'swarmV2';
-/** Loops of Box-action algorithms: Ape-X style off-policy actors, offline from a dataset. */
-export type ContinuousLoopKind = 'offPolicyContinuous' | 'offline';
+/** Loops of Box-action algorithms: Ape-X style off-policy actors, synchronous on-policy segments, offline from a dataset. */
+export type ContinuousLoopKind = 'offPolicyContinuous' | 'onPolicyContinuous' | 'offline';
 /** The remote actor class the loop's actors are. */
 export type ActorKind = 'RolloutActor' | 'SwarmActor' | 'ContinuousRolloutActor' | 'MarlActor' | 'DecompActor';
 /** What an algorithm's actions are: indices of a Discrete space, or vectors of a Box space. */
@@ -91,7 +91,7 @@ export interface ContinuousNetSpec {
 export interface ContinuousAlgorithmModule<Params> {
   create(net: ContinuousNetSpec, params: Params, seed: number): Algorithm;
   /** How the actors act with its actor network (see src/engine/continuousPolicy.ts). */
-  readonly policy: 'deterministic' | 'squashedGaussian';
+  readonly policy: 'deterministic' | 'squashedGaussian' | 'gaussian';
   /** Extra random draws its batches carry besides noise / nextNoise / targetNoise ([B·rows, A] each). */
   batchDraws?(params: Params): readonly BatchDraw[];
 }

@@ -14,7 +14,7 @@ export const INFERENCE_PLACEMENTS = ['actor', 'learner'] as const;
 
 const CLASSIC = { families: ['classic'] };
 const MARL = { families: ['marl'] };
-const SEGMENT_LOOPS = { loops: ['sync', 'async', 'replay', 'offPolicyContinuous'] };
+const SEGMENT_LOOPS = { loops: ['sync', 'async', 'replay', 'offPolicyContinuous', 'onPolicyContinuous'] };
 const ASYNC = { loops: ['async'] };
 
 export const SHARED_SETTINGS = {
@@ -25,7 +25,7 @@ export const SHARED_SETTINGS = {
   backend: choice('run', 'Learner backend', BACKENDS, 'auto', 'tfjs backend for the learner; auto tries webgpu, webgl, wasm, then cpu.'),
   'env.id': scoped(CLASSIC, choice('env', 'Environment', ENV_IDS, 'CartPole-v1', 'The Gymnasium-style task the agent learns.')),
   actors: int('parallel', 'Actors (workers)', 1, 16, 2, 'How many remote actors (Web Workers / worker threads) collect experience.'),
-  envsPerActor: scoped({ loops: ['episodic', 'sync', 'async', 'replay', 'swarm', 'offPolicyContinuous'] }, int('parallel', 'Envs per actor', 1, 64, 4, 'Environment copies each actor steps together with one batched forward pass.')),
+  envsPerActor: scoped({ loops: ['episodic', 'sync', 'async', 'replay', 'swarm', 'offPolicyContinuous', 'onPolicyContinuous'] }, int('parallel', 'Envs per actor', 1, 64, 4, 'Environment copies each actor steps together with one batched forward pass.')),
   'model.hidden': scoped(CLASSIC, int('model', 'Hidden units', 4, 256, 64, 'Width of each hidden layer of the policy network.')),
   'model.layers': scoped(CLASSIC, int('model', 'Hidden layers', 1, 3, 1, 'Depth of the policy network.')),
   'model.activation': scoped(CLASSIC, choice('model', 'Activation', ['tanh', 'relu'] as const, 'tanh', 'Nonlinearity between layers.')),
@@ -36,7 +36,7 @@ export const SHARED_SETTINGS = {
   'sampling.segmentsPerBatch': scoped(ASYNC, int('parallel', 'Segments per batch', 1, 16, 2, 'Async mode: segments the learner takes from the queue for one update.')),
   'sampling.updateToData': scoped({ loops: ['offPolicyContinuous'] }, num('parallel', 'Update-to-data ratio', 0.05, 8, 1, 'Off-policy actors: gradient steps the learner takes per environment step collected; actors wait when they get this far ahead.')),
   'marl.env': scoped(MARL, choice('env', 'Multi-agent environment', MARL_ENV_IDS, 'simple_spread_v3', 'The particle world (PettingZoo MPE, discrete actions, 25-step episodes) the agents learn in.')),
-  'marl.envSteps': scoped(MARL, int('run', 'Budget (env steps)', 1_000, 5_000_000, 200_000, 'The run stops after this many environment steps (one step moves every agent) in total.')),
+  'marl.envSteps': scoped(MARL, int('run', 'Budget (env steps)', 100, 5_000_000, 200_000, 'The run stops after this many environment steps (one step moves every agent) in total.')),
 } as const satisfies Record<string, Setting>;
 
 export type SharedSettingValues = { -readonly [K in keyof typeof SHARED_SETTINGS]: SettingValue<(typeof SHARED_SETTINGS)[K]> };

@@ -218,3 +218,75 @@ async function chooseNow(options: ChooseBackendOptions): Promise<BackendChoice> 
   // Unreachable in practice: cpu is always registered by @tensorflow/tfjs.
   throw new Error(`No tfjs backend could be initialised: ${attempts.map((a) => a.detail).join('; ')}`);
 }
+
+/**
+ * The parts of tfjs-webgpu 4.22's backend that memory checks read (`bufferManager` is public in
+ * its typings; the pools and `pipelineCache` are plain properties of the same objects).
+ */
+interface WebgpuBufferLike {
+  size: number;
+  destroy(): void;
+}
+interface WebgpuBackendLike {
+  bufferManager: {
+    numUsedBuffers: number;
+    numFreeBuffers: number;
+    numBytesUsed: number;
+    numBytesAllocated: number;
+    freeBuffers: Map<string, WebgpuBufferLike[]>;
+  };
+  pipelineCache: Record<string, unknown>;
+}
+
+function webgpuBackend(): WebgpuBackendLike | null {
+  if (tf.getBackend() !== 'webgpu') return null;
+  const b: unknown = tf.engine().backend;
+  const bm = (b as { bufferManager?: unknown } | null)?.bufferManager;
+  return bm && typeof bm === 'object' && (bm as { freeBuffers?: unknown }).freeBuffers instanceof Map ? (b as WebgpuBackendLike) : null;
+}
+
+/** The webgpu backend's buffer pool and pipeline cache, or null on another backend. */
+export function webgpuMemory(): { numUsedBuffers: number; numFreeBuffers: number; numBytesUsed: number; numBytesAllocated: number; freePoolKeys: number; pipelines: number } | null {
+  const b = webgpuBackend();
+  if (!b) return null;
+  const m = b.bufferManager;
+  let freePoolKeys = 0;
+  for (const list of m.freeBuffers.values()) if (list.length > 0) freePoolKeys += 1;
+  return {
+    numUsedBuffers: m.numUsedBuffers,
+    numFreeBuffers: m.numFreeBuffers,
+    numBytesUsed: m.numBytesUsed,
+    numBytesAllocated: m.numBytesAllocated,
+    freePoolKeys,
+    pipelines: Object.keys(b.pipelineCache ?? {}).length,
+  };
+}
+
+/**
+ * tfjs-webgpu keeps every released buffer in a free pool keyed by its exact byte size, and never
+ * destroys one. A loop whose batch size changes each update (REINFORCE: the sum of episode
+ * lengths) releases buffers of a new size almost every update, so the pool, and the GPU process
+ * that backs it, grows without bound. When the free pool holds more than `maxFreeBytes` (and more
+ * than the buffers in use), destroy every free buffer: none is bound to a tensor or to a command
+ * not yet submitted (tfjs releases those only after submitting), and WebGPU defers freeing a
+ * buffer that submitted work still reads. Returns the bytes freed (0 on other backends).
+ */
+export function trimWebgpuBufferPool(maxFreeBytes = 16 * 2 ** 20): number {
+  const b = webgpuBackend();
+  if (!b) return 0;
+  const m = b.bufferManager;
+  const freeBytes = m.numBytesAllocated - m.numBytesUsed;
+  if (freeBytes <= Math.max(maxFreeBytes, m.numBytesUsed)) return 0;
+  let freed = 0;
+  for (const list of m.freeBuffers.values()) {
+    for (const buffer of list) {
+      freed += buffer.size;
+      buffer.destroy();
+    }
+    // Emptied in place: tfjs keeps the map's keys (releaseBuffer returns early on an empty map).
+    list.length = 0;
+  }
+  m.numFreeBuffers = 0;
+  m.numBytesAllocated -= freed;
+  return freed;
+}

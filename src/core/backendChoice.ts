@@ -66,12 +66,14 @@ export function chooseMeasuredBackend(measurements: readonly BackendMeasurement[
   }
   // A measurement cut short is a lower bound: it still loses to anything faster than that bound.
   const sorted = [...measured].sort((a, b) => a.msPerUpdate - b.msPerUpdate || USUAL_ORDER.indexOf(a.name) - USUAL_ORDER.indexOf(b.name));
+  const missing = measurements.filter((m) => !m.available).map((m) => `${m.name}${m.detail ? ` (${m.detail})` : ''}`);
+  const absent = missing.length ? `; not available here: ${missing.join(', ')}` : '';
   const best = sorted[0];
   const runnerUp = sorted[1];
   const per = `per update of this network`;
   if (!runnerUp) {
     const others = available.filter((m) => m !== best).map((m) => `${m.name}: ${m.detail ?? 'not measured'}`);
-    return { name: best.name, reason: `${best.name}: the only backend measured here (${formatMs(best.msPerUpdate)} ${per})${others.length ? `; ${others.join('; ')}` : ''}`, ratio: null, versus: null };
+    return { name: best.name, reason: `${best.name}: the only backend measured here (${formatMs(best.msPerUpdate)} ${per})${others.length ? `; ${others.join('; ')}` : ''}${absent}`, ratio: null, versus: null };
   }
   const ratio = runnerUp.msPerUpdate / best.msPerUpdate;
   const atLeast = runnerUp.cutShort ? 'at least ' : '';
@@ -79,6 +81,6 @@ export function chooseMeasuredBackend(measurements: readonly BackendMeasurement[
   const rest = sorted.slice(2).map((m) => `${label(m)} ${m.cutShort ? '> ' : ''}${formatMs(m.msPerUpdate)}`);
   const reason =
     `${best.name}: ${atLeast}${formatRatio(ratio)} faster than ${runnerUp.name} here ` +
-    `(${formatMs(best.msPerUpdate)} against ${runnerUp.cutShort ? 'over ' : ''}${formatMs(runnerUp.msPerUpdate)} ${per}${rest.length ? `; ${rest.join(', ')}` : ''})${why}`;
+    `(${formatMs(best.msPerUpdate)} against ${runnerUp.cutShort ? 'over ' : ''}${formatMs(runnerUp.msPerUpdate)} ${per}${rest.length ? `; ${rest.join(', ')}` : ''})${why}${absent}`;
   return { name: best.name, reason, ratio, versus: runnerUp.name };
 }

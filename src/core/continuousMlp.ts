@@ -239,3 +239,61 @@ export class QCritic extends Model<{ q: tf.Tensor1D }> {
     return this.net.specs();
   }
 }
+
+/**
+ * Gaussian PPO's actor-critic (CleanRL ppo_continuous_action.py's Agent): an actor MLP for the
+ * mean μ(s) (head gain 0.01), a state-independent log-std vector (a trained variable, starting at
+ * 0), and a separate critic MLP V(s) (head gain 1). Actions are unbounded draws a ~ N(μ(s), σ²);
+ * the env clips them to its bounds. Variable order: actor layers, logStd, critic layers.
+ * Output `{ mean: [B, A], logStd: [1, A], value: [B] }`.
+ */
+export class GaussianActorCritic extends Model<{ mean: tf.Tensor2D; logStd: tf.Tensor2D; value: tf.Tensor1D }> {
+  readonly actor: DenseStack;
+  readonly critic: DenseStack;
+  readonly logStd: tf.Variable;
+
+  constructor(
+    readonly spec: ActorSpec,
+    readonly seed: number,
+  ) {
+    super();
+    checkSizes(spec, 'ActorSpec');
+    actionScaleBias(spec); // checks the bounds
+    const rng = new Rng(seed).fork(14);
+    this.actor = new DenseStack('actor', spec.obsDim, spec.hidden, spec.actionDim, spec.activation, 0.01, rng.fork(0));
+    this.critic = new DenseStack('critic', spec.obsDim, spec.hidden, 1, spec.activation, 1.0, rng.fork(1));
+    this.logStd = tf.variable(tf.zeros([1, spec.actionDim]), true);
+  }
+
+  forward(x: tf.Tensor2D): { mean: tf.Tensor2D; logStd: tf.Tensor2D; value: tf.Tensor1D } {
+    return tf.tidy(() => ({
+      mean: this.actor.apply(x),
+      logStd: tf.clone(this.logStd) as tf.Tensor2D,
+      value: tf.reshape(this.critic.apply(x), [-1]) as tf.Tensor1D,
+    }));
+  }
+
+  variables(): tf.Variable[] {
+    return [...this.actor.variables(), this.logStd, ...this.critic.variables()];
+  }
+
+  weightSpecs(): WeightSpec[] {
+    return [...this.actor.specs(), { name: 'actor/logStd', shape: [1, this.spec.actionDim] }, ...this.critic.specs()];
+  }
+}
+
+/**
+ * log N(a; μ, σ²) of a diagonal Gaussian, summed over the action dimensions, and its entropy:
+ *     log π(a|s) = Σ_i [ −(a_i − μ_i)² / (2σ_i²) − log σ_i − ½ log 2π ]
+ *     H = Σ_i [ ½ + ½ log 2π + log σ_i ]
+ * `logStd` broadcasts ([1, A] or [B, A]). Call inside tf.tidy.
+ */
+export function diagGaussianLogProb(mean: tf.Tensor2D, logStd: tf.Tensor2D, actions: tf.Tensor2D): { logProb: tf.Tensor1D; entropy: tf.Tensor1D } {
+  const z = tf.div(tf.sub(actions, mean), tf.exp(logStd));
+  const perDim = tf.sub(tf.sub(tf.mul(-0.5, tf.square(z)), logStd), 0.5 * Math.log(2 * Math.PI));
+  const logProb = tf.sum(perDim, 1) as tf.Tensor1D;
+  const B = mean.shape[0];
+  const entPerDim = tf.add(logStd, 0.5 + 0.5 * Math.log(2 * Math.PI));
+  const entropy = tf.mul(tf.ones([B]), tf.sum(entPerDim)) as tf.Tensor1D;
+  return { logProb, entropy };
+}

@@ -35,6 +35,54 @@ export function readScalars(scalars: Record<string, tf.Scalar>): Record<string, 
 }
 
 /**
+ * Float32 scalar constants kept across steps, so that a hot loop does not upload the same number
+ * every time it writes `tf.mul(0.5, x)`. `tf.mul(c.get(0.5), x)` is bit-identical to
+ * `tf.mul(0.5, x)`: tfjs turns a JS number into the same float32 scalar. The tensors outlive every
+ * tf.tidy; free them with `dispose()`.
+ */
+export class ScalarCache {
+  private readonly byValue = new Map<string, tf.Scalar>();
+
+  get(x: number): tf.Scalar {
+    const key = Object.is(x, -0) ? '-0' : String(x);
+    let t = this.byValue.get(key);
+    if (!t) {
+      t = tf.keep(tf.scalar(x, 'float32'));
+      this.byValue.set(key, t);
+    }
+    return t;
+  }
+
+  /** Number of constants held. */
+  get size(): number {
+    return this.byValue.size;
+  }
+
+  dispose(): void {
+    for (const t of this.byValue.values()) t.dispose();
+    this.byValue.clear();
+  }
+}
+
+/** A source of scalar constants: a ScalarCache's `get`, or a fresh tensor each call. */
+export type ScalarSource = (x: number) => tf.Scalar;
+const freshScalar: ScalarSource = (x) => tf.scalar(x, 'float32');
+
+/** ‖g‖₂ = √(Σ_k Σ_i g_{k,i}²) over the gradients in the given order (call inside tf.tidy). */
+export function globalNorm(grads: readonly tf.Tensor[]): tf.Scalar {
+  return tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))) as tf.Scalar;
+}
+
+/**
+ * The factor of global-norm clipping, min(1, maxNorm / (‖g‖₂ + 1e-6)), or null when there is no
+ * clipping (maxNorm null or not finite). Call inside tf.tidy.
+ */
+export function clipScale(norm: tf.Scalar, maxNorm: number | null, c: ScalarSource = freshScalar): tf.Scalar | null {
+  if (maxNorm === null || !Number.isFinite(maxNorm)) return null;
+  return tf.minimum(c(1), tf.div(c(maxNorm), tf.add(norm, c(1e-6))));
+}
+
+/**
  * Global-norm gradient clipping (as torch.nn.utils.clip_grad_norm_): if ‖g‖₂ > maxNorm, every
  * gradient is scaled by maxNorm / ‖g‖₂. Returns the clipped gradients and the norm BEFORE
  * clipping. Call inside tf.tidy.
@@ -42,11 +90,12 @@ export function readScalars(scalars: Record<string, tf.Scalar>): Record<string, 
 export function clipByGlobalNorm(
   grads: Record<string, tf.Tensor>,
   maxNorm: number | null,
+  c: ScalarSource = freshScalar,
 ): { grads: Record<string, tf.Tensor>; norm: tf.Scalar } {
   const keys = Object.keys(grads);
-  const norm = tf.sqrt(tf.addN(keys.map((k) => tf.sum(tf.square(grads[k]))))) as tf.Scalar;
-  if (maxNorm === null || !Number.isFinite(maxNorm)) return { grads, norm };
-  const scale = tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6)));
+  const norm = globalNorm(keys.map((k) => grads[k]));
+  const scale = clipScale(norm, maxNorm, c);
+  if (!scale) return { grads, norm };
   const clipped: Record<string, tf.Tensor> = {};
   for (const k of keys) clipped[k] = tf.mul(grads[k], scale);
   return { grads: clipped, norm };

@@ -5,13 +5,16 @@
  * layer):
  *   - 'deterministic' (DeterministicActor): μ(s) = bias + scale·tanh(f(s)), f = DenseStack(obs → hidden… → A);
  *   - 'squashedGaussian' (SquashedGaussianActor): z = act(trunk(s)), mean = z·Wm + bm,
- *     logStd = clip(z·Ws + bs, LOG_STD_MIN, LOG_STD_MAX), u = mean + exp(logStd)·ε, a = bias + scale·tanh(u).
+ *     logStd = clip(z·Ws + bs, LOG_STD_MIN, LOG_STD_MAX), u = mean + exp(logStd)·ε, a = bias + scale·tanh(u);
+ *   - 'gaussian' (GaussianActorCritic, Gaussian PPO): a = μ(s) + exp(logStd)·ε, unbounded (the caller
+ *     clips what it sends to the env), with log π(a|s) = Σ_i [−ε_i²/2 − logStd_i − ½ log 2π]
+ *     (weights: actor layers, the logStd vector, then the critic's layers, which acting ignores).
  * Exploration noise ε comes from the caller's seeded Rng.
  */
 import { actionScaleBias, LOG_STD_MAX, LOG_STD_MIN, type ActorSpec } from '../core/continuousMlp';
 import type { Rng } from '../core/rng';
 
-export type ContinuousPolicyKind = 'deterministic' | 'squashedGaussian';
+export type ContinuousPolicyKind = 'deterministic' | 'squashedGaussian' | 'gaussian';
 
 /** How an actor picks actions: uniformly at random (warm-up), greedily, or exploring. */
 export interface ExploreMode {
@@ -34,6 +37,10 @@ interface Layer {
 
 export class ContinuousPolicy {
   private layers: Layer[] = [];
+  /** Gaussian PPO's state-independent log-std. */
+  private logStd: Float32Array | null = null;
+  /** log π(a|s) of the rows of the last `act` (gaussian only; zeros otherwise). */
+  lastLogProbs = new Float32Array(0);
   private readonly scale: Float32Array;
   private readonly bias: Float32Array;
   /** Number of weight arrays the model has. */
@@ -47,13 +54,19 @@ export class ContinuousPolicy {
     this.scale = scale;
     this.bias = bias;
     // deterministic: hidden.length + 1 layers; squashed: hidden.length trunk layers + 2 heads
-    this.weightArrays = 2 * (spec.hidden.length + (kind === 'deterministic' ? 1 : 2));
+    const h = spec.hidden.length;
+    this.weightArrays = kind === 'gaussian' ? 4 * (h + 1) + 1 : 2 * (h + (kind === 'deterministic' ? 1 : 2));
   }
 
   setWeights(weights: Float32Array[]): void {
     if (weights.length !== this.weightArrays) throw new Error(`ContinuousPolicy: expected ${this.weightArrays} weight arrays, got ${weights.length}`);
     const layers: Layer[] = [];
-    for (let i = 0; i < weights.length; i += 2) {
+    const actorArrays = this.kind === 'gaussian' ? 2 * (this.spec.hidden.length + 1) : weights.length;
+    if (this.kind === 'gaussian') {
+      this.logStd = weights[actorArrays].slice();
+      if (this.logStd.length !== this.spec.actionDim) throw new Error(`ContinuousPolicy: logStd has ${this.logStd.length} values, expected ${this.spec.actionDim}`);
+    }
+    for (let i = 0; i < actorArrays; i += 2) {
       const b = weights[i + 1];
       const outDim = b.length;
       const inDim = weights[i].length / outDim;
@@ -78,9 +91,20 @@ export class ContinuousPolicy {
     if (this.layers.length === 0) throw new Error('ContinuousPolicy: no weights yet');
     const d = this.spec.obsDim;
     const act = this.spec.activation;
+    if (this.lastLogProbs.length !== batch) this.lastLogProbs = new Float32Array(batch);
     for (let r = 0; r < batch; r++) {
       const x = obs.subarray(r * d, (r + 1) * d);
-      if (this.kind === 'deterministic') {
+      if (this.kind === 'gaussian') {
+        const mean = this.stack(x, 0, this.layers.length, act);
+        const logStd = this.logStd!;
+        let lp = 0;
+        for (let j = 0; j < A; j++) {
+          const eps = mode.sample ? rng.normal() : 0;
+          out[r * A + j] = mean[j] + Math.exp(logStd[j]) * eps;
+          lp += -0.5 * eps * eps - logStd[j] - 0.5 * Math.log(2 * Math.PI);
+        }
+        this.lastLogProbs[r] = lp;
+      } else if (this.kind === 'deterministic') {
         const f = this.stack(x, 0, this.layers.length, act);
         for (let j = 0; j < A; j++) {
           const noisy = Math.tanh(f[j]) + (mode.noise > 0 ? mode.noise * rng.normal() : 0);

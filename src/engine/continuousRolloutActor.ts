@@ -36,6 +36,10 @@ export interface ContinuousSegment {
   nextObs: Float32Array;
   /** 1 where s' is terminal (not where the time limit cut the episode). */
   dones: Uint8Array;
+  /** 1 where the episode ended here, terminal or cut by the time limit (GAE stops there). */
+  ended: Uint8Array;
+  /** log π(a|s) of the acting policy (Gaussian PPO; zeros for the off-policy actors). */
+  logProbs: Float32Array;
   episodeReturns: Float32Array;
   episodeLengths: Int32Array;
   seconds: number;
@@ -45,7 +49,7 @@ export interface ContinuousSegment {
 export interface EpisodeRollout {
   returns: Float32Array;
   lengths: Int32Array;
-  transitions: Omit<ContinuousSegment, 'actorIndex' | 'policyVersion' | 'episodeReturns' | 'episodeLengths' | 'seconds'> | null;
+  transitions: Pick<ContinuousSegment, 'steps' | 'obsDim' | 'actionDim' | 'obs' | 'actions' | 'rewards' | 'nextObs' | 'dones'> | null;
 }
 
 /** The env of a Box-action id, typed for vector actions. */
@@ -124,6 +128,8 @@ export class ContinuousRolloutActor {
       rewards: new Float32Array(steps),
       nextObs: new Float32Array(steps * d),
       dones: new Uint8Array(steps),
+      ended: new Uint8Array(steps),
+      logProbs: new Float32Array(steps),
       episodeReturns: new Float32Array(0),
       episodeLengths: new Int32Array(0),
       seconds: 0,
@@ -133,7 +139,9 @@ export class ContinuousRolloutActor {
     let obs = this.vecObs!;
     for (let t = 0; t < T; t++) {
       const actions = this.policy.act(obs, N, this.rng, mode);
-      const step = vec.step(actions);
+      // Gaussian PPO's draws are unbounded: the env gets them clipped (CleanRL's ClipAction), the segment keeps them.
+      const step = vec.step(this.options.policy === 'gaussian' ? this.clipped(actions) : actions);
+      if (this.options.policy === 'gaussian') seg.logProbs.set(this.policy.lastLogProbs, t * N);
       seg.obs.set(obs, t * N * d);
       seg.actions.set(actions, t * N * A);
       seg.rewards.set(step.rewards, t * N);
@@ -141,6 +149,7 @@ export class ContinuousRolloutActor {
       for (let n = 0; n < N; n++) {
         if (step.terminated[n] || step.truncated[n]) seg.nextObs.set(step.finalObs.subarray(n * d, (n + 1) * d), (t * N + n) * d);
         seg.dones[t * N + n] = step.terminated[n];
+        seg.ended[t * N + n] = step.terminated[n] | step.truncated[n];
       }
       returns.push(...step.episodeReturns);
       lengths.push(...step.episodeLengths);
@@ -173,7 +182,8 @@ export class ContinuousRolloutActor {
     for (let e = 0; e < episodes; e++) {
       let obs = env.reset({ seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xe7a1, this.evalEpisodes++) }).obs;
       for (;;) {
-        const a = this.policy.act(obs, 1, this.rng, mode);
+        const raw = this.policy.act(obs, 1, this.rng, mode);
+        const a = this.options.policy === 'gaussian' ? this.clipped(raw) : raw;
         const step = env.step(a);
         returns[e] += step.reward;
         lengths[e] += 1;
@@ -215,7 +225,8 @@ export class ContinuousRolloutActor {
     for (;;) {
       const state = env.renderState();
       if (length < maxFrames) for (const k of keys) frames.push(state[k]);
-      const step = env.step(this.policy.act(obs, 1, this.rng, GREEDY));
+      const raw = this.policy.act(obs, 1, this.rng, GREEDY);
+      const step = env.step(this.options.policy === 'gaussian' ? this.clipped(raw) : raw);
       ret += step.reward;
       length += 1;
       obs = step.obs;
@@ -229,6 +240,11 @@ export class ContinuousRolloutActor {
     setTimeout(() => {
       throw new Error(message);
     });
+  }
+
+  private clipped(actions: Float32Array): Float32Array {
+    const { actionLow: low, actionHigh: high, actionDim: A } = this.options.net;
+    return actions.map((a, i) => Math.min(high[i % A], Math.max(low[i % A], a)));
   }
 
   private vector(): VectorEnv {

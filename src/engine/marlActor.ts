@@ -88,6 +88,7 @@ export class MarlActor {
   private readonly copies: MarlPolicy[];
   private readonly rng: Rng;
   private obs: Float32Array | null = null;
+  private resets = 0;
   private demoEnv: MpeEnv | null = null;
   private demoPolicy: MarlPolicy | null = null;
 
@@ -107,8 +108,20 @@ export class MarlActor {
     return 'js';
   }
 
-  /** Load `weights`, play one episode on every copy with exploration `epsilon`, return it. */
+  /**
+   * Load `weights`, play one episode on every copy with exploration `epsilon`, return it. A round
+   * that throws (a refused joint action) leaves its copies mid-episode: the next one resets them.
+   */
   collectEpisodes(weights: Float32Array[], epsilon: number): MarlEpisodeMessage {
+    try {
+      return this.playRound(weights, epsilon);
+    } catch (err) {
+      this.obs = null;
+      throw err;
+    }
+  }
+
+  private playRound(weights: Float32Array[], epsilon: number): MarlEpisodeMessage {
     const started = performance.now();
     const { task } = this.options;
     const E = this.vec.numEnvs;
@@ -119,7 +132,7 @@ export class MarlActor {
       p.setWeights(weights);
       p.resetEpisode();
     }
-    let obs = this.obs ?? this.vec.reset(deriveSeed(this.options.seed, this.options.actorIndex));
+    let obs = this.obs ?? this.vec.reset(deriveSeed(this.options.seed, this.options.actorIndex, this.resets++));
     const state = new Float32Array(E * (T + 1) * S);
     const actions = new Int32Array(E * T * A);
     const rewards = new Float32Array(E * T * A);
@@ -132,7 +145,7 @@ export class MarlActor {
         state.set(obs.subarray(e * S, (e + 1) * S), (e * (T + 1) + t) * S);
         this.copies[e].act(obs, e * S, epsilon, this.rng, false, joint, e * A);
       }
-      const step = this.vec.step(joint);
+      const step = this.stepEnvs(joint);
       for (let e = 0; e < E; e++) {
         actions.set(joint.subarray(e * A, (e + 1) * A), (e * T + t) * A);
         rewards.set(step.rewards.subarray(e * A, (e + 1) * A), (e * T + t) * A);
@@ -150,6 +163,11 @@ export class MarlActor {
     }
     this.obs = obs;
     return { actorIndex: this.options.actorIndex, numEpisodes: E, T, state, actions, rewards, returns, metricNames: [...this.vec.metricNames], metrics, seconds: (performance.now() - started) / 1000 };
+  }
+
+  /** One step of every copy with the joint actions [E, A] (tests' stand-ins corrupt them here). */
+  protected stepEnvs(joint: Int32Array) {
+    return this.vec.step(joint);
   }
 
   /** A greedy episode on a separate copy (training streams untouched), as frames for the live view. */

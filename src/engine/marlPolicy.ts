@@ -116,8 +116,13 @@ export class MarlPolicy {
       else if (this.spec.kind === 'mlpPerAgent') u = sampleSoftmax(s, n, rng);
       else u = rng.uniform() < epsilon ? rng.int(n) : argmax(s, n);
       out[outOffset + a] = u;
-      this.prevActions[a] = u;
     });
+    this.recordActions(out.subarray(outOffset, outOffset + this.task.agents.length));
+  }
+
+  /** The joint action just taken: the recurrent network's next inputs carry it. */
+  recordActions(actions: ArrayLike<number>): void {
+    for (let a = 0; a < this.prevActions.length; a++) this.prevActions[a] = actions[a];
     this.started = true;
   }
 }

@@ -123,6 +123,12 @@ export interface TraceRecord {
   update: number;
   trace: EpisodeTrace;
   serialTrace: EpisodeTrace;
+  /** π(·|s) of the orchestrator at each of its decisions in `trace` (stage by stage), as it acted. */
+  stageProbs?: number[][];
+  /** The orchestrator's actions, by index, for `stageProbs`. */
+  actionNames?: string[];
+  /** The action it took at each decision (an index into `actionNames`). */
+  stageActions?: number[];
 }
 
 /** A greedy episode played by an actor with recent weights, for the live environment view. */
@@ -249,17 +255,19 @@ export const RECORD_LIMITS = {
  * An update record inside RECORD_LIMITS: episodes whose return or length is not a finite number
  * are dropped (they would poison the mean return and could not be saved), only the newest
  * episodes are kept past the cap, metric keys past the cap are dropped, lags are clamped.
+ * Returns without lengths (ES scores perturbations, not episodes of one policy) are kept alone.
  */
 export function fitUpdateRecord(r: UpdateRecord): UpdateRecord {
   const L = RECORD_LIMITS;
   const returns: number[] = [];
   const lengths: number[] = [];
-  const n = Math.min(r.returns.length, r.lengths.length);
+  const paired = r.lengths.length > 0;
+  const n = paired ? Math.min(r.returns.length, r.lengths.length) : r.returns.length;
   for (let i = Math.max(0, n - L.episodesPerUpdate); i < n; i++) {
-    if (Number.isFinite(r.returns[i]) && Number.isInteger(r.lengths[i]) && r.lengths[i] >= 0) {
-      returns.push(r.returns[i]);
-      lengths.push(r.lengths[i]);
-    }
+    if (!Number.isFinite(r.returns[i])) continue;
+    if (paired && !(Number.isInteger(r.lengths[i]) && r.lengths[i] >= 0)) continue;
+    returns.push(r.returns[i]);
+    if (paired) lengths.push(r.lengths[i]);
   }
   const metrics: Record<string, number> = {};
   for (const k of Object.keys(r.metrics).filter((key) => key.length <= L.metricKeyChars).slice(0, L.metricKeys)) metrics[k] = r.metrics[k];

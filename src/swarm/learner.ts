@@ -4,6 +4,7 @@
  * bit the same), and the central inference that answers every tick of every actor.
  * The orchestrator's own direct work is always done by the large checkpoint.
  */
+import * as tf from '@tensorflow/tfjs';
 import { Agent } from '../core/agent';
 import { Rng, deriveSeed } from '../core/rng';
 import { Ppo, type PpoBatch } from '../algorithms/ppo';
@@ -60,6 +61,21 @@ export class SwarmLearner {
     this.inference.subagent = this.large;
     this.switched = true;
     return true;
+  }
+
+  /**
+   * π(·|s) of the orchestrator at each observation (masked rows, as it samples), in one batched
+   * pass: what the trace shows beside each stage of a recorded episode.
+   */
+  async policyAt(observations: readonly Float32Array[]): Promise<number[][]> {
+    if (observations.length === 0) return [];
+    const dim = observations[0].length;
+    const flat = new Float32Array(observations.length * dim);
+    observations.forEach((o, i) => flat.set(o, i * dim));
+    const probs = tf.tidy(() => tf.softmax(this.orchestrator.forward(tf.tensor2d(flat, [observations.length, dim])).logits));
+    const rows = (await probs.array()) as number[][];
+    probs.dispose();
+    return rows.map((r) => r.map((p) => Math.round(p * 1e4) / 1e4));
   }
 
   /** Forward passes and ticks so far, for the update record. */

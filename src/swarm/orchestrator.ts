@@ -38,6 +38,8 @@ export const ACTION_OVERSPAWN = ASSIGN_OPTIONS.length + 1;
 export const OVERSPAWN_FACTOR = 2;
 export const ACTION_FINISH = ASSIGN_OPTIONS.length + 2;
 export const NUM_ORCH_ACTIONS = ASSIGN_OPTIONS.length + 3;
+/** The actions by index, in words. */
+export const ORCH_ACTION_NAMES: readonly string[] = ['direct', ...ASSIGN_OPTIONS.map((f) => (f === 0 ? 'assign one' : f === 1 ? 'assign all' : `assign ${f * 100}%`)), 'over-spawn', 'finish'];
 /** Features before the mask. */
 export const ORCH_FEATURES = 18;
 export const ORCH_OBS_DIM = ORCH_FEATURES + NUM_ORCH_ACTIONS;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ActorsTable } from './components/ActorsTable';
+import { AgentInside } from './components/AgentInside';
 import { BackendBadge } from './components/BackendBadge';
 import { Charts } from './components/charts/Charts';
 import { ConfigPanel } from './components/ConfigPanel';
@@ -12,6 +13,7 @@ import { RunControls } from './components/RunControls';
 import { RunsPanel } from './components/RunsPanel';
 import { hideLabel, SharePanel } from './components/SharePanel';
 import { SwarmTimeline } from './components/SwarmTimeline';
+import { StageProbabilities } from './components/StageProbabilities';
 import { TeachingPanel } from './components/TeachingPanel';
 import { Tour } from './components/Tour';
 import { afterFirstPaint } from './afterFirstPaint';
@@ -24,6 +26,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
   const hide = usePlayground((s) => s.view.hide);
   const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
   const hasTrace = usePlayground((s) => s.trace !== null);
+  const hasInspect = usePlayground((s) => s.inspect !== null);
   const [touring, setTouring] = useState(false);
   const closeTour = useCallback(() => setTouring(false), []);
   const shown = (part: string) => !hide.includes(part);
@@ -48,7 +51,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
       <header className="app-header">
         <div>
           <h1>PARL Playground</h1>
-          <p className="tagline">Parallel-agent reinforcement learning in your browser: a learner on the GPU, actors in Web Workers.</p>
+          <p className="tagline">Parallel-agent reinforcement learning in your browser: a learner on the fastest backend it measures here, actors in Web Workers.</p>
         </div>
         <div className="header-right">
           <button type="button" onClick={() => setTouring(true)} data-testid="tour-button">
@@ -101,6 +104,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
             <div className="panel panel-live">
               <PanelBoundary name="swarm timeline">
                 <SwarmTimeline />
+                <StageProbabilities />
               </PanelBoundary>
             </div>
           )}
@@ -108,6 +112,13 @@ export function App({ autostart = false }: { autostart?: boolean }) {
             <div className="panel panel-live">
               <PanelBoundary name="environment">
                 <EnvView />
+              </PanelBoundary>
+            </div>
+          )}
+          {hasInspect && (
+            <div className="panel panel-inside">
+              <PanelBoundary name="inside the agent">
+                <AgentInside />
               </PanelBoundary>
             </div>
           )}

@@ -4,7 +4,7 @@
  * view options change, so reload and back keep the experiment.
  */
 import { decodeExperiment, experimentUrl, type UiOptions } from '../config/urlState';
-import { usePlayground } from './store';
+import { usePlayground, type PlaygroundState } from './store';
 
 /** Apply the link in the current hash; returns whether it asks to start training right away. */
 export function loadFromHash(): boolean {
@@ -13,6 +13,7 @@ export function loadFromHash(): boolean {
   const decoded = decodeExperiment(hash);
   const s = usePlayground.getState();
   s.replaceConfig(decoded.config);
+  s.setChanges(decoded.changes);
   s.setView({ autostart: decoded.ui.autostart, hide: decoded.ui.hide });
   if (decoded.ignored.length > 0) {
     s.notify(
@@ -25,16 +26,21 @@ export function loadFromHash(): boolean {
   return decoded.ui.autostart;
 }
 
+/** The experiment's link: its config and its timed changes (a link's, or those a run applied). */
+function linkFor(s: PlaygroundState, ui: Partial<UiOptions>): string {
+  return experimentUrl(window.location.href, s.config, ui, s.changes);
+}
+
 export function shareLink(ui: Partial<UiOptions>): string {
-  return experimentUrl(window.location.href, usePlayground.getState().config, ui);
+  return linkFor(usePlayground.getState(), ui);
 }
 
 /** Keep the hash in step with the store; returns the unsubscribe function. */
 export function syncHash(): () => void {
   let last = '';
   const write = () => {
-    const { config, view } = usePlayground.getState();
-    const url = experimentUrl(window.location.href, config, view);
+    const s = usePlayground.getState();
+    const url = linkFor(s, s.view);
     if (url !== last) {
       last = url;
       window.history.replaceState(window.history.state, '', url);
@@ -42,6 +48,6 @@ export function syncHash(): () => void {
   };
   write();
   return usePlayground.subscribe((s, prev) => {
-    if (s.config !== prev.config || s.view !== prev.view) write();
+    if (s.config !== prev.config || s.view !== prev.view || s.changes !== prev.changes) write();
   });
 }

@@ -1,11 +1,12 @@
 // The learner Web Worker: runs the training loop (tfjs, WebGPU when available) and spawns the
 // actor workers, so the page's main thread only renders.
 import * as Comlink from 'comlink';
-import { chooseBackend, setAutoPlan } from '../core/backend';
+import * as tf from '@tensorflow/tfjs';
+import { chooseBackend, setAutoPlan, webgpuMemory } from '../core/backend';
 import { resolveExperiment, type ExperimentConfig } from '../config/config';
 import { measuredAutoPlan } from './backendProbe';
 import { setActorSpawner } from '../core/remote/spawner';
-import type { LearnerApi } from './learnerProtocol';
+import { MEMORY_DEBUG_CHANNEL, MEMORY_DEBUG_FLAG, type LearnerApi, type MemoryDebugRecord } from './learnerProtocol';
 import type { BackendRecord, RunRecord } from '../runs/records';
 import { TrainingRun } from '../engine/trainer';
 import { watchEpisode } from '../engine/watch';
@@ -104,3 +105,31 @@ const api: LearnerApi = {
 };
 
 Comlink.expose(api);
+
+// The memory debug hook (see learnerProtocol.ts): only in a worker the page named for it.
+if (self.name.includes(MEMORY_DEBUG_FLAG)) {
+  const channel = new BroadcastChannel(MEMORY_DEBUG_CHANNEL);
+  channel.onmessage = (ev: MessageEvent) => {
+    // Before a backend is chosen, tf.memory() would start one of its own: answer only after.
+    if ((ev.data !== 'memory?' && ev.data !== 'memory after gc?') || !tf.getBackend()) return;
+    // With Chromium's --js-flags=--expose-gc: collect first, so WebGPU objects that only garbage
+    // holds (bind groups, command buffers) are let go in the GPU process too.
+    if (ev.data === 'memory after gc?') (globalThis as { gc?: () => void }).gc?.();
+    let m: ReturnType<typeof tf.memory>;
+    try {
+      m = tf.memory();
+    } catch {
+      return; // a backend still initialising
+    }
+    const record: MemoryDebugRecord = {
+      type: 'memory',
+      at: performance.now(),
+      backend: tf.getBackend(),
+      tensors: m.numTensors,
+      dataBuffers: m.numDataBuffers,
+      bytes: m.numBytes,
+      webgpu: webgpuMemory(),
+    };
+    channel.postMessage(record);
+  };
+}

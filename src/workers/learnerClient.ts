@@ -1,7 +1,7 @@
 /** The page's handle on the learner Web Worker (comlink only: the page never loads tfjs). */
 import * as Comlink from 'comlink';
 import { registerTransferHandlers } from '../core/remote/transfer';
-import type { LearnerApi } from './learnerProtocol';
+import { learnerWorkerName, type LearnerApi } from './learnerProtocol';
 
 // The worker sends typed arrays (checkpoint bytes) through comlink's typed-array handler; the page
 // must know the handler to take them.
@@ -15,7 +15,7 @@ export interface LearnerHandle {
 }
 
 export function createLearner(onCrash: (message: string) => void): LearnerHandle {
-  const worker = new Worker(new URL('./learner.worker.ts', import.meta.url), { type: 'module', name: 'learner' });
+  const worker = new Worker(new URL('./learner.worker.ts', import.meta.url), { type: 'module', name: learnerWorkerName(location.search) });
   worker.addEventListener('error', (ev) => {
     ev.preventDefault();
     onCrash(ev.message || 'the learner worker stopped unexpectedly');

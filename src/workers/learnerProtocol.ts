@@ -33,3 +33,38 @@ export interface LearnerApi {
   /** One greedy episode of a saved run's weights (a PARLCKPT file), for the environment view. */
   watch(config: ExperimentConfig, checkpoint: Uint8Array): Promise<DemoRecord>;
 }
+
+/**
+ * Memory debug hook. A page opened with `?debug=memory` names its learner worker with
+ * MEMORY_DEBUG_FLAG; that worker then answers 'memory?' (or 'memory after gc?', which collects
+ * garbage first where Chromium runs with --js-flags=--expose-gc) on the BroadcastChannel
+ * MEMORY_DEBUG_CHANNEL with a MemoryDebugRecord (`npm run bench -- soak` asks every 10 s).
+ */
+export const MEMORY_DEBUG_CHANNEL = 'parl-debug-memory';
+export const MEMORY_DEBUG_FLAG = 'debug=memory';
+
+/** The learner worker's name for a page whose query string is `search`. */
+export function learnerWorkerName(search: string): string {
+  return new URLSearchParams(search).get('debug') === 'memory' ? `learner ${MEMORY_DEBUG_FLAG}` : 'learner';
+}
+
+export interface MemoryDebugRecord {
+  type: 'memory';
+  /** performance.now() in the worker. */
+  at: number;
+  backend: string;
+  /** tf.memory(): tensors and bytes tfjs tracks (numBytesInGPU etc. on webgpu). */
+  tensors: number;
+  dataBuffers: number;
+  bytes: number;
+  /** The webgpu backend's buffer manager and pipeline cache; null on other backends. */
+  webgpu: {
+    numUsedBuffers: number;
+    numFreeBuffers: number;
+    numBytesUsed: number;
+    numBytesAllocated: number;
+    /** Distinct buffer sizes the free pool holds (one pool per size and usage). */
+    freePoolKeys: number;
+    pipelines: number;
+  } | null;
+}

@@ -1,11 +1,16 @@
 import { mkdirSync } from 'node:fs';
+import { resolveExperiment } from '../../src/config/config';
+import { encodeExperiment } from '../../src/config/urlState';
 import { test, expect, expectStatus } from './fixtures';
+
+// "auto" picks wasm under these flags (backend.spec.ts): tests of WebGPU itself force it by link.
+const forcedWebgpu = `/#x=${encodeExperiment(resolveExperiment('quickstart', { backend: 'webgpu' }))}`;
 
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
 
-test('the app loads with webgpu as the learner backend under the SwiftShader flags', async ({ page }) => {
-  await page.goto('/');
+test('the app loads with webgpu as the learner backend under the SwiftShader flags when it is chosen by hand', async ({ page }) => {
+  await page.goto(forcedWebgpu);
   await expect(page.getByRole('heading', { name: 'PARL Playground' })).toBeVisible();
   await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
   // SwiftShader is a software (fallback) adapter, and the page says so.
@@ -13,7 +18,7 @@ test('the app loads with webgpu as the learner backend under the SwiftShader fla
 });
 
 test('Start pressed before the first paint, after a reload mid-run: the run gets WebGPU and trains', async ({ page }) => {
-  await page.goto('/');
+  await page.goto(forcedWebgpu);
   await page.getByTestId('start').click();
   await expectStatus(page, 'running', 60_000);
   // The old page's learner is still shutting down while the new one starts; the Start click
@@ -34,15 +39,15 @@ test('without WebGPU the learner falls back to wasm or cpu @no-webgpu', async ({
 });
 
 test('QuickStart trains in the browser: actors in Web Workers, a live return curve, pause and resume', async ({ page }) => {
-  await page.goto('/');
+  await page.goto(forcedWebgpu);
   await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
   await page.getByLabel('Budget (env steps)').fill('30000');
   await page.getByLabel('Budget (env steps)').press('Enter');
   await page.getByTestId('start').click();
   await expect(page.getByTestId('status')).toHaveText('running', { timeout: 60_000 });
-  // One actor per spare core by default, at most 4.
-  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  await expect(page.getByTestId('actors').locator('tbody tr')).toHaveCount(Math.max(1, Math.min(4, cores - 1)));
+  // One row per actor the settings ask for (a link carries its own count; the page's default is one per spare core).
+  const actors = Number(await page.getByLabel('Actors (workers)', { exact: true }).inputValue());
+  await expect(page.getByTestId('actors').locator('tbody tr')).toHaveCount(actors);
 
   const chart = page.getByTestId('return-chart');
   await expect.poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(8);

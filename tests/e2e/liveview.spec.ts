@@ -1,15 +1,33 @@
 /**
  * The live view follows training: it replays greedy episodes of recent weights, and the update
- * it names moves on as the run goes (it once stayed on update 1 for the whole run).
+ * it names moves on as the run goes. It once stayed on update 1 ("return 9") long after the run
+ * reached 475: a run of a few seconds got one demo, and a view scrolled away and back could miss
+ * that it was on screen again.
  */
+import type { Locator } from '@playwright/test';
 import { test, expect, expectStatus } from './fixtures';
 
-const updateShown = async (caption: import('@playwright/test').Locator) => Number(/at update (\d+)/.exec((await caption.textContent()) ?? '')?.[1] ?? 0);
+const updateShown = async (caption: Locator) => Number(/at update (\d+)/.exec((await caption.textContent()) ?? '')?.[1] ?? 0);
 
-test('the live view moves on with the run, past its first demo episode', async ({ page }) => {
+test('after a short run the live view shows the agent from near the end of it', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('backend-name')).toHaveText('wasm', { timeout: 60_000 });
-  // A long budget: QuickStart on wasm runs through its default budget in seconds.
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'done', 100_000);
+  const total = Number(((await page.getByTestId('updates').textContent()) ?? '').replace(/\D/g, ''));
+  expect(total).toBeGreaterThan(20);
+  const caption = page.getByTestId('env-caption');
+  // The newest demo starts once the one on screen has played to its end (500 frames at most).
+  await expect.poll(() => updateShown(caption), { timeout: 30_000, intervals: [1_000] }).toBeGreaterThanOrEqual(Math.floor(total * 0.75));
+  await expect(caption).not.toContainText('at update 1:');
+  // The time the run took to reach its target is on screen.
+  await expect(page.getByTestId('time-to-target')).toContainText(/reached the target \(475\) after [\d.]+ s/);
+  await expect(page.getByTestId('run-end')).toContainText(/finished: used its whole budget after/);
+});
+
+test('the live view moves on while the run trains, also after being scrolled away and back', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('backend-name')).toHaveText('wasm', { timeout: 60_000 });
   await page.getByLabel('Budget (env steps)', { exact: true }).fill('5000000');
   await page.getByLabel('Budget (env steps)', { exact: true }).press('Enter');
   await page.getByTestId('start').click();
@@ -17,8 +35,11 @@ test('the live view moves on with the run, past its first demo episode', async (
   const caption = page.getByTestId('env-caption');
   await expect(caption).toHaveAttribute('data-source', 'demo', { timeout: 60_000 });
   const first = await updateShown(caption);
-  // Demos come every few seconds; an episode is replayed to its end (up to 500 frames, 17 s).
   await expect.poll(() => updateShown(caption), { timeout: 60_000, intervals: [1_000] }).toBeGreaterThan(first);
+  // Away and straight back (the observer may report both in one callback).
+  await page.locator('#runs').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.evaluate(() => window.scrollTo(0, 0));
   const second = await updateShown(caption);
   await expect.poll(() => updateShown(caption), { timeout: 60_000, intervals: [1_000] }).toBeGreaterThan(second);
   await page.getByTestId('stop').click();

@@ -26,7 +26,8 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
     'swarm.traceEvery': 1,
   });
   await page.goto(`/#x=${encodeExperiment(config, { autostart: true })}`);
-  await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
+  // "auto" measures and picks wasm over the SwiftShader WebGPU adapter (backend.spec.ts).
+  await expect(page.getByTestId('backend-name')).toHaveText('wasm');
   await expect(page.getByTestId('status')).toHaveText(/starting|running/, { timeout: 60_000 });
 
   // A real trace: stages along the critical-step axis, PARL above, the serial episode below.
@@ -61,7 +62,7 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
   // A chart downloads as a PNG image (saved with the screenshots, to look at).
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download the PARL reward chart as PNG' }).click(),
+    page.getByRole('button', { name: 'Download the Orchestrator reward chart as PNG' }).click(),
   ]);
   expect(download.suggestedFilename()).toBe('reward-chart.png');
   const file = `${shots}reward-chart-download.png`;

@@ -21,6 +21,7 @@
 import { performance } from 'node:perf_hooks';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../core/backend';
+import { FusedAdam } from '../../core/fusedAdam';
 import { resolveExperiment } from '../../config/config';
 import { modelSpecFor } from '../../config/modelSpec';
 import { RolloutActor } from '../../engine/rolloutActor';
@@ -106,7 +107,7 @@ function instrument(): { tally: () => Tally; reset: () => void; undo: () => void
     }
   };
   undo.push(() => (engine.gradients = origGradients));
-  for (const Opt of [tf.AdamOptimizer, tf.RMSPropOptimizer, tf.SGDOptimizer, tf.MomentumOptimizer]) {
+  for (const Opt of [tf.AdamOptimizer, tf.RMSPropOptimizer, tf.SGDOptimizer, tf.MomentumOptimizer, FusedAdam]) {
     const proto = Opt.prototype as unknown as { applyGradients: (...a: unknown[]) => unknown };
     const orig = proto.applyGradients;
     proto.applyGradients = function (...a: unknown[]) {

@@ -1,6 +1,7 @@
 /**
  * Agent swarm benchmarks (Kimi K2.5's PARL), from the CLI's own training runs:
  *
+ * Both run the second swarm's versions (src/cli/benchmarks/swarmV2.ts) unless `--version 1`.
  * - swarm-story: swarm-annealed, swarm-no-shaping and swarm-no-anneal × seeds. Final figures are
  *   means over the episodes of the last 10 updates: parallelism (subagents per launching stage),
  *   finish rate, r_perf, critical steps and critical ÷ serial baseline. Phenomena, per run:
@@ -23,6 +24,7 @@ import { SwarmActor } from '../../swarm/swarmActor';
 import { resolveLimits } from '../../envs/swarm/orchestration';
 import { nodePlatform } from '../nodePlatform';
 import { markdownTable, median, type Benchmark } from './types';
+import { runSwarmV2Scale, runSwarmV2Story } from './swarmV2';
 
 const STORY_PRESETS = ['swarm-annealed', 'swarm-no-shaping', 'swarm-no-anneal'] as const;
 
@@ -77,8 +79,10 @@ export function phenomena(f: FinalFigures): string[] {
 
 export const swarmStoryBenchmark: Benchmark = {
   name: 'swarm-story',
-  description: 'PARL presets (annealed, no shaping, no anneal) × seeds on wide search K=32: final parallelism, finish rate, r_perf, critical steps and critical ÷ serial',
-  async run({ seeds, flags }) {
+  description: 'swarm-v2 ablations (annealed, no shaping, λ1 only, λ2 only, constant λ1, start bias 2/4/6) and scripted baselines on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval); --version 1: the first swarm\'s presets on wide search K=32',
+  async run(args) {
+    const { seeds, flags } = args;
+    if (flags.version !== '1') return runSwarmV2Story(args);
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = {};
     const presets = flags.presets ? flags.presets.split(',') : [...STORY_PRESETS];
@@ -118,8 +122,9 @@ export const swarmStoryBenchmark: Benchmark = {
 
 export const swarmScaleBenchmark: Benchmark = {
   name: 'swarm-scale',
-  description: 'One wide-search episode with 100 subagents in one stage (K=100, 8x8 items): wall time, total steps, forward calls per stage',
-  async run() {
+  description: 'swarm-v2: a learned set-policy orchestrator on 100-subtask tasks (up to 100 subagents per stage): wall time per update, forward calls per tick (--updates); --version 1: the first swarm\'s scripted 100-subagent episode',
+  async run(args) {
+    if (args.flags.version !== '1') return runSwarmV2Scale(args);
     const backend = await chooseBackend({ preferred: 'wasm' });
     const large = new FrozenSubagent(await loadSubagentCheckpoint('large'), 'large');
     const orch = new MaskedActorCritic([64], 1);

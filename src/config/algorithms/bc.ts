@@ -29,7 +29,7 @@ export const BC = defineAlgorithm({
         'model.hidden': 64,
         'model.layers': 2,
         'model.activation': 'relu',
-        'bc.gradientSteps': 10_000,
+        'bc.gradientSteps': 5_000,
         'run.targetReturn': -200,
       },
     },

@@ -28,9 +28,12 @@ export const CQL = defineAlgorithm({
       name: 'cql-pendulum',
       title: 'CQL on Pendulum from a shipped dataset (offline RL)',
       description: 'Learns only from saved transitions of mixed quality, keeping Q low on actions the data never tried, and is then evaluated in the environment.',
-      // CQL(H), α_cql 5, N 10 (official code's defaults); SAC lr 1e-3 as rl-zoo's Pendulum SAC;
-      // nets [64, 64] relu as the SAC Pendulum preset.
+      // CQL(H), α_cql 5 (official code's default); SAC lr 1e-3 as rl-zoo's Pendulum SAC; nets
+      // [64, 64] relu as the SAC Pendulum preset. Changed for speed: N = 4 sampled actions (official
+      // 10) and batch 128 (SB3 256), as each step evaluates the critics on B·2N extra actions.
       settings: {
+        'cql.numSampledActions': 4,
+        'cql.batchSize': 128,
         'env.id': 'Pendulum-v1',
         actors: 1,
         'model.hidden': 64,
@@ -39,7 +42,7 @@ export const CQL = defineAlgorithm({
         'cql.actorLr': 1e-3,
         'cql.criticLr': 1e-3,
         'cql.alphaLr': 1e-3,
-        'cql.gradientSteps': 10_000,
+        'cql.gradientSteps': 5_000,
         'cql.evalEvery': 1_000,
         'run.targetReturn': -200,
       },

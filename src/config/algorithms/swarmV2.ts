@@ -22,7 +22,7 @@ export const SWARM_V2_SKILLS = ['table', 'checkpoints'] as const;
 const ANNEALED = {
   actors: 2,
   envsPerActor: 8,
-  'run.envSteps': 50_000_000,
+  'run.envSteps': 5_000_000,
   'run.targetReturn': 1000,
   'swarm2.subtasks': 40,
   'swarm2.lambda1': 0.3,

@@ -16,6 +16,7 @@ import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } f
 import { buildLearner } from '../learner';
 import { VtraceSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
+import { openStreamedExperience } from '../../cluster/segmentSource';
 
 /** Policy lag of each segment in a batch: learner version minus the version that produced it. */
 export function policyLags(learnerVersion: number, segs: readonly { policyVersion: number }[]): number[] {
@@ -35,6 +36,13 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
 
   // The weights the producers act with, and their version.
   let published = { weights: await agent.getWeightsAsync(), version: 0 };
+  // Cluster actors: segments and weights go through JetStream (src/cluster/segmentSource.ts); null otherwise.
+  const stream = central ? null : await openStreamedExperience({ config: ctx.config, capacity: s['sampling.queueCapacity'], check: (x) => validateSegment(x, spec.obsDim, spec.numActions) });
+  if (stream?.resumed) {
+    agent.setWeights(stream.resumed.weights);
+    published = { weights: await agent.getWeightsAsync(), version: 0 };
+  }
+  await stream?.publishWeights(published.version, published.weights);
   const sentVersion = new Array<number>(s.actors).fill(-1);
   let stopping = false;
   const progress = new LoopProgress(ctx);
@@ -47,6 +55,19 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
 
   const produce = async (i: number): Promise<void> => {
+    while (stream && !stopping) {
+      try {
+        await stream.reserve();
+        if (stopping) return;
+        // The host fetches the weights of this version and puts the segment into the stream.
+        await pool.call(i, 'sampleSegment', null, published.version, T, 0);
+      } catch {
+        stream.release();
+        if (stopping) return;
+        progress.lose();
+        await progress.backoff(i);
+      }
+    }
     while (!stopping) {
       let seg: Segment;
       try {
@@ -88,15 +109,19 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
     async () => {
       while (progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();
-        const segs = await queue.take(perBatch);
-        if (!segs) break;
+        const segs = stream ? await stream.take(perBatch) : await queue.take(perBatch);
+        if (!segs || segs.length === 0) break;
         const lags = policyLags(progress.update, segs);
         const seg = concatSegments(segs);
         const before = published.weights;
         const metrics = await agent.learnSegment(seg);
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(before))) continue;
         const update = progress.update + 1;
-        if (update % s['sampling.broadcastInterval'] === 0) published = { weights: await agent.getWeightsAsync(), version: update };
+        if (update % s['sampling.broadcastInterval'] === 0) {
+          const weights = await agent.getWeightsAsync();
+          await stream?.publishWeights(update, weights);
+          published = { weights, version: update };
+        }
         const stop = progress.finishUpdate({
           steps: seg.T * seg.numEnvs,
           startedAt,
@@ -106,6 +131,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: lags,
         });
+        await stream?.commit(progress.update, published.version, () => agent.getWeightsAsync());
         demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
         if (stop) break;
       }
@@ -114,9 +140,11 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
       stopping: () => {
         stopping = true;
         queue.close();
+        stream?.stop();
       },
       release: async () => {
         await Promise.allSettled(producers);
+        await stream?.close({ update: progress.update, version: published.version, weights: await agent.getWeightsAsync() }).catch(() => undefined); // unacked: they come back
         agent.dispose();
       },
     },

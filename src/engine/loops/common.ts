@@ -6,6 +6,7 @@ import { remoteClass } from '../../core/remote/remoteClass';
 import { getActorKey, type ActorClass } from '../../core/remote/registry';
 import { fitUpdateRecord, type ActorStatusRecord, type SummaryRecord, type UpdateRecord } from '../../runs/records';
 import { encodeCheckpoint } from '../../core/checkpoint';
+import { trimWebgpuBufferPool } from '../../core/backend';
 import type { Model, ModelOutput } from '../../core/model';
 import type { MlpSpec } from '../../core/mlp';
 import { modelSpecFor } from '../../config/modelSpec';
@@ -72,7 +73,7 @@ function poolNotice(event: PoolEvent): string {
     case 'died':
       return `actor ${event.index} (${event.actorName}) died${why}`;
     case 'replaced':
-      return `actor ${event.index}: ${event.actorName} started in place of the one that died`;
+      return `actor ${event.index} replaced: ${event.actorName} started in place of the one that died`;
     case 'startFailed':
       return `actor ${event.index} did not start${why}; the pool keeps trying to start it in the background`;
     case 'started':
@@ -412,6 +413,9 @@ export class LoopProgress {
     };
     this.unreported = 0;
     this.ctx.emit(fitUpdateRecord(record));
+    // Between updates only the variables are in use: drop tfjs-webgpu's pooled buffers of batch
+    // sizes that may never come back (see trimWebgpuBufferPool; a no-op on other backends).
+    trimWebgpuBufferPool();
     if (this.tracker.solved && this.ctx.config.settings['run.stopAtTarget']) {
       this.stopReason = 'target';
       return true;

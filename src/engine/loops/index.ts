@@ -4,12 +4,14 @@ import { descriptorOf } from '../../config/registry';
 import type { ExperimentSettings } from '../../config/settings';
 import { episodicLoop } from './episodic';
 import { swarmLoop } from './swarm';
+import { swarmV2Loop } from './swarmV2';
 import { syncLoop } from './sync';
 import { asyncLoop } from './async';
 import { dqnLoop } from './dqn';
 import { esLoop } from './es';
 import { offPolicyLoop } from './offPolicy';
 import { offlineLoop } from './offline';
+import { onPolicyContinuousLoop } from './onPolicyContinuous';
 import { marlLoop } from './marl';
 import type { TrainingLoop } from './types';
 
@@ -20,8 +22,10 @@ export const LOOPS: Record<LoopKind, TrainingLoop> = {
   replay: dqnLoop,
   es: esLoop,
   swarm: swarmLoop,
+  swarmV2: swarmV2Loop,
   offPolicyContinuous: offPolicyLoop,
   offline: offlineLoop,
+  onPolicyContinuous: onPolicyContinuousLoop,
   marl: marlLoop,
 };
 

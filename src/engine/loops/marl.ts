@@ -99,6 +99,10 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
         const epsilon = algorithm.explorationAt(progress.envSteps);
         const weights = algorithm.model.getWeights();
         const results = await pool.map('collectEpisodes', () => [weights.map((w) => w.slice()), epsilon]);
+        // A failed round (e.g. the env refused a joint action) is lost; say why, naming the actor.
+        results.forEach((r, i) => {
+          if (r.status === 'rejected') ctx.emit({ type: 'notice', level: 'warning', message: `Lost the episodes of actor ${i}: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}` });
+        });
         const msgs = progress.accept(results, (m) => validateMarlMessage(m, task, s.envsPerActor), 'episode batch');
         if (msgs.length === 0) continue;
         let steps = 0;

@@ -19,6 +19,7 @@ import { lambdasAt } from '../../swarm/schedules';
 import { SwarmActor, type SwarmActorOptions } from '../../swarm/swarmActor';
 import { validateSwarmTaskConfig, type SwarmTaskConfig } from '../../swarm/tasks';
 import { buildEpisodeTrace } from '../../swarm/trace';
+import { ORCH_ACTION_NAMES } from '../../swarm/orchestrator';
 import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
@@ -59,6 +60,9 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
         const built = buildSwarmBatch(rollouts.episodes, { ...lambdas, parallelCap: plan.parallelCap });
         if (!built) continue;
 
+        // The traced episode's π(·|s) at each decision, from the weights it acted with (before this update's step).
+        const traced = rollouts.episodes[0];
+        const stageProbs = traceNow && traced ? await learner.policyAt(traced.decisions.map((d) => d.obs)) : undefined;
         const lastGood = await learner.agent.getWeightsAsync();
         const metrics = learner.agent.learn(built.batch);
         if (pauseOnNonFinite(ctx, metrics, update + 1, () => learner.agent.setWeights(lastGood))) continue;
@@ -76,7 +80,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
         ctx.emit({ type: 'swarm', update: done, trainSteps: done, episodes: built.stats });
         const first = rollouts.episodes[0];
         if (traceNow && first?.actorIndex === 0 && first.slot === 0 && rollouts.serialLog) {
-          ctx.emit({ type: 'trace', update: done, trace: buildEpisodeTrace(first.log), serialTrace: buildEpisodeTrace(rollouts.serialLog) });
+          ctx.emit({ type: 'trace', update: done, trace: buildEpisodeTrace(first.log), serialTrace: buildEpisodeTrace(rollouts.serialLog), stageProbs, stageActions: stageProbs ? traced?.decisions.map((d) => d.action) : undefined, actionNames: [...ORCH_ACTION_NAMES] });
         }
         if (stop) break;
       }

@@ -56,7 +56,10 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   let options: DecompTrainingOptions;
   try {
     options = swarmV2OptionsFrom(s);
-    if (s['swarm2.skills'] === 'checkpoints') options = { ...options, spec: { ...options.spec, ...(await loadMeasuredSkillTable()) } };
+    if (s['swarm2.skills'] === 'checkpoints') {
+      const measured = await loadMeasuredSkillTable();
+      options = { ...options, spec: { ...options.spec, skills: measured.skills, rules: { ...options.spec.rules, ...measured.rules } } };
+    }
     validateDecompSpec(options.spec, options.seed);
   } catch (e) {
     return cannotRun(ctx, `The swarm-v2 config cannot run: ${e instanceof Error ? e.message : String(e)}`);

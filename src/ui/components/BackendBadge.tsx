@@ -1,13 +1,20 @@
+import type { BackendRecord } from '../../runs/records';
 import { usePlayground } from '../store';
 
-/** The reason line in words: a backend set by hand says so instead of "preferred". */
-export function backendReasonText(reason: string, setting: string): string {
-  const hand = /^(\w+): preferred$/.exec(reason);
-  if (hand) return `${hand[1]}: chosen by hand under Learner backend (choose auto to measure and pick the fastest here)`;
-  const missing = /^(\w+): preferred (\w+) unavailable \((.*)\)$/.exec(reason);
+/**
+ * The reason line in words: a backend set by hand says so instead of "preferred", with what its
+ * attempt found (a software adapter is worth knowing about).
+ */
+export function backendReasonText(backend: Pick<BackendRecord, 'reason' | 'attempts'>): string {
+  const hand = /^(\w+): preferred$/.exec(backend.reason);
+  if (hand) {
+    const found = backend.attempts.find((a) => a.name === hand[1] && a.ok)?.detail ?? '';
+    const soft = /software adapter/.test(found) ? ` (${found})` : '';
+    return `${hand[1]}: chosen by hand under Learner backend${soft}; choose auto to measure and pick the fastest here`;
+  }
+  const missing = /^(\w+): preferred (\w+) unavailable \((.*)\)$/.exec(backend.reason);
   if (missing) return `${missing[1]}: ${missing[2]} was chosen by hand but is not available here (${missing[3]})`;
-  void setting;
-  return reason;
+  return backend.reason;
 }
 
 export function BackendBadge() {
@@ -19,7 +26,7 @@ export function BackendBadge() {
       <strong data-testid="backend-name">{backend ? backend.name : 'measuring…'}</strong>
       {backend && (
         <div className="backend-reason" data-testid="backend-reason">
-          {backendReasonText(backend.reason, setting)}
+          {backendReasonText(backend)}
         </div>
       )}
     </div>

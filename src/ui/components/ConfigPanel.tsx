@@ -6,6 +6,7 @@ import { descriptorOf } from '../../config/registry';
 import { usePlayground } from '../store';
 import { LambdaEditor, lambdaEditorKeys } from './LambdaEditor';
 import { SettingField } from './SettingField';
+import { LiveChangesList } from './LiveChangesList';
 
 const GROUP_TITLES: Record<string, string> = {
   run: 'Run',
@@ -66,7 +67,8 @@ export function ConfigPanel() {
         </details>
       ))}
       {isSwarm(algorithm) && <LambdaEditor disabled={locked} />}
-      {locked && <p className="help">Settings are locked while a run is in progress.</p>}
+      {locked && <p className="help">While a run trains only the settings marked live can change; they apply at its next update and are marked on the charts. The rest are fixed until it ends.</p>}
+      <LiveChangesList />
     </form>
   );
 }

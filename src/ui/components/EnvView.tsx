@@ -11,6 +11,9 @@ import type { DemoRecord } from '../../runs/records';
 import { Rng } from '../../core/rng';
 import { makeEnv } from '../../envs/registry';
 import { usePlayground } from '../store';
+import { descriptorOf } from '../../config/registry';
+import { MpeView } from './MpeView';
+import { CONTINUOUS_DRAW } from './ContinuousEnvViews';
 
 const W = 320;
 const H = 200;
@@ -93,7 +96,7 @@ const drawMountainCar: Draw = (ctx, s) => {
   ctx.fill();
 };
 
-const DRAW: Record<string, Draw> = { 'CartPole-v1': drawCartPole, 'Acrobot-v1': drawAcrobot, 'MountainCar-v0': drawMountainCar };
+const DRAW: Record<string, Draw> = { 'CartPole-v1': drawCartPole, 'Acrobot-v1': drawAcrobot, 'MountainCar-v0': drawMountainCar, ...CONTINUOUS_DRAW };
 
 /** What the caption says about the episode on the canvas. */
 type Playing = { kind: 'random'; n: number; ret: number } | { kind: 'demo'; update: number; ret: number; frames: number; saved: boolean };
@@ -105,7 +108,13 @@ function demoState(d: DemoRecord, f: number): Record<string, number> {
   return out;
 }
 
+/** The live view: particle worlds for multi-agent runs (MpeView), the classic envs otherwise. */
 export function EnvView() {
+  const multiAgent = usePlayground((s) => descriptorOf(s.config.settings.algorithm).family === 'marl');
+  return multiAgent ? <MpeView /> : <ClassicEnvView />;
+}
+
+function ClassicEnvView() {
   const envId = usePlayground((s) => s.config.settings['env.id']);
   const seed = usePlayground((s) => s.config.settings.seed);
   const demo = usePlayground((s) => (s.demo && s.demo.envId === s.config.settings['env.id'] ? s.demo : null));
@@ -139,7 +148,9 @@ export function EnvView() {
     let visible = true;
     let raf = 0;
     let last = 0;
-    const observer = new IntersectionObserver(([e]) => (visible = e.isIntersecting));
+    // The newest entry decides: a busy page can get several in one callback (out, then in again),
+    // and reading the first one left the view frozen on an old demo while it was on screen.
+    const observer = new IntersectionObserver((entries) => (visible = entries[entries.length - 1].isIntersecting));
     observer.observe(canvas);
     const paint = (state: Record<string, number>) => {
       ctx.fillStyle = '#0b1220';
@@ -149,6 +160,9 @@ export function EnvView() {
     const tick = (t: number) => {
       raf = requestAnimationFrame(tick);
       if (!visible || document.hidden || t - last < FRAME_MS || t < holdUntil) return;
+      // Frames follow the clock, not the number of ticks: on a busy page (few animation frames a
+      // second) a 500-step episode once took minutes to replay, and the view lagged far behind.
+      const due = last === 0 || t - last > 1_000 ? 1 : Math.max(1, Math.floor((t - last) / FRAME_MS));
       last = t;
       if (current && newest.current === null) {
         // The run was reset: back to the random-action preview.
@@ -165,6 +179,8 @@ export function EnvView() {
         }
       }
       if (current) {
+        const count = current.frames.length / current.keys.length;
+        frame = Math.min(frame + due - 1, count - 1);
         paint(demoState(current, frame));
         frame += 1;
         if (frame >= current.frames.length / current.keys.length) holdUntil = t + HOLD_MS;

@@ -32,7 +32,9 @@ export function ProgressPanel() {
   const episodes = usePlayground((s) => s.episodes);
   const wall = usePlayground((s) => s.wallSeconds);
   const summary = usePlayground((s) => s.summary);
-  const reached = usePlayground((s) => (isSwarmAlgorithm(s.config.settings.algorithm) ? null : targetReached(s, target)));
+  const updatePoints = usePlayground((s) => s.updatePoints);
+  // Computed here, not in a selector: a selector must not return a fresh object each call.
+  const reached = isSwarm ? null : targetReached({ summary, updatePoints, episodes }, target);
   // A swarm run's budget is its orchestrator updates (the step budget is only a safety cap).
   const done = isSwarm ? updates : envSteps;
   const budget = isSwarm ? updateBudget : stepBudget;

@@ -1,8 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { resolveExperiment } from '../../config/config';
 import { SETTINGS, type Setting, type SettingKey } from '../../config/settings';
 import { usePlayground } from '../store';
+import { browserDefaultActors } from '../store/slices';
 import { settingProblem, shownDefault } from './settingText';
+import { useCanChangeLive, useSetOrChange, useShownValue } from './liveSetting';
 
 interface Props {
   settingKey: SettingKey;
@@ -20,39 +22,50 @@ interface Props {
  */
 export function SettingField({ settingKey, disabled, optionNote, options }: Props) {
   const setting = SETTINGS[settingKey] as Setting;
-  const value = usePlayground((s) => s.config.settings[settingKey]);
+  // While a run trains, a live setting shows the run's value and its edits go to the learner (liveSetting.ts).
+  const value = useShownValue(settingKey);
+  const liveNow = useCanChangeLive(settingKey);
+  disabled = disabled && !liveNow;
   const preset = usePlayground((s) => s.config.preset);
-  const setSetting = usePlayground((s) => s.setSetting);
-  const presetDefault = useMemo(() => resolveExperiment(preset).settings[settingKey], [preset, settingKey]);
-  const [text, setText] = useState(String(value));
-  const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    setText(String(value));
-    setProblem(null);
-  }, [value]);
+  const setSetting = useSetOrChange(settingKey);
+  // What the field starts at: the preset's value, and for actors this browser's rule (the store's).
+  const presetDefault = useMemo(() => (settingKey === 'actors' ? browserDefaultActors() : resolveExperiment(preset).settings[settingKey]), [preset, settingKey]);
+  // What is typed, and what is wrong with it, while it differs from the setting's value; a new
+  // value (another preset, a link) drops it.
+  const [edit, setEdit] = useState<{ text: string; problem: string | null; base: unknown } | null>(null);
+  const current = edit && edit.base === value ? edit : null;
+  const text = current?.text ?? String(value);
+  const problem = current?.problem ?? null;
+  const setProblem = (p: string | null, typed = text) => setEdit(p === null ? null : { text: typed, problem: p, base: value });
+  const setText = (typed: string) => setEdit({ text: typed, problem, base: value });
   const id = `setting-${settingKey}`;
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
   const commit = (v: string | number | boolean) => {
     if (typeof v === 'string' && (setting.kind === 'int' || setting.kind === 'number')) {
       const bad = settingProblem(setting, v);
-      if (bad) return setProblem(bad);
+      if (bad) return setProblem(bad, v);
       v = Number(v);
     }
     setProblem(null);
     if (v === value) return;
     try {
-      setSetting(settingKey, v as never);
+      setSetting(v);
     } catch (err) {
       // The config's own check: said in words with the label, never the internal key.
       const detail = err instanceof Error ? err.message.replace(/^[\w.]+: /, '') : String(err);
-      setProblem(`${setting.label}: ${detail}`);
+      setProblem(`${setting.label}: ${detail}`, String(v));
     }
   };
   const describedBy = problem ? `${helpId} ${errorId}` : helpId;
   return (
     <div className={`field field-${setting.kind}`} data-setting={settingKey}>
       <label htmlFor={id}>{setting.label}</label>
+      {liveNow && (
+        <span className="live-badge" title="Can change while it trains: applied at the next update">
+          {' '}live
+        </span>
+      )}
       {setting.kind === 'enum' ? (
         <select id={id} value={String(value)} disabled={disabled} aria-describedby={describedBy} onChange={(e) => commit(e.target.value)}>
           {(options ?? setting.options).map((o) => (
@@ -86,7 +99,7 @@ export function SettingField({ settingKey, disabled, optionNote, options }: Prop
         </small>
       )}
       <small className="help" id={helpId}>
-        {setting.help} {shownDefault(setting, presetDefault)}
+        {setting.help} {shownDefault(setting, presetDefault, settingKey === 'actors' ? 'one per spare core, at most 4' : undefined)}
       </small>
     </div>
   );

@@ -24,7 +24,10 @@ export function Tour({ onClose }: { onClose: () => void }) {
   const step = steps[Math.min(i, steps.length - 1)];
   useEffect(() => {
     const back = opener.current;
+    // Room below the page, so a target near its end can still scroll clear of the card.
+    document.body.classList.add('touring');
     return () => {
+      document.body.classList.remove('touring');
       if (back instanceof HTMLElement && back.isConnected) back.focus();
     };
   }, []);
@@ -34,10 +37,15 @@ export function Tour({ onClose }: { onClose: () => void }) {
     if (!el) return;
     el.classList.add('tour-target');
     el.scrollIntoView({ block: 'start', behavior: 'auto' });
-    const r = el.getBoundingClientRect();
     // The card covers the bottom (or top) 45% of a phone screen at most; keep the target clear of it.
-    setAtTop(r.top > window.innerHeight / 2 || (r.bottom > window.innerHeight * 0.55 && r.top > window.innerHeight * 0.45));
-    return () => el.classList.remove('tour-target');
+    const raf = requestAnimationFrame(() => {
+      const r = el.getBoundingClientRect();
+      setAtTop(r.top > window.innerHeight - Math.min(r.bottom, window.innerHeight));
+    });
+    return () => {
+      cancelAnimationFrame(raf);
+      el.classList.remove('tour-target');
+    };
   }, [step]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -19,10 +19,11 @@ function valueText(setting: Setting, v: unknown): string {
  * "Range 1–16. Default here 1 (the settings table's default is 2)." The default is the preset's
  * value, which is what the field shows before anyone changes it.
  */
-export function shownDefault(setting: Setting, presetDefault: unknown): string {
+export function shownDefault(setting: Setting, presetDefault: unknown, browserRule?: string): string {
   const range = setting.kind === 'int' || setting.kind === 'number' ? `Range ${num(setting.min)} to ${num(setting.max)}. ` : '';
   const here = valueText(setting, presetDefault);
   const table = valueText(setting, setting.default);
+  if (browserRule) return `${range}Default in this browser ${here} (${browserRule}; ${table} elsewhere).`;
   return here === table ? `${range}Default ${here}.` : `${range}Default for this preset ${here} (${table} elsewhere).`;
 }
 

@@ -12,9 +12,11 @@
  * Records of a run that a Reset or a newer run has replaced never reach the charts.
  */
 import type { StoreApi } from 'zustand';
-import type { RunRecord } from '../../runs/records';
+import type { ChangeRecord, RunRecord } from '../../runs/records';
 import type { RunStatusKind } from '../../runs/runFile';
 import { getPreset } from '../../config/presets';
+import type { LiveChange, LiveValue } from '../../config/liveSettings';
+import { experimentChanges } from '../store/liveChanges';
 import type { PlaygroundState } from '../store';
 import { isAtRest, message, type SessionTiming } from './deps';
 import type { Generations } from './generations';
@@ -34,6 +36,11 @@ export interface RunControl {
   /** Stop whatever runs and clear the charts; the settings stay. */
   resetRun(): void;
   crashActor(index: number): Promise<void>;
+  /**
+   * Change a setting of the running experiment (one that can change live): the learner applies it
+   * before its next update and says so with a 'change' record; a refusal becomes a notice.
+   */
+  changeSetting(key: string, value: LiveValue): Promise<void>;
   /** Open a saved run and play one greedy episode of its newest weights in the environment view. */
   watchRun(id: string): Promise<void>;
 }
@@ -61,6 +68,8 @@ export function createRunControl({ store, learner, runs, generations, timing, op
     if (!isAtRest(s.status)) return;
     const gen = generations.next();
     const config = s.config;
+    // The experiment is its config and its timed changes (a link's, or those a run applied): Start replays them.
+    const changes = s.changes;
     s.clearMetrics();
     s.setStatus('starting');
     // Anything that took the status off 'starting' meanwhile (a Reset, a crashed learner) cancels this start.
@@ -94,19 +103,20 @@ export function createRunControl({ store, learner, runs, generations, timing, op
         store.getState().setCurrentRun(recorder.runId);
         void runs.refresh();
       }
-      await train(gen, config, recorder);
+      await train(gen, config, recorder, changes);
     } finally {
       released();
     }
   };
 
   /** Runs `config` on the learner to its end, feeding the charts and the recorder; never throws. */
-  const train = async (gen: number, config: PlaygroundState['config'], recorder: RunRecorder): Promise<void> => {
+  const train = async (gen: number, config: PlaygroundState['config'], recorder: RunRecorder, changes: LiveChange[]): Promise<void> => {
     const current = () => generations.isCurrent(gen);
     const buffer = createIngestBuffer(timing.ingestMs, (batch) => {
       if (!current()) return;
       const st = store.getState();
       st.ingest(batch);
+      keepChanges(config, batch);
       if (st.status === 'starting' && batch.some((r) => r.type === 'update' || r.type === 'actors')) st.setStatus('running');
     });
     const onRecords = (records: RunRecord[]) => {
@@ -118,7 +128,7 @@ export function createRunControl({ store, learner, runs, generations, timing, op
     let final: RunStatusKind = 'error';
     try {
       const client = learner.get();
-      const outcome = await learner.whileAlive(client, client.api.start(config, client.proxy(onRecords)));
+      const outcome = await learner.whileAlive(client, client.api.start(config, client.proxy(onRecords), { changes }));
       buffer.flush();
       // A crash has been said, and the status set, by the learner link.
       if (outcome.ok) {
@@ -143,6 +153,14 @@ export function createRunControl({ store, learner, runs, generations, timing, op
     }
   };
 
+  /** The changes a run applied become part of the experiment (its link, the next Start). */
+  const keepChanges = (config: PlaygroundState['config'], records: readonly RunRecord[]): void => {
+    const applied = records.filter((r): r is ChangeRecord => r.type === 'change');
+    if (applied.length === 0) return;
+    const st = store.getState();
+    st.setChanges(experimentChanges(config, st.changes, applied));
+  };
+
   const resetRun = (): void => {
     const s = store.getState();
     if (!isAtRest(s.status)) void learner.current()?.api.stop();
@@ -161,6 +179,16 @@ export function createRunControl({ store, learner, runs, generations, timing, op
       await learner.whileAlive(client, client.api.crashActor(index));
     } catch (err) {
       s.notify('warning', `Could not crash actor ${index}: ${message(err)}`);
+    }
+  };
+
+  const changeSetting = async (key: string, value: LiveValue): Promise<void> => {
+    const client = learner.current();
+    if (!client || isAtRest(store.getState().status)) return;
+    try {
+      await learner.whileAlive(client, client.api.change(key, value));
+    } catch (err) {
+      store.getState().notify('warning', `Could not change this while training: ${message(err)}`);
     }
   };
 
@@ -202,6 +230,7 @@ export function createRunControl({ store, learner, runs, generations, timing, op
     },
     resetRun,
     crashActor,
+    changeSetting,
     watchRun,
   };
 }

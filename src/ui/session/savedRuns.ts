@@ -6,6 +6,8 @@
 import type { StoreApi } from 'zustand';
 import { exportRunFile, metricsCsv, parseRunFile } from '../../runs/runFile';
 import { RunImportError } from '../../runs/runStore';
+import type { ChangeRecord } from '../../runs/records';
+import { experimentChanges } from '../store/liveChanges';
 import { meanReturnCurve, type PlaygroundState } from '../store';
 import { isAtRest, message } from './deps';
 import { fileName } from './download';
@@ -49,6 +51,8 @@ export function createSavedRuns({ store, runs, generations, download }: SavedRun
     s.clearMetrics();
     s.replaceConfig(run.config);
     s.ingest(run.records);
+    // A saved run's live changes are part of its experiment: its link and a new Start replay them.
+    s.setChanges(experimentChanges(run.config, [], run.records.filter((r): r is ChangeRecord => r.type === 'change')));
     s.setCurrentRun(id);
     s.setStatus(run.records.some((r) => r.type === 'summary') ? 'done' : 'idle');
   };

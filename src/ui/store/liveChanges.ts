@@ -1,7 +1,7 @@
 /** The experiment's timed changes as the store holds them, and what a link or a Start carries. */
 import { checkLiveChange, sortChanges, type LiveChange } from '../../config/liveSettings';
 import type { ExperimentConfig } from '../../config/config';
-import type { ChangeMark } from './types';
+import type { ChangeRecord } from '../../runs/records';
 
 /** The changes that still apply to `config` (a live key of its algorithm, a value in range). */
 export function changesThatApply(config: ExperimentConfig, changes: readonly LiveChange[]): LiveChange[] {
@@ -15,10 +15,10 @@ export function changesThatApply(config: ExperimentConfig, changes: readonly Liv
 }
 
 /**
- * The experiment's changes: those it was given (a link's) and those the current run applied
- * (the page's), one per update and setting, the applied one winning; in the order they apply.
+ * The experiment's changes: those it had (a link's) and those a run applied (the page's), one
+ * per update and setting, the applied one winning; in the order they apply.
  */
-export function experimentChanges(config: ExperimentConfig, given: readonly LiveChange[], applied: readonly ChangeMark[]): LiveChange[] {
+export function experimentChanges(config: ExperimentConfig, given: readonly LiveChange[], applied: readonly Pick<ChangeRecord, 'update' | 'key' | 'to'>[]): LiveChange[] {
   const byUpdateAndKey = new Map<string, LiveChange>();
   for (const c of given) byUpdateAndKey.set(`${c.update} ${c.key}`, c);
   for (const m of applied) byUpdateAndKey.set(`${m.update} ${m.key}`, { update: m.update, key: m.key as LiveChange['key'], value: m.to });

@@ -4,6 +4,7 @@ import { chooseBackend } from '../../../src/core/backend';
 import { QMlp, type MlpSpec } from '../../../src/core/mlp';
 import { Rng } from '../../../src/core/rng';
 import { DQN_DEFAULTS, Dqn, linearEpsilon, type DqnBatch } from '../../../src/algorithms/dqn';
+import { clipByGlobalNorm } from '../../../src/core/tensorUtils';
 import { actOnce, expectNoLeak, numActions, obsDim } from './helpers';
 
 beforeAll(async () => {
@@ -125,5 +126,36 @@ describe('Dqn', () => {
     const n = tf.memory().numTensors;
     alg.dispose();
     expect(tf.memory().numTensors).toBeLessThan(n);
+  });
+});
+
+describe('Dqn.learn, the fast path', () => {
+  it('takes exactly the steps of clipByGlobalNorm + tf.train.adam (per variable), bit for bit', () => {
+    const config = { lr: 1e-2, doubleDqn: true };
+    const fast = new QMlp(spec, 4);
+    const ref = new QMlp(spec, 4);
+    const fastAlg = new Dqn(fast, new QMlp(spec, 4), config);
+    const refAlg = new Dqn(ref, new QMlp(spec, 4), config);
+    const opt: tf.Optimizer = tf.train.adam(refAlg.config.lr, 0.9, 0.999, refAlg.config.eps);
+    for (let step = 0; step < 12; step++) {
+      const b = transitions(32, 100 + step);
+      fastAlg.learn(b);
+      tf.tidy(() => {
+        const obs = tf.tensor2d(b.obs, [b.batchSize, obsDim]);
+        const y = refAlg.tdTargets(tf.tensor1d(b.rewards), tf.tensor2d(b.nextObs, [b.batchSize, obsDim]), tf.tensor1d(Float32Array.from(b.dones)));
+        const { grads } = tf.variableGrads(() => refAlg.lossTerms(obs, tf.tensor1d(b.actions, 'int32'), y).loss, ref.variables());
+        opt.applyGradients(clipByGlobalNorm(grads, refAlg.config.maxGradNorm).grads as tf.NamedTensorMap);
+      });
+      if (step === 5) {
+        fastAlg.syncTarget();
+        refAlg.syncTarget();
+      }
+    }
+    const bits = (m: QMlp) => m.getWeights().map((w) => Array.from(new Uint32Array(w.buffer)));
+    expect(bits(fast)).toEqual(bits(ref));
+    expect(sameWeights(fast.getWeights(), new QMlp(spec, 4).getWeights())).toBe(false); // it did learn
+    opt.dispose();
+    fastAlg.dispose();
+    refAlg.dispose();
   });
 });

@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../../src/core/backend';
 import { ActorCriticMlp, type MlpSpec } from '../../../src/core/mlp';
-import type { ActorCriticModel } from '../../../src/algorithms/common';
+import { resolveAdvantages, type ActorCriticModel } from '../../../src/algorithms/common';
+import { Rng } from '../../../src/core/rng';
+import { clipByGlobalNorm } from '../../../src/core/tensorUtils';
 import { PPO_DEFAULTS, Ppo, type PpoBatch } from '../../../src/algorithms/ppo';
 import { actOnce, expectNoLeak, logProbsOf, numActions, obsDim, rollout } from './helpers';
 
@@ -118,5 +120,80 @@ describe('Ppo', () => {
       actOnce(alg);
     }, 20);
     alg.dispose();
+  });
+});
+
+describe('Ppo.learn, the fast path', () => {
+  // The per-variable path learn() replaced: tf.gather minibatches, clipByGlobalNorm, tf.train.adam.
+  // learn() must take exactly its steps (same weights, bit for bit) with fewer kernels.
+  function referenceLearn(model: ActorCriticModel, alg: Ppo, batch: PpoBatch): void {
+    const { advantages, returns } = resolveAdvantages(batch, alg.config.gamma, alg.config.gaeLambda, 'reference');
+    const B = batch.batchSize;
+    const M = alg.config.numMinibatches;
+    const opt: tf.Optimizer = tf.train.adam(alg.config.lr, 0.9, 0.999, alg.config.eps);
+    const rng = new Rng(alg.config.seed).fork(0x990); // Ppo's shuffling stream
+    const full = {
+      obs: tf.tensor2d(batch.obs, [B, obsDim]),
+      actions: tf.tensor1d(batch.actions, 'int32'),
+      oldLogProbs: tf.tensor1d(batch.logProbs),
+      advantages: tf.tensor1d(advantages),
+      returns: tf.tensor1d(returns),
+      oldValues: tf.tensor1d(batch.values as Float32Array),
+    };
+    const order = Array.from({ length: B }, (_, i) => i);
+    for (let epoch = 0; epoch < alg.config.updateEpochs; epoch++) {
+      rng.shuffle(order);
+      for (let k = 0; k < M; k++) {
+        tf.tidy(() => {
+          const i = tf.tensor1d(order.slice(Math.floor((k * B) / M), Math.floor(((k + 1) * B) / M)), 'int32');
+          const mb = {
+            obs: tf.gather(full.obs, i),
+            actions: tf.gather(full.actions, i),
+            oldLogProbs: tf.gather(full.oldLogProbs, i),
+            advantages: tf.gather(full.advantages, i),
+            returns: tf.gather(full.returns, i),
+            oldValues: tf.gather(full.oldValues, i),
+          };
+          const { grads } = tf.variableGrads(() => alg.lossTerms(mb).loss, model.variables());
+          opt.applyGradients(clipByGlobalNorm(grads, alg.config.maxGradNorm).grads as tf.NamedTensorMap);
+        });
+      }
+    }
+    opt.dispose();
+    tf.dispose(Object.values(full));
+  }
+
+  it('takes exactly the steps of tf.gather + clipByGlobalNorm + tf.train.adam, over several learn() calls', () => {
+    const config = { seed: 5, numMinibatches: 4, updateEpochs: 3, lr: 3e-3 };
+    const fast = new ActorCriticMlp(spec, 2);
+    const ref = new ActorCriticMlp(spec, 2);
+    const fastAlg = new Ppo(fast, config);
+    const refAlg = new Ppo(ref, config);
+    const batch = batchFor(fast, 16, 4, 9);
+    fastAlg.learn(batch);
+    referenceLearn(ref, refAlg, batch);
+    const bits = (m: ActorCriticModel) => m.getWeights().map((w) => Array.from(new Uint32Array(w.buffer)));
+    expect(bits(fast)).toEqual(bits(ref));
+    expect(bits(fast)).not.toEqual(bits(new ActorCriticMlp(spec, 2))); // it did learn
+    fastAlg.dispose();
+    refAlg.dispose();
+  });
+
+  it('runs fewer kernels than the per-variable path: at least 11K − 15 fewer per minibatch for K variables', async () => {
+    const config = { numMinibatches: 4, updateEpochs: 2 };
+    const fastAlg = new Ppo(new ActorCriticMlp(spec, 3), config);
+    const refModel = new ActorCriticMlp(spec, 3);
+    const refAlg = new Ppo(refModel, config);
+    const batch = batchFor(fastAlg.model, 16, 4, 2);
+    // (tf.profile hands back one shared record: read each count before the next profile)
+    const fast = (await tf.profile(() => void fastAlg.learn(batch))).kernels.length;
+    const ref = (await tf.profile(() => referenceLearn(refModel, refAlg, batch))).kernels.length;
+    // Per minibatch, tfjs's Adam: 14 kernels per variable + 4; clipping: 3 per variable + 5 (17K + 9).
+    // Fused: flatten (K + 1), scale (1), Adam (13 + 4 for the β powers), cut back (1 split, or K
+    // gathers on wasm), reshape + add per variable (2K); the norm and scale 2K + 5: at most 6K + 24.
+    const K = refModel.variables().length;
+    expect(fast).toBeLessThanOrEqual(ref - 8 * (11 * K - 15));
+    fastAlg.dispose();
+    refAlg.dispose();
   });
 });

@@ -39,6 +39,16 @@ describe('chooseMeasuredBackend', () => {
     expect(c.reason).toMatch(/software adapter/);
   });
 
+  it('names the backends that are not available here', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' },
+      { name: 'webgl', available: true, msPerUpdate: 30, software: true },
+      { name: 'wasm', available: true, msPerUpdate: 3 },
+    ]);
+    expect(c.name).toBe('wasm');
+    expect(c.reason).toContain('not available here: webgpu (no WebGPU adapter)');
+  });
+
   it('skips unavailable and unmeasured backends', () => {
     const c = chooseMeasuredBackend([
       { name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' },
@@ -49,6 +59,7 @@ describe('chooseMeasuredBackend', () => {
     expect(c.ratio).toBeNull();
     expect(c.reason).toContain('the only backend measured here');
     expect(c.reason).toContain('webgl: measuring failed');
+    expect(c.reason).toContain('not available here: webgpu (no WebGPU adapter)');
   });
 
   it('with nothing measured, the usual order decides but a software adapter goes after wasm', () => {

@@ -66,11 +66,20 @@ describe('live changes', () => {
     expect(replay.updates.map(figures)).toEqual(live.updates.map(figures));
   }, 120_000);
 
-  it('the number of actors grows at its update, the same way live and from the schedule', async () => {
+  it('the number of actors grows and shrinks at its update, the same way live and from the schedule', async () => {
     const config = small({ 'run.envSteps': 2_500 });
-    const schedule: LiveChange[] = [{ update: 3, key: 'actors', value: 2 }];
+    const schedule: LiveChange[] = [
+      { update: 3, key: 'actors', value: 2 },
+      { update: 5, key: 'actors', value: 1 },
+    ];
     const scheduled = await train(config, schedule);
-    expect(scheduled.changes).toEqual([{ type: 'change', update: 3, key: 'actors', from: 1, to: 2 }]);
+    expect(scheduled.changes).toEqual([
+      { type: 'change', update: 3, key: 'actors', from: 1, to: 2 },
+      { type: 'change', update: 5, key: 'actors', from: 2, to: 1 },
+    ]);
+    expect(scheduled.updates.length).toBeGreaterThan(5);
+    expect(scheduled.updates[3].actorStepsPerSecond).toHaveLength(2);
+    expect(scheduled.updates[4].actorStepsPerSecond).toHaveLength(1);
     // Updates 1 and 2 had one actor, update 3 on both were collected by two.
     expect(scheduled.updates[1].actorStepsPerSecond).toHaveLength(1);
     expect(scheduled.updates[2].actorStepsPerSecond).toHaveLength(2);
@@ -79,6 +88,7 @@ describe('live changes', () => {
 
     const live = await train(config, [], (r, run) => {
       if (r.update === 2) run.change('actors', 2);
+      if (r.update === 4) run.change('actors', 1);
     });
     expect(live.updates.map(figures)).toEqual(scheduled.updates.map(figures));
   }, 120_000);

@@ -44,3 +44,17 @@ describe('off-policy continuous loop (Ape-X style actors in worker threads)', ()
     }, 60_000);
   }
 });
+
+describe('on-policy continuous loop (Gaussian PPO)', () => {
+  it('runs a few synchronous updates with zero policy lag and a learned σ', async () => {
+    const { training, updates } = run('ppo-continuous-pendulum', { seed: 1, actors: 2, envsPerActor: 1, 'sampling.segmentLength': 256, 'model.hidden': 16, 'ppoc.updateEpochs': 2, 'ppoc.numMinibatches': 4, 'run.envSteps': 1_024 });
+    const summary = await training.run();
+    expect(summary.stopReason).toBe('budget');
+    expect(updates().map((u) => u.envSteps)).toEqual([512, 1024]);
+    expect(updates().every((u) => u.policyLags!.every((l) => l === 0))).toBe(true);
+    // Two 256-step segments hold 2·256/200 → at least 2 finished 200-step episodes.
+    expect(updates().flatMap((u) => u.lengths).every((l) => l === 200)).toBe(true);
+    const m = updates().at(-1)!.metrics;
+    for (const k of ['pgLoss', 'valueLoss', 'entropy', 'approxKl', 'logStd', 'actionStd']) expect(Number.isFinite(m[k]), k).toBe(true);
+  }, 60_000);
+});

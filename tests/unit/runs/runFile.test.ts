@@ -131,6 +131,12 @@ describe('run files', () => {
     expect(parseRunFile(exportRunFile({ ...run(), records: [r] })).ok).toBe(true);
   });
 
+  it('keeps returns that come without lengths (ES scores perturbations, not episodes)', () => {
+    const r = fitUpdateRecord({ ...update(1), returns: [3, Number.NaN, 5], lengths: [] });
+    expect(r.returns).toEqual([3, 5]);
+    expect(r.lengths).toEqual([]);
+  });
+
   // Issue 15, item 8: a cell a spreadsheet would run as a formula.
   it('escapes CSV cells that start with =, +, -, @, a tab or a carriage return, but not negative numbers', () => {
     expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);

@@ -77,6 +77,7 @@ class FakeLearner {
       step: async () => void this.calls.push('step'),
       stop: async () => void this.calls.push('stop'),
       crashActor: async (index) => void this.calls.push(`crash ${index}`),
+      change: async (key, value) => void this.calls.push(`change ${key}=${String(value)}`),
       watch: async (config): Promise<DemoRecord> => {
         this.calls.push('watch');
         return { type: 'demo', update: 3, envId: config.settings['env.id'], keys: ['x'], frames: [0, 1], episodeReturn: 2, saved: true };

@@ -6,6 +6,7 @@ import { ChartFrame } from './ChartFrame';
 import { ChartLegend, LEGEND_HEIGHT } from './legend';
 import { staticLine } from './staticLine';
 import { Deferred, forDisplay, useChartValue } from './live';
+import { changeLines, selectChangeMarks } from './ChangeMarkers';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 import { describeDifference } from '../configDiff';
 import { usePlayground } from '../../store';
@@ -24,6 +25,7 @@ const selectOverlayCount = (s: PlaygroundState) => s.overlays.length;
 const EpisodesChart = memo(function EpisodesChart() {
   const episodes = forDisplay(useChartValue(selectEpisodes), byReturn);
   const target = useChartValue(selectTarget);
+  const marks = useChartValue(selectChangeMarks);
   return (
     <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
       <LineChart data={episodes} margin={MARGIN} title="Return of each finished episode, by episode">
@@ -32,6 +34,7 @@ const EpisodesChart = memo(function EpisodesChart() {
         <YAxis {...NUMBER_AXIS} width={44} />
         <Tooltip contentStyle={TOOLTIP_STYLE} />
         <ReferenceLine y={target} stroke="#f59e0b" strokeDasharray="4 4" label={{ value: `target ${target}`, fill: '#f59e0b', fontSize: 11, position: 'insideTopLeft' }} />
+        {changeLines(marks, 'episode')}
         <Line dataKey="ret" name="return" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.2} />
       </LineChart>
     </ResponsiveContainer>
@@ -42,6 +45,7 @@ const MeanChart = memo(function MeanChart() {
   const updates = useChartValue(selectUpdates);
   const overlays = useChartValue(selectOverlays);
   const target = useChartValue(selectTarget);
+  const marks = useChartValue(selectChangeMarks);
   const runs = usePlayground((s) => s.runs);
   const config = usePlayground((s) => s.config);
   // Each overlay named with what differs from this run's settings ("seed 3, Learning rate 0.003").
@@ -68,6 +72,7 @@ const MeanChart = memo(function MeanChart() {
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           <ReferenceLine y={target} stroke="#f59e0b" strokeDasharray="4 4" />
+          {changeLines(marks, 'envSteps')}
           <Line data={mean} dataKey="mean" name="this run" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
           {overlays.map((o, i) => (
             <Line key={o.id} data={o.points} dataKey="mean" name={overlayName(o)} stroke={SERIES_COLORS[(i + 2) % SERIES_COLORS.length]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.5} strokeDasharray="5 3" />

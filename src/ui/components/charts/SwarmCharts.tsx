@@ -6,6 +6,7 @@ import { ChartFrame } from './ChartFrame';
 import { ChartLegend, LEGEND_HEIGHT, type LegendItem } from './legend';
 import { staticLine } from './staticLine';
 import { forDisplay, useChartValue } from './live';
+import { changeLines, selectChangeMarks } from './ChangeMarkers';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 
 const selectSwarm = (s: PlaygroundState) => s.swarmPoints;
@@ -74,6 +75,7 @@ export function lambdaNote(points: readonly LambdaPoint[]): { allZero: boolean; 
 
 export const LambdaChart = memo(function LambdaChart() {
   const data = forDisplay(useChartValue(selectLambdas), byLambda1);
+  const marks = useChartValue(selectChangeMarks);
   const { allZero, same } = lambdaNote(data);
   const legend: LegendItem[] = same
     ? [{ name: 'λ1 = λ2 (one line: they are equal)', color: SERIES_COLORS[2] }]
@@ -93,6 +95,7 @@ export const LambdaChart = memo(function LambdaChart() {
           <YAxis {...NUMBER_AXIS} width={40} domain={[0, max > 0 ? 'auto' : 1]} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {/* λ1 wide and solid under a thin dashed λ2: equal values still show both. */}
+          {changeLines(marks, 'update')}
           <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} strokeWidth={3} dot={false} isAnimationActive={false} shape={staticLine} />
           <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} strokeWidth={1.5} strokeDasharray="5 4" dot={false} isAnimationActive={false} shape={staticLine} />
         </LineChart>

@@ -22,7 +22,8 @@ export function InView({ wide = false, children }: { wide?: boolean; children: R
   useEffect(() => {
     const el = ref.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(([e]) => setVisible(e.isIntersecting), { rootMargin: '200px 0px' });
+    // The newest entry decides (a busy page can batch an "out" and an "in" in one callback).
+    const observer = new IntersectionObserver((entries) => setVisible(entries[entries.length - 1].isIntersecting), { rootMargin: '200px 0px' });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);

@@ -1,0 +1,213 @@
+/**
+ * The second swarm's benchmarks (algorithm swarm-v2, decomposition task):
+ *
+ * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, and the annealed
+ *   row at start biases 2, 4, 6 (the only change from annealed each). Each row trains one set
+ *   policy per seed with the SAME learner as the swarm-v2 loop (DecompLearner; actors in this
+ *   thread, central inference, PPO), then plays EVAL_TASKS fixed evaluation tasks of that seed
+ *   greedily; the scripted baselines play the same tasks. Seeds 1-5 (where rules and
+ *   hyperparameters were chosen) and held-out seeds are reported in separate tables. Per seed:
+ *   medians over its evaluation tasks; per row: medians over seeds.
+ *     serial collapse       the median evaluation episode creates no subagent
+ *     spurious parallelism  the median evaluation episode's finish rate (completed ÷ assigned) < 0.8:
+ *                           a fifth of the work handed out came to nothing (timeout, lost context, cut)
+ *     target                median r_perf ≥ 0.9 and median critical ≤ serial / 3
+ * - swarm-scale (v2): a learned orchestrator on 100-subtask tasks (sizes 1-10, serial baseline
+ *   about 1,700 steps; up to 100 subagents per stage): wall time per update, forward calls per
+ *   tick, total compute per episode.
+ *
+ * Flags: --updates U (default 30), --rows a,b (row names), --split tuning|heldout|both (default
+ * heldout), --eval N (evaluation tasks per seed, default 5).
+ */
+import { chooseBackend } from '../../core/backend';
+import { deriveSeed } from '../../core/rng';
+import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
+import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
+import { DecompLearner, type DecompTrainingOptions } from '../../swarm/decompLearner';
+import { BASELINES } from '../../swarm/baselines';
+import { markdownTable, median, type BenchArgs, type BenchResult } from './types';
+
+const TUNING = [1, 2, 3, 4, 5];
+const HELDOUT = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+export function storySpec(numSubtasks: number): DecompTaskSpec {
+  return { task: { numSubtasks }, rules: {}, skills: DEFAULT_SKILL_TABLE, maxDecisions: 4 * numSubtasks + 40 };
+}
+
+/** The annealed row's training options (what the swarm-v2-annealed preset trains, sized for the benchmark). */
+export function annealedOptions(seed: number, updates: number, spec: DecompTaskSpec): DecompTrainingOptions {
+  const H = Math.max(1, Math.round(updates / 2));
+  return {
+    spec,
+    seed,
+    hidden: 16,
+    startBias: 0,
+    lr: 3e-3,
+    entCoef: 0.01,
+    updateEpochs: 2,
+    numMinibatches: 2,
+    updates,
+    actors: 2,
+    episodesPerActor: 4,
+    lambda1: { kind: 'linear', start: 0.3, horizon: H },
+    lambda2: { kind: 'linear', start: 0.3, horizon: H },
+    parallelCap: 16,
+  };
+}
+
+type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions };
+export const STORY_ROWS: readonly Row[] = [
+  { name: 'annealed', change: (o) => o },
+  { name: 'no shaping', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 }, lambda2: { ...o.lambda2, start: 0 } }) },
+  { name: 'λ1 only', change: (o) => ({ ...o, lambda2: { ...o.lambda2, start: 0 } }) },
+  { name: 'λ2 only', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 } }) },
+  { name: 'constant λ1', change: (o) => ({ ...o, lambda1: { ...o.lambda1, kind: 'constant' } }) },
+  { name: 'start bias 2', change: (o) => ({ ...o, startBias: 2 }) },
+  { name: 'start bias 4', change: (o) => ({ ...o, startBias: 4 }) },
+  { name: 'start bias 6', change: (o) => ({ ...o, startBias: 6 }) },
+];
+
+/** Evaluation task seeds of a seed (never drawn in training: a different stream). */
+export function evalTaskSeeds(seed: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => deriveSeed(seed, 0xe7a1, i));
+}
+
+interface SeedFigures {
+  seed: number;
+  rPerf: number;
+  critical: number;
+  criticalOverSerial: number;
+  totalCompute: number;
+  subagents: number;
+  finishRate: number;
+  serialCollapse: boolean;
+  spurious: boolean;
+  target: boolean;
+  trainSeconds: number;
+}
+
+export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeOutcome, 'rPerf' | 'criticalSteps' | 'serialBaseline' | 'totalCompute' | 'nSubagents' | 'nAssigned' | 'nCompleted'>[], trainSeconds: number): SeedFigures {
+  const rPerf = median(outcomes.map((o) => o.rPerf));
+  const cos = median(outcomes.map((o) => o.criticalSteps / o.serialBaseline));
+  const subagents = median(outcomes.map((o) => o.nSubagents));
+  const finishRate = median(outcomes.map((o) => (o.nAssigned > 0 ? o.nCompleted / o.nAssigned : 1)));
+  return {
+    seed,
+    rPerf,
+    critical: median(outcomes.map((o) => o.criticalSteps)),
+    criticalOverSerial: cos,
+    totalCompute: median(outcomes.map((o) => o.totalCompute)),
+    subagents,
+    finishRate,
+    serialCollapse: subagents === 0,
+    spurious: subagents > 0 && finishRate < 0.8,
+    target: rPerf >= 0.9 && cos <= 1 / 3,
+    trainSeconds,
+  };
+}
+
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[]): Promise<SeedFigures> {
+  const t0 = performance.now();
+  const learner = DecompLearner.create(o);
+  try {
+    for (let u = 0; u < o.updates; u++) await learner.update();
+    const secs = (performance.now() - t0) / 1000;
+    return seedFigures(o.seed, await learner.evaluate(evalSeeds), secs);
+  } finally {
+    learner.dispose();
+  }
+}
+
+function rowLine(split: string, name: string, per: SeedFigures[]): (string | number)[] {
+  const n = per.length;
+  return [
+    split,
+    name,
+    median(per.map((p) => p.rPerf)).toFixed(3),
+    median(per.map((p) => p.critical)).toFixed(0),
+    median(per.map((p) => p.criticalOverSerial)).toFixed(3),
+    median(per.map((p) => p.totalCompute)).toFixed(0),
+    median(per.map((p) => p.subagents)).toFixed(0),
+    median(per.map((p) => p.finishRate)).toFixed(2),
+    `${per.filter((p) => p.serialCollapse).length}/${n}`,
+    `${per.filter((p) => p.spurious).length}/${n}`,
+    `${per.filter((p) => p.target).length}/${n}`,
+    per.some((p) => p.trainSeconds > 0) ? median(per.map((p) => p.trainSeconds)).toFixed(0) : '-',
+  ];
+}
+
+export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult> {
+  await chooseBackend({ preferred: 'wasm' });
+  const updates = flags.updates === undefined ? 30 : Number(flags.updates);
+  const nEval = flags.eval === undefined ? 5 : Number(flags.eval);
+  const numSubtasks = flags.subtasks === undefined ? 40 : Number(flags.subtasks);
+  const wanted = flags.rows ? flags.rows.split(',').map((x) => x.trim()) : null;
+  const rows = STORY_ROWS.filter((r) => !wanted || wanted.includes(r.name));
+  const splitFlag = flags.split ?? 'heldout';
+  const splits = [
+    ...(splitFlag !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
+    ...(splitFlag !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
+  ].map((s) => ({ ...s, seeds: flags.seeds ? s.seeds.filter((x) => flags.seeds.split(',').map(Number).includes(x)) : s.seeds }));
+  const spec = storySpec(numSubtasks);
+  const table: (string | number)[][] = [];
+  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: numSubtasks, nEval, numSubtasks };
+  for (const split of splits) {
+    const perRow: Record<string, SeedFigures[]> = {};
+    for (const row of rows) {
+      const per: SeedFigures[] = [];
+      for (const seed of split.seeds) {
+        const f = await trainAndEvaluate(row.change(annealedOptions(seed, updates, spec)), evalTaskSeeds(seed, nEval));
+        per.push(f);
+        process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
+      }
+      perRow[row.name] = per;
+      table.push(rowLine(split.name, row.name, per));
+    }
+    for (const b of BASELINES) {
+      const per = split.seeds.map((seed) => seedFigures(seed, evalTaskSeeds(seed, nEval).map((t) => b.run(makeDecompSim(spec, t))), 0));
+      perRow[`baseline: ${b.name}`] = per;
+      table.push(rowLine(split.name, `baseline: ${b.name}`, per));
+    }
+    figures[split.name] = perRow;
+  }
+  return {
+    table: markdownTable(['seeds', 'row', 'r_perf', 'critical', '÷ serial', 'total compute', 'subagents', 'finish rate', 'serial collapse', 'spurious parallelism', 'target met', 'train s'], table),
+    figures,
+  };
+}
+
+export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult> {
+  await chooseBackend({ preferred: 'wasm' });
+  const updates = flags.updates === undefined ? 3 : Number(flags.updates);
+  // Sizes up to 10 units: the serial baseline of 100 subtasks is then about 1,700 steps.
+  const spec: DecompTaskSpec = { ...storySpec(100), task: { numSubtasks: 100, maxSize: 10 }, maxDecisions: 500 };
+  const o: DecompTrainingOptions = { ...annealedOptions(1, updates, spec), actors: 1, episodesPerActor: 4 };
+  const learner = DecompLearner.create(o);
+  const rows: (string | number)[][] = [];
+  const per: Array<Record<string, number>> = [];
+  try {
+    for (let u = 0; u < updates; u++) {
+      const r = await learner.update();
+      const most = Math.max(0, ...r.outcomes.flatMap((x) => x.launches));
+      const f = {
+        update: u + 1,
+        seconds: r.seconds,
+        forwardCallsPerTick: r.metrics.forwardCallsPerTick,
+        ticks: r.rollouts.ticks,
+        decisions: r.rollouts.decisions,
+        totalCompute: median(r.outcomes.map((x) => x.totalCompute)),
+        serial: median(r.outcomes.map((x) => x.serialBaseline)),
+        mostSubagents: most,
+        rPerf: median(r.outcomes.map((x) => x.rPerf)),
+      };
+      per.push(f);
+      rows.push([f.update, f.seconds.toFixed(1), f.forwardCallsPerTick, f.ticks, f.decisions, f.totalCompute.toFixed(0), f.serial.toFixed(0), f.mostSubagents, f.rPerf.toFixed(3)]);
+    }
+  } finally {
+    learner.dispose();
+  }
+  return {
+    table: markdownTable(['update', 'wall s', 'forward calls / tick', 'ticks', 'decisions', 'total compute / episode (median)', 'serial baseline', 'most subagents in a stage', 'r_perf'], rows),
+    figures: { updates: per, subtasks: 100, episodesPerUpdate: 4 },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * What the async (IMPALA) loop needs when its segments come through a stream instead of the
+ * actors' answers: the loop stays free of NATS; the cluster learner (learner.ts) installs a factory.
+ */
+import type { ExperimentConfig } from '../config/config';
+import type { Segment } from '../engine/segments';
+
+export interface StreamedExperience {
+  /** The learner's last checkpoint of this run, when it resumes one. */
+  readonly resumed: { weights: Float32Array[]; update: number; version: number } | null;
+  /** Publishes weights under `version`; actors' hosts fetch them by version. Await before asking for segments with it. */
+  publishWeights(version: number, weights: readonly Float32Array[]): Promise<void>;
+  /** Resolves when the stream has room for one more segment (backpressure), and counts it as asked for. */
+  reserve(): Promise<void>;
+  /** A request for a segment failed: its reserved place is free again. */
+  release(): void;
+  /** Up to `n` checked segments (fewer only when closing: then possibly none). */
+  take(n: number): Promise<Segment[]>;
+  /** After the update that used the last segments taken: checkpoints now and then (asking for the learner's weights), and acks them. */
+  commit(update: number, version: number, weights: () => Promise<readonly Float32Array[]>): Promise<void>;
+  /** Stops taking and lets producers waiting for room go (synchronous: the loop is stopping). */
+  stop(): void;
+  /** The final checkpoint and acks. */
+  close(state: { update: number; version: number; weights: readonly Float32Array[] }): Promise<void>;
+}
+
+export interface StreamedExperienceOptions {
+  config: ExperimentConfig;
+  capacity: number;
+  check(seg: Segment): string | null;
+}
+
+type Factory = (o: StreamedExperienceOptions) => Promise<StreamedExperience>;
+let factory: Factory | null = null;
+
+export function setStreamedExperienceFactory(f: Factory | null): void {
+  factory = f;
+}
+
+/** The stream for this run, or null when the run's actors answer directly (no cluster). */
+export function openStreamedExperience(o: StreamedExperienceOptions): Promise<StreamedExperience> | null {
+  return factory ? factory(o) : null;
+}

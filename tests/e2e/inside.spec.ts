@@ -1,0 +1,38 @@
+/**
+ * Looking inside the agent: during a QuickStart run the policy heatmap and the network view
+ * appear, and the heatmap changes as the policy learns (two snapshots, updates apart).
+ */
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { resolveExperiment } from '../../src/config/config';
+import { encodeExperiment } from '../../src/config/urlState';
+import { test, expect, expectStatus } from './fixtures';
+
+const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+
+const config = resolveExperiment('quickstart', { backend: 'wasm', actors: 1, seed: 3, 'run.envSteps': 60_000 });
+
+async function snapshot(page: Page): Promise<{ update: number; pixels: string }> {
+  const heatmap = page.getByTestId('policy-heatmap');
+  const update = Number(await heatmap.getAttribute('data-update'));
+  const pixels = await heatmap.locator('canvas').evaluate((c: HTMLCanvasElement) => c.toDataURL());
+  return { update, pixels };
+}
+
+test('the policy heatmap and the network view follow the policy as it learns', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(`/#x=${encodeExperiment(config)}`);
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'running', 60_000);
+  const inside = page.getByTestId('agent-inside');
+  await expect(inside).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('network-view')).toContainText('4 → 64 → 2');
+  await expect(page.getByTestId('policy-heatmap')).toContainText('pole angle');
+
+  const first = await snapshot(page);
+  await expect.poll(async () => (await snapshot(page)).update, { timeout: 90_000 }).toBeGreaterThan(first.update + 5);
+  const later = await snapshot(page);
+  expect(later.pixels).not.toBe(first.pixels);
+  await inside.screenshot({ path: `${shots}inside-the-agent.png` });
+});
