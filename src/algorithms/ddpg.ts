@@ -20,13 +20,11 @@
  * `normal(0, action_scale * exploration_noise)`).
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
-import { DeterministicActor, QCritic, type ActorSpec, type CriticSpec } from '../core/continuousMlp';
+import { DeterministicActor, QCritic, type ActorSpec } from '../core/continuousMlp';
 import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
-import { makeOptimizer } from './common';
-import { checkBatch, checkRate, initTargets, setOptimizerLr, softUpdate, type ContinuousBatch } from './offPolicy';
+import { checkBatch, checkRate, criticSpecOf, DeterministicActorCritic, initTargets, softUpdate, type ContinuousBatch } from './offPolicy';
 
 export interface DdpgConfig {
   /** Adam learning rate of the actor. */
@@ -74,50 +72,34 @@ export interface DdpgModels {
   criticTarget: QCritic;
 }
 
-export class Ddpg extends Algorithm<ContinuousBatch, DeterministicActor> {
-  readonly config: DdpgConfig;
+/** (online, target) pairs: φ → φ', θ → θ'. */
+function targetPairs(m: DdpgModels): [Model<ModelOutput>, Model<ModelOutput>][] {
+  return [
+    [m.actor, m.actorTarget],
+    [m.critic, m.criticTarget],
+  ];
+}
+
+export class Ddpg extends DeterministicActorCritic<ContinuousBatch, DdpgConfig> {
   readonly critic: QCritic;
   readonly actorTarget: DeterministicActor;
   readonly criticTarget: QCritic;
-  protected override optimizer: tf.Optimizer;
-  private readonly actorOptimizer: tf.Optimizer;
+  private readonly pairs: [Model<ModelOutput>, Model<ModelOutput>][];
 
   constructor(models: DdpgModels, config: Partial<DdpgConfig> = {}) {
-    super(models.actor);
-    this.config = { ...DDPG_DEFAULTS, ...config };
-    checkRate(this.config.gamma, 'gamma', 'DdpgConfig', 0, 1);
-    checkRate(this.config.tau, 'tau', 'DdpgConfig', 0, 1);
+    const c = { ...DDPG_DEFAULTS, ...config };
+    checkRate(c.gamma, 'gamma', 'DdpgConfig', 0, 1);
+    checkRate(c.tau, 'tau', 'DdpgConfig', 0, 1);
+    initTargets(targetPairs(models), 'Ddpg');
+    super(models.actor, c);
     this.critic = models.critic;
     this.actorTarget = models.actorTarget;
     this.criticTarget = models.criticTarget;
-    initTargets(
-      [
-        [this.model, this.actorTarget],
-        [this.critic, this.criticTarget],
-      ],
-      'Ddpg',
-    );
-    this.optimizer = makeOptimizer('adam', this.config.criticLr, 1e-8);
-    this.actorOptimizer = makeOptimizer('adam', this.config.actorLr, 1e-8);
+    this.pairs = targetPairs(models);
   }
 
   override models(): Model<ModelOutput>[] {
     return [this.model, this.critic, this.actorTarget, this.criticTarget];
-  }
-
-  /** μ_φ(s) [B, A]: the greedy action. Caller disposes. */
-  predict(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => this.model.forward(obs).action);
-  }
-
-  /** Also μ_φ(s): the noise is added by the caller (see `explore`), drawn with its seeded Rng. */
-  sample(obs: tf.Tensor2D): tf.Tensor2D {
-    return this.predict(obs);
-  }
-
-  /** clip(μ_φ(s) + σ·scale·ε, low, high) for standard-normal ε [B, A]. Caller disposes. */
-  explore(obs: tf.Tensor2D, eps: tf.Tensor2D, sigma: number = this.config.explorationNoise): tf.Tensor2D {
-    return tf.tidy(() => this.model.clipToBounds(tf.add(this.model.forward(obs).action, tf.mul(this.model.scaleT, tf.mul(sigma, eps)))));
   }
 
   /** y = r + γ(1 − d)·Q_θ'(s', μ_φ'(s')) (step 1); call inside tf.tidy. */
@@ -147,25 +129,8 @@ export class Ddpg extends Algorithm<ContinuousBatch, DeterministicActor> {
       this.actorOptimizer.applyGradients(actor.grads);
       return { criticLoss: critic.value, actorLoss: actor.value, qMean, targetMean: tf.mean(y) as tf.Scalar };
     });
-    softUpdate(
-      [
-        [this.model, this.actorTarget],
-        [this.critic, this.criticTarget],
-      ],
-      this.config.tau,
-    );
+    softUpdate(this.pairs, this.config.tau);
     return readScalars(metrics);
-  }
-
-  /** Sets both learning rates to `lr`. */
-  override setLearningRate(lr: number): void {
-    setOptimizerLr(this.optimizer, lr);
-    setOptimizerLr(this.actorOptimizer, lr);
-  }
-
-  override dispose(): void {
-    this.actorOptimizer.dispose();
-    super.dispose();
   }
 }
 
@@ -177,7 +142,7 @@ export const policy = 'deterministic' as const;
 
 /** Builds DDPG's actor, critic and their targets for an env's sizes and bounds (engine entry point). */
 export function create(net: ActorSpec, params: DdpgParams, seed: number): Ddpg {
-  const critic: CriticSpec = { obsDim: net.obsDim, actionDim: net.actionDim, hidden: net.hidden, activation: net.activation };
+  const critic = criticSpecOf(net);
   return new Ddpg(
     {
       actor: new DeterministicActor(net, seed),

@@ -2,10 +2,14 @@
  * What DDPG, TD3 and SAC share: the tensor batch their `learn` takes, its conversion from the
  * replay buffer's typed arrays (the Agent's job; here for loops and tests), its shape check, and
  * the soft (Polyak) target update
- *     θ' ← τ·θ + (1 − τ)·θ'.
+ *     θ' ← τ·θ + (1 − τ)·θ';
+ * and the plumbing around DDPG's and TD3's update rules (optimizers, acting, learning rates).
  */
 import * as tf from '@tensorflow/tfjs';
+import { Algorithm } from '../core/algorithm';
+import type { ActorSpec, CriticSpec, DeterministicActor } from '../core/continuousMlp';
 import type { Model, ModelOutput } from '../core/model';
+import { makeOptimizer } from './common';
 import type { ContinuousTransitionBatch } from './replayBuffer';
 
 /** A batch of transitions as tensors. `learn` reads it and never disposes it: the caller does. */
@@ -93,4 +97,61 @@ export function checkRate(v: number, name: string, who: string, low = 0, high = 
 export function setOptimizerLr(opt: tf.Optimizer, lr: number): void {
   if (!(lr > 0)) throw new Error(`learning rate must be positive, got ${lr}`);
   Reflect.set(opt, 'learningRate', lr);
+}
+
+/** The critic of an actor network's sizes: the same hidden layers and activation. */
+export function criticSpecOf(net: ActorSpec): CriticSpec {
+  return { obsDim: net.obsDim, actionDim: net.actionDim, hidden: net.hidden, activation: net.activation };
+}
+
+/** Config fields of every deterministic-policy actor-critic (DDPG, TD3). */
+export interface DeterministicActorCriticConfig {
+  actorLr: number;
+  criticLr: number;
+  explorationNoise: number;
+}
+
+/**
+ * The plumbing DDPG and TD3 share around their update rules (each subclass's `learn`): an Adam
+ * optimizer for the critic(s) (`optimizer`) and one for the actor, acting with μ_φ, and both
+ * learning rates. The subclass checks its config and initialises its targets before `super`.
+ */
+export abstract class DeterministicActorCritic<B extends ContinuousBatch, C extends DeterministicActorCriticConfig> extends Algorithm<B, DeterministicActor> {
+  protected override optimizer: tf.Optimizer;
+  protected readonly actorOptimizer: tf.Optimizer;
+
+  constructor(
+    actor: DeterministicActor,
+    readonly config: C,
+  ) {
+    super(actor);
+    this.optimizer = makeOptimizer('adam', config.criticLr, 1e-8);
+    this.actorOptimizer = makeOptimizer('adam', config.actorLr, 1e-8);
+  }
+
+  /** μ_φ(s) [B, A]: the greedy action. Caller disposes. */
+  predict(obs: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => this.model.forward(obs).action);
+  }
+
+  /** Also μ_φ(s): the exploration noise is added by the caller (see `explore`), drawn with its seeded Rng. */
+  sample(obs: tf.Tensor2D): tf.Tensor2D {
+    return this.predict(obs);
+  }
+
+  /** clip(μ_φ(s) + σ·scale·ε, low, high) for standard-normal ε [B, A]. Caller disposes. */
+  explore(obs: tf.Tensor2D, eps: tf.Tensor2D, sigma: number = this.config.explorationNoise): tf.Tensor2D {
+    return tf.tidy(() => this.model.clipToBounds(tf.add(this.model.forward(obs).action, tf.mul(this.model.scaleT, tf.mul(sigma, eps)))));
+  }
+
+  /** Sets both learning rates to `lr`. */
+  override setLearningRate(lr: number): void {
+    setOptimizerLr(this.optimizer, lr);
+    setOptimizerLr(this.actorOptimizer, lr);
+  }
+
+  override dispose(): void {
+    this.actorOptimizer.dispose();
+    super.dispose();
+  }
 }

@@ -13,12 +13,12 @@
  */
 import { Rng } from '../core/rng';
 
-/** A batch of transitions, flat and row-major (what DQN learns from). */
-export interface TransitionBatch {
+/** A batch of transitions, flat and row-major; `A` holds the actions ([B] indices or [B · actionDim] vectors). */
+export interface TransitionRows<A extends Int32Array | Float32Array> {
   /** [B · obsDim] s. */
   obs: Float32Array;
-  /** [B] a. */
-  actions: Int32Array;
+  /** [B · actionWidth] a (a continuous action as the env received it, inside the bounds). */
+  actions: A;
   /** [B] r. */
   rewards: Float32Array;
   /** [B · obsDim] s'. */
@@ -29,29 +29,48 @@ export interface TransitionBatch {
   batchSize: number;
 }
 
-export class ReplayBuffer {
+/** Discrete actions (what DQN learns from). */
+export type TransitionBatch = TransitionRows<Int32Array>;
+/** Continuous (vector) actions (DDPG, TD3, SAC). */
+export type ContinuousTransitionBatch = TransitionRows<Float32Array>;
+
+/**
+ * The ring buffer itself, for actions of `actionWidth` values each: slot i holds
+ * actions[i·actionWidth … (i+1)·actionWidth).
+ */
+abstract class TransitionRing<A extends Int32Array | Float32Array> {
   readonly obs: Float32Array;
   readonly nextObs: Float32Array;
-  readonly actions: Int32Array;
+  readonly actions: A;
   readonly rewards: Float32Array;
   readonly dones: Uint8Array;
   private pos = 0;
   private filled = 0;
   private readonly rng: Rng;
 
-  constructor(
+  protected constructor(
+    /** The class name the error messages start with. */
+    private readonly who: string,
     readonly capacity: number,
     readonly obsDim: number,
+    private readonly actionWidth: number,
     seed: number,
+    stream: number,
+    private readonly makeActions: (length: number) => A,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`ReplayBuffer: capacity must be a positive integer, got ${capacity}`);
-    if (!Number.isInteger(obsDim) || obsDim < 1) throw new Error(`ReplayBuffer: obsDim must be a positive integer, got ${obsDim}`);
+    for (const [name, v] of [
+      ['capacity', capacity],
+      ['obsDim', obsDim],
+      ['actionDim', actionWidth],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 1) throw new Error(`${who}: ${name} must be a positive integer, got ${v}`);
+    }
     this.obs = new Float32Array(capacity * obsDim);
     this.nextObs = new Float32Array(capacity * obsDim);
-    this.actions = new Int32Array(capacity);
+    this.actions = makeActions(capacity * actionWidth);
     this.rewards = new Float32Array(capacity);
     this.dones = new Uint8Array(capacity);
-    this.rng = new Rng(seed).fork(0x4eb);
+    this.rng = new Rng(seed).fork(stream);
   }
 
   /** Number of transitions stored (≤ capacity). */
@@ -64,40 +83,34 @@ export class ReplayBuffer {
     return this.pos;
   }
 
-  /** Store one transition (s, a, r, s', done). */
-  add(obs: ArrayLike<number>, action: number, reward: number, nextObs: ArrayLike<number>, done: boolean | number): void {
+  /** Store one transition (s, a, r, s', done); `a` is an index (width 1) or a vector of `actionWidth` values. */
+  protected store(obs: ArrayLike<number>, action: number | ArrayLike<number>, reward: number, nextObs: ArrayLike<number>, done: boolean | number): void {
     if (obs.length !== this.obsDim || nextObs.length !== this.obsDim) {
-      throw new Error(`ReplayBuffer.add: obs / nextObs must have obsDim = ${this.obsDim} values, got ${obs.length} / ${nextObs.length}`);
+      throw new Error(`${this.who}.add: obs / nextObs must have obsDim = ${this.obsDim} values, got ${obs.length} / ${nextObs.length}`);
+    }
+    if (typeof action !== 'number' && action.length !== this.actionWidth) {
+      throw new Error(`${this.who}.add: the action must have actionDim = ${this.actionWidth} values, got ${action.length}`);
     }
     const i = this.pos;
     this.obs.set(obs, i * this.obsDim);
     this.nextObs.set(nextObs, i * this.obsDim);
-    this.actions[i] = action;
+    if (typeof action === 'number') this.actions[i] = action;
+    else this.actions.set(action, i * this.actionWidth);
     this.rewards[i] = reward;
     this.dones[i] = done ? 1 : 0;
     this.pos = (this.pos + 1) % this.capacity;
     this.filled = Math.min(this.filled + 1, this.capacity);
   }
 
-  /** Store every row of a batch (e.g. one actor's message), in order. */
-  addBatch(batch: TransitionBatch): void {
-    const d = this.obsDim;
-    if (batch.obs.length !== batch.batchSize * d || batch.nextObs.length !== batch.batchSize * d) {
-      throw new Error(`ReplayBuffer.addBatch: obs / nextObs must hold batchSize·obsDim = ${batch.batchSize * d} values`);
-    }
-    for (let b = 0; b < batch.batchSize; b++) {
-      this.add(batch.obs.subarray(b * d, (b + 1) * d), batch.actions[b], batch.rewards[b], batch.nextObs.subarray(b * d, (b + 1) * d), batch.dones[b]);
-    }
-  }
-
   /** `batchSize` transitions drawn uniformly with replacement (fresh arrays, safe to transfer). */
-  sample(batchSize: number): TransitionBatch {
-    if (this.filled === 0) throw new Error('ReplayBuffer.sample: the buffer is empty');
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`ReplayBuffer.sample: batchSize must be a positive integer, got ${batchSize}`);
+  sample(batchSize: number): TransitionRows<A> {
+    if (this.filled === 0) throw new Error(`${this.who}.sample: the buffer is empty`);
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`${this.who}.sample: batchSize must be a positive integer, got ${batchSize}`);
     const d = this.obsDim;
-    const out: TransitionBatch = {
+    const k = this.actionWidth;
+    const out: TransitionRows<A> = {
       obs: new Float32Array(batchSize * d),
-      actions: new Int32Array(batchSize),
+      actions: this.makeActions(batchSize * k),
       rewards: new Float32Array(batchSize),
       nextObs: new Float32Array(batchSize * d),
       dones: new Uint8Array(batchSize),
@@ -110,7 +123,7 @@ export class ReplayBuffer {
         out.obs[b * d + j] = this.obs[i * d + j];
         out.nextObs[b * d + j] = this.nextObs[i * d + j];
       }
-      out.actions[b] = this.actions[i];
+      for (let j = 0; j < k; j++) out.actions[b * k + j] = this.actions[i * k + j];
       out.rewards[b] = this.rewards[i];
       out.dones[b] = this.dones[i];
     }
@@ -124,84 +137,47 @@ export class ReplayBuffer {
   }
 }
 
-/** A batch of transitions with continuous (vector) actions, flat and row-major (DDPG, TD3, SAC). */
-export interface ContinuousTransitionBatch {
-  /** [B · obsDim] s. */
-  obs: Float32Array;
-  /** [B · actionDim] a, as the env received it (inside the bounds). */
-  actions: Float32Array;
-  /** [B] r. */
-  rewards: Float32Array;
-  /** [B · obsDim] s'. */
-  nextObs: Float32Array;
-  /** [B] 1 if s' is terminal (terminated, not truncated). */
-  dones: Uint8Array;
-  /** B. */
-  batchSize: number;
+/** Discrete actions: slot i holds actions[i]. */
+export class ReplayBuffer extends TransitionRing<Int32Array> {
+  constructor(capacity: number, obsDim: number, seed: number) {
+    super('ReplayBuffer', capacity, obsDim, 1, seed, 0x4eb, (n) => new Int32Array(n));
+  }
+
+  /** Store one transition (s, a, r, s', done). */
+  add(obs: ArrayLike<number>, action: number, reward: number, nextObs: ArrayLike<number>, done: boolean | number): void {
+    this.store(obs, action, reward, nextObs, done);
+  }
+
+  /** Store every row of a batch (e.g. one actor's message), in order. */
+  addBatch(batch: TransitionBatch): void {
+    const d = this.obsDim;
+    if (batch.obs.length !== batch.batchSize * d || batch.nextObs.length !== batch.batchSize * d) {
+      throw new Error(`ReplayBuffer.addBatch: obs / nextObs must hold batchSize·obsDim = ${batch.batchSize * d} values`);
+    }
+    for (let b = 0; b < batch.batchSize; b++) {
+      this.add(batch.obs.subarray(b * d, (b + 1) * d), batch.actions[b], batch.rewards[b], batch.nextObs.subarray(b * d, (b + 1) * d), batch.dones[b]);
+    }
+  }
 }
 
 /**
- * The same ring buffer for vector actions: slot i holds actions[i·actionDim … (i+1)·actionDim).
- * Same storage order, overwrite order, done convention (terminated only) and seeded uniform
- * sampling with replacement as `ReplayBuffer`.
+ * Vector actions: slot i holds actions[i·actionDim … (i+1)·actionDim). Same storage order,
+ * overwrite order, done convention (terminated only) and seeded uniform sampling with replacement
+ * as `ReplayBuffer` (its own Rng stream).
  */
-export class ContinuousReplayBuffer {
-  readonly obs: Float32Array;
-  readonly nextObs: Float32Array;
-  readonly actions: Float32Array;
-  readonly rewards: Float32Array;
-  readonly dones: Uint8Array;
-  private pos = 0;
-  private filled = 0;
-  private readonly rng: Rng;
-
+export class ContinuousReplayBuffer extends TransitionRing<Float32Array> {
   constructor(
-    readonly capacity: number,
-    readonly obsDim: number,
+    capacity: number,
+    obsDim: number,
     readonly actionDim: number,
     seed: number,
   ) {
-    for (const [name, v] of [
-      ['capacity', capacity],
-      ['obsDim', obsDim],
-      ['actionDim', actionDim],
-    ] as const) {
-      if (!Number.isInteger(v) || v < 1) throw new Error(`ContinuousReplayBuffer: ${name} must be a positive integer, got ${v}`);
-    }
-    this.obs = new Float32Array(capacity * obsDim);
-    this.nextObs = new Float32Array(capacity * obsDim);
-    this.actions = new Float32Array(capacity * actionDim);
-    this.rewards = new Float32Array(capacity);
-    this.dones = new Uint8Array(capacity);
-    this.rng = new Rng(seed).fork(0x4ec);
-  }
-
-  /** Number of transitions stored (≤ capacity). */
-  get size(): number {
-    return this.filled;
-  }
-
-  /** The slot the next `add` writes to. */
-  get position(): number {
-    return this.pos;
+    super('ContinuousReplayBuffer', capacity, obsDim, actionDim, seed, 0x4ec, (n) => new Float32Array(n));
   }
 
   /** Store one transition (s, a, r, s', done). */
   add(obs: ArrayLike<number>, action: ArrayLike<number>, reward: number, nextObs: ArrayLike<number>, done: boolean | number): void {
-    if (obs.length !== this.obsDim || nextObs.length !== this.obsDim) {
-      throw new Error(`ContinuousReplayBuffer.add: obs / nextObs must have obsDim = ${this.obsDim} values, got ${obs.length} / ${nextObs.length}`);
-    }
-    if (action.length !== this.actionDim) {
-      throw new Error(`ContinuousReplayBuffer.add: the action must have actionDim = ${this.actionDim} values, got ${action.length}`);
-    }
-    const i = this.pos;
-    this.obs.set(obs, i * this.obsDim);
-    this.nextObs.set(nextObs, i * this.obsDim);
-    this.actions.set(action, i * this.actionDim);
-    this.rewards[i] = reward;
-    this.dones[i] = done ? 1 : 0;
-    this.pos = (this.pos + 1) % this.capacity;
-    this.filled = Math.min(this.filled + 1, this.capacity);
+    this.store(obs, action, reward, nextObs, done);
   }
 
   /** Store every row of a batch (e.g. one actor's message), in order. */
@@ -221,36 +197,5 @@ export class ContinuousReplayBuffer {
         batch.dones[b],
       );
     }
-  }
-
-  /** `batchSize` transitions drawn uniformly with replacement (fresh arrays, safe to transfer). */
-  sample(batchSize: number): ContinuousTransitionBatch {
-    if (this.filled === 0) throw new Error('ContinuousReplayBuffer.sample: the buffer is empty');
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`ContinuousReplayBuffer.sample: batchSize must be a positive integer, got ${batchSize}`);
-    const d = this.obsDim;
-    const k = this.actionDim;
-    const out: ContinuousTransitionBatch = {
-      obs: new Float32Array(batchSize * d),
-      actions: new Float32Array(batchSize * k),
-      rewards: new Float32Array(batchSize),
-      nextObs: new Float32Array(batchSize * d),
-      dones: new Uint8Array(batchSize),
-      batchSize,
-    };
-    for (let b = 0; b < batchSize; b++) {
-      const i = this.rng.int(this.filled);
-      out.obs.set(this.obs.subarray(i * d, (i + 1) * d), b * d);
-      out.nextObs.set(this.nextObs.subarray(i * d, (i + 1) * d), b * d);
-      out.actions.set(this.actions.subarray(i * k, (i + 1) * k), b * k);
-      out.rewards[b] = this.rewards[i];
-      out.dones[b] = this.dones[i];
-    }
-    return out;
-  }
-
-  /** Forget everything (the sampling stream continues). */
-  clear(): void {
-    this.pos = 0;
-    this.filled = 0;
   }
 }

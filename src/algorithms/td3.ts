@@ -20,13 +20,11 @@
  * Acting: as DDPG, a = clip(μ_φ(s) + σ·scale·ε, low, high) (`explore`).
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
-import { DeterministicActor, QCritic, type ActorSpec, type CriticSpec } from '../core/continuousMlp';
+import { DeterministicActor, QCritic, type ActorSpec } from '../core/continuousMlp';
 import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
-import { makeOptimizer } from './common';
-import { checkBatch, checkNoise, checkRate, initTargets, setOptimizerLr, softUpdate, type ContinuousBatch } from './offPolicy';
+import { checkBatch, checkNoise, checkRate, criticSpecOf, DeterministicActorCritic, initTargets, softUpdate, type ContinuousBatch } from './offPolicy';
 
 export interface Td3Config {
   /** Adam learning rate of the actor. */
@@ -90,45 +88,42 @@ export interface Td3Models {
   critic2Target: QCritic;
 }
 
-export class Td3 extends Algorithm<Td3Batch, DeterministicActor> {
-  readonly config: Td3Config;
+/** (online, target) pairs: φ → φ', θ1 → θ1', θ2 → θ2'. */
+function targetPairs(m: Td3Models): [Model<ModelOutput>, Model<ModelOutput>][] {
+  return [
+    [m.actor, m.actorTarget],
+    [m.critic1, m.critic1Target],
+    [m.critic2, m.critic2Target],
+  ];
+}
+
+export class Td3 extends DeterministicActorCritic<Td3Batch, Td3Config> {
   readonly critic1: QCritic;
   readonly critic2: QCritic;
   readonly actorTarget: DeterministicActor;
   readonly critic1Target: QCritic;
   readonly critic2Target: QCritic;
-  protected override optimizer: tf.Optimizer;
-  private readonly actorOptimizer: tf.Optimizer;
+  private readonly pairs: [Model<ModelOutput>, Model<ModelOutput>][];
   /** Number of learn() calls so far (n). */
   private updates = 0;
   /** L_μ of the last delayed update (reported on the updates in between). */
   private lastActorLoss = NaN;
 
   constructor(models: Td3Models, config: Partial<Td3Config> = {}) {
-    super(models.actor);
-    this.config = { ...TD3_DEFAULTS, ...config };
-    const c = this.config;
+    const c = { ...TD3_DEFAULTS, ...config };
     checkRate(c.gamma, 'gamma', 'Td3Config', 0, 1);
     checkRate(c.tau, 'tau', 'Td3Config', 0, 1);
     checkRate(c.targetPolicyNoise, 'targetPolicyNoise', 'Td3Config');
     checkRate(c.targetNoiseClip, 'targetNoiseClip', 'Td3Config');
     if (!(Number.isInteger(c.policyDelay) && c.policyDelay >= 1)) throw new Error(`Td3Config.policyDelay must be a positive integer, got ${c.policyDelay}`);
+    initTargets(targetPairs(models), 'Td3');
+    super(models.actor, c);
     this.critic1 = models.critic1;
     this.critic2 = models.critic2;
     this.actorTarget = models.actorTarget;
     this.critic1Target = models.critic1Target;
     this.critic2Target = models.critic2Target;
-    initTargets(this.targetPairs(), 'Td3');
-    this.optimizer = makeOptimizer('adam', c.criticLr, 1e-8);
-    this.actorOptimizer = makeOptimizer('adam', c.actorLr, 1e-8);
-  }
-
-  private targetPairs(): [Model<ModelOutput>, Model<ModelOutput>][] {
-    return [
-      [this.model, this.actorTarget],
-      [this.critic1, this.critic1Target],
-      [this.critic2, this.critic2Target],
-    ];
+    this.pairs = targetPairs(models);
   }
 
   override models(): Model<ModelOutput>[] {
@@ -138,21 +133,6 @@ export class Td3 extends Algorithm<Td3Batch, DeterministicActor> {
   /** learn() calls so far. */
   get numUpdates(): number {
     return this.updates;
-  }
-
-  /** μ_φ(s) [B, A]. Caller disposes. */
-  predict(obs: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => this.model.forward(obs).action);
-  }
-
-  /** Also μ_φ(s): the exploration noise is added by the caller (see `explore`). */
-  sample(obs: tf.Tensor2D): tf.Tensor2D {
-    return this.predict(obs);
-  }
-
-  /** clip(μ_φ(s) + σ·scale·ε, low, high) for standard-normal ε [B, A]. Caller disposes. */
-  explore(obs: tf.Tensor2D, eps: tf.Tensor2D, sigma: number = this.config.explorationNoise): tf.Tensor2D {
-    return tf.tidy(() => this.model.clipToBounds(tf.add(this.model.forward(obs).action, tf.mul(this.model.scaleT, tf.mul(sigma, eps)))));
   }
 
   /** ã = clip(μ_φ'(s') + clip(σ̃ε, −c, c)·scale, low, high) (step 1); call inside tf.tidy. */
@@ -206,24 +186,13 @@ export class Td3 extends Algorithm<Td3Batch, DeterministicActor> {
       }
       return out;
     });
-    if (delayed) softUpdate(this.targetPairs(), this.config.tau);
+    if (delayed) softUpdate(this.pairs, this.config.tau);
     const m = readScalars(scalars);
     if (delayed) this.lastActorLoss = m.actorLoss;
     // Before the first actor update there is no actor loss to report (a NaN would read as divergence).
     const { actorLoss: _unused, ...critic } = m;
     void _unused;
     return { ...critic, ...(Number.isNaN(this.lastActorLoss) ? {} : { actorLoss: this.lastActorLoss }), actorUpdated: delayed ? 1 : 0 };
-  }
-
-  /** Sets both learning rates to `lr`. */
-  override setLearningRate(lr: number): void {
-    setOptimizerLr(this.optimizer, lr);
-    setOptimizerLr(this.actorOptimizer, lr);
-  }
-
-  override dispose(): void {
-    this.actorOptimizer.dispose();
-    super.dispose();
   }
 }
 
@@ -235,7 +204,7 @@ export const policy = 'deterministic' as const;
 
 /** Builds TD3's actor, twin critics and their targets for an env's sizes and bounds (engine entry point). */
 export function create(net: ActorSpec, params: Td3Params, seed: number): Td3 {
-  const critic: CriticSpec = { obsDim: net.obsDim, actionDim: net.actionDim, hidden: net.hidden, activation: net.activation };
+  const critic = criticSpecOf(net);
   return new Td3(
     {
       actor: new DeterministicActor(net, seed),

@@ -8,9 +8,8 @@ import type { ActorSpec } from '../core/continuousMlp';
 import { Rng, deriveSeed } from '../core/rng';
 import { makeEnv } from '../envs/registry';
 import type { BoxActionEnv, TimeLimitedEnv } from '../envs/types';
-import { VectorEnv } from '../envs/vectorEnv';
 import { ContinuousPolicy, GREEDY, type ContinuousPolicyKind, type ExploreMode } from './continuousPolicy';
-import type { DemoEpisode } from './rolloutActor';
+import { ActorVector, crashSoon, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
 
 export interface ContinuousRolloutActorOptions {
   envId: string;
@@ -88,14 +87,14 @@ export class ContinuousRolloutActor {
   private readonly policy: ContinuousPolicy;
   private readonly rng: Rng;
   private version = -1;
-  private vec: VectorEnv | null = null;
-  private vecObs: Float32Array | null = null;
+  private readonly training: ActorVector;
   private evalEnv: BoxActionEnv | null = null;
   private evalEpisodes = 0;
 
   constructor(private readonly options: ContinuousRolloutActorOptions) {
     this.policy = new ContinuousPolicy(options.policy, options.net);
     this.rng = new Rng(deriveSeed(options.seed, options.actorIndex, 0xc0a7));
+    this.training = new ActorVector(options.envId, options.numEnvs, options.seed, options.actorIndex);
   }
 
   /** Nothing to load: acting is plain TypeScript. */
@@ -112,7 +111,7 @@ export class ContinuousRolloutActor {
   sampleTransitions(weights: Float32Array[] | null, version: number, T: number, mode: ExploreMode): ContinuousSegment {
     if (weights) this.setWeights(weights, version);
     const started = performance.now();
-    const vec = this.vector();
+    const vec = this.training.get();
     const N = vec.numEnvs;
     const d = vec.obsDim;
     const A = vec.actionDim;
@@ -136,7 +135,7 @@ export class ContinuousRolloutActor {
     };
     const returns: number[] = [];
     const lengths: number[] = [];
-    let obs = this.vecObs!;
+    let obs = this.training.obs;
     for (let t = 0; t < T; t++) {
       const actions = this.policy.act(obs, N, this.rng, mode);
       // Gaussian PPO's draws are unbounded: the env gets them clipped (CleanRL's ClipAction), the segment keeps them.
@@ -155,7 +154,7 @@ export class ContinuousRolloutActor {
       lengths.push(...step.episodeLengths);
       obs = step.obs;
     }
-    this.vecObs = obs;
+    this.training.obs = obs;
     seg.episodeReturns = Float32Array.from(returns);
     seg.episodeLengths = Int32Array.from(lengths);
     seg.seconds = (performance.now() - started) / 1000;
@@ -217,41 +216,19 @@ export class ContinuousRolloutActor {
   demoEpisode(weights: Float32Array[] | null, maxFrames = 500): DemoEpisode {
     if (weights) this.policy.setWeights(weights);
     const env = makeBoxEnv(this.options.envId, deriveSeed(this.options.seed, this.options.actorIndex, 0xde70));
-    let obs = env.reset().obs;
-    const keys = Object.keys(env.renderState());
-    const frames: number[] = [];
-    let ret = 0;
-    let length = 0;
-    for (;;) {
-      const state = env.renderState();
-      if (length < maxFrames) for (const k of keys) frames.push(state[k]);
+    return playDemoEpisode(env, this.options.envId, maxFrames, (obs) => {
       const raw = this.policy.act(obs, 1, this.rng, GREEDY);
-      const step = env.step(this.options.policy === 'gaussian' ? this.clipped(raw) : raw);
-      ret += step.reward;
-      length += 1;
-      obs = step.obs;
-      if (step.terminated || step.truncated) break;
-    }
-    return { envId: this.options.envId, keys, frames: Float32Array.from(frames), episodeReturn: ret, length };
+      return this.options.policy === 'gaussian' ? this.clipped(raw) : raw;
+    });
   }
 
   /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
   crash(message = 'crash requested'): void {
-    setTimeout(() => {
-      throw new Error(message);
-    });
+    crashSoon(message);
   }
 
   private clipped(actions: Float32Array): Float32Array {
     const { actionLow: low, actionHigh: high, actionDim: A } = this.options.net;
     return actions.map((a, i) => Math.min(high[i % A], Math.max(low[i % A], a)));
-  }
-
-  private vector(): VectorEnv {
-    if (!this.vec) {
-      this.vec = new VectorEnv(this.options.envId, this.options.numEnvs);
-      this.vecObs = this.vec.reset(deriveSeed(this.options.seed, this.options.actorIndex, 0x7ec));
-    }
-    return this.vec;
   }
 }

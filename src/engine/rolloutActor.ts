@@ -24,7 +24,7 @@ import { NoiseTable } from '../algorithms/noiseTable';
 import { setFlatWeights } from '../algorithms/es';
 import { makeEnv } from '../envs/registry';
 import type { TimeLimitedEnv } from '../envs/types';
-import { VectorEnv } from '../envs/vectorEnv';
+import { ActorVector, crashSoon, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
 import { SegmentWriter, type EpisodeBatch, type Segment, type VectorStepResult } from './segments';
 
 export type { EpisodeBatch, Segment } from './segments';
@@ -33,14 +33,7 @@ export type { EpisodeBatch, Segment } from './segments';
 export const FAST_PATH_MAX_BATCH = 2;
 export { validateEpisodeBatch, validateSegment } from './segments';
 
-/** A greedy episode's render states: frame f's value of keys[k] is frames[f·keys.length + k]. */
-export interface DemoEpisode {
-  envId: string;
-  keys: string[];
-  frames: Float32Array;
-  episodeReturn: number;
-  length: number;
-}
+export type { DemoEpisode } from './actorPlumbing';
 
 export interface RolloutActorOptions {
   envId: string;
@@ -69,8 +62,7 @@ export class RolloutActor {
   /** The acting head as typed arrays, kept in step with `model` (wasm backend only). */
   private fast: FastMlp | null = null;
   private version = -1;
-  private vec: VectorEnv | null = null;
-  private vecObs: Float32Array | null = null;
+  private readonly training: ActorVector;
   private noise: NoiseTable | null = null;
   private demoEnv: TimeLimitedEnv | null = null;
 
@@ -78,6 +70,7 @@ export class RolloutActor {
     const { envId, numEnvs, seed, actorIndex } = options;
     this.envs = Array.from({ length: numEnvs }, (_, i) => makeEnv(envId, { seed: deriveSeed(seed, actorIndex, i) }));
     this.rng = new Rng(deriveSeed(seed, actorIndex, 0x5eed));
+    this.training = new ActorVector(envId, numEnvs, seed, actorIndex);
   }
 
   /** Picks the actor's backend and builds its copy of the network. Returns the backend name. */
@@ -169,29 +162,29 @@ export class RolloutActor {
    */
   sampleSegment(weights: Float32Array[] | null, version: number, T: number, epsilon = 0): Segment {
     if (weights) this.setWeights(weights, version);
-    const vec = this.vector();
+    const vec = this.training.get();
     const writer = new SegmentWriter(this.options.actorIndex, this.version, T, vec.numEnvs, vec.obsDim);
-    let obs = this.vecObs!;
+    let obs = this.training.obs;
     for (let t = 0; t < T; t++) {
       const { actions, logProbs } = this.act(obs, vec.numEnvs, epsilon);
       const step = vec.step(actions);
       writer.write(t, obs, actions, logProbs, step);
       obs = step.obs;
     }
-    this.vecObs = obs;
+    this.training.obs = obs;
     return writer.finish(obs);
   }
 
   /** Central inference: reset (only the first time) and return the current observations. */
   resetVector(): Float32Array {
-    this.vector();
-    return this.vecObs!.slice();
+    this.training.get();
+    return this.training.obs.slice();
   }
 
   /** Central inference: step every env copy with the learner's actions. */
   stepVector(actions: Int32Array): VectorStepResult {
-    const step = this.vector().step(actions);
-    this.vecObs = step.obs;
+    const step = this.training.get().step(actions);
+    this.training.obs = step.obs;
     return {
       obs: step.obs.slice(),
       rewards: step.rewards,
@@ -237,32 +230,12 @@ export class RolloutActor {
   demoEpisode(weights: Float32Array[] | null, maxFrames = 500): DemoEpisode {
     if (weights) this.loadWeights(weights);
     if (!this.demoEnv) this.demoEnv = makeEnv(this.options.envId, { seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xde70) });
-    const env = this.demoEnv;
-    let obs = env.reset().obs;
-    const keys = Object.keys(env.renderState());
-    const frames: number[] = [];
-    let ret = 0;
-    let length = 0;
-    for (;;) {
-      const state = env.renderState();
-      if (length < maxFrames) for (const k of keys) frames.push(state[k]);
-      const scores = this.scores(obs, 1, this.options.model.kind !== 'q');
-      let best = 0;
-      for (let a = 1; a < scores.length; a++) if (scores[a] > scores[best]) best = a;
-      const step = env.step(best);
-      ret += step.reward;
-      length += 1;
-      obs = step.obs;
-      if (step.terminated || step.truncated) break;
-    }
-    return { envId: this.options.envId, keys, frames: Float32Array.from(frames), episodeReturn: ret, length };
+    return playDemoEpisode(this.demoEnv, this.options.envId, maxFrames, (obs) => argmax(this.scores(obs, 1, this.options.model.kind !== 'q')));
   }
 
   /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
   crash(message = 'crash requested'): void {
-    setTimeout(() => {
-      throw new Error(message);
-    });
+    crashSoon(message);
   }
 
   private greedyEpisode(): { ret: number; length: number } {
@@ -271,10 +244,7 @@ export class RolloutActor {
     let ret = 0;
     let length = 0;
     for (;;) {
-      const scores = this.scores(obs, 1);
-      let best = 0;
-      for (let a = 1; a < scores.length; a++) if (scores[a] > scores[best]) best = a;
-      const step = env.step(best);
+      const step = env.step(argmax(this.scores(obs, 1)));
       ret += step.reward;
       length += 1;
       obs = step.obs;
@@ -321,14 +291,6 @@ export class RolloutActor {
     });
   }
 
-  private vector(): VectorEnv {
-    if (!this.vec) {
-      this.vec = new VectorEnv(this.options.envId, this.options.numEnvs);
-      this.vecObs = this.vec.reset(deriveSeed(this.options.seed, this.options.actorIndex, 0x7ec));
-    }
-    return this.vec;
-  }
-
   /** Free the network's tensors (an actor used in-process, not in its own worker). */
   dispose(): void {
     this.model?.dispose();
@@ -339,4 +301,11 @@ export class RolloutActor {
     if (!this.model) throw new Error('RolloutActor: call init() before using the actor');
     return this.model;
   }
+}
+
+/** The index of the largest score (the first on ties). */
+function argmax(scores: Float32Array): number {
+  let best = 0;
+  for (let a = 1; a < scores.length; a++) if (scores[a] > scores[best]) best = a;
+  return best;
 }

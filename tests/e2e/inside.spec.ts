@@ -11,7 +11,8 @@ import { test, expect, expectStatus } from './fixtures';
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
 
-const config = resolveExperiment('quickstart', { backend: 'wasm', actors: 1, seed: 3, 'run.envSteps': 60_000 });
+// A large budget: the test stops the run once it has two snapshots (the learner sends one every 2 s).
+const config = resolveExperiment('quickstart', { backend: 'wasm', actors: 1, seed: 3, 'run.envSteps': 1_000_000 });
 
 async function snapshot(page: Page): Promise<{ update: number; pixels: string }> {
   const heatmap = page.getByTestId('policy-heatmap');
@@ -31,8 +32,10 @@ test('the policy heatmap and the network view follow the policy as it learns', a
   await expect(page.getByTestId('policy-heatmap')).toContainText('pole angle');
 
   const first = await snapshot(page);
-  await expect.poll(async () => (await snapshot(page)).update, { timeout: 90_000 }).toBeGreaterThan(first.update + 5);
+  await expect.poll(async () => (await snapshot(page)).update, { timeout: 90_000 }).toBeGreaterThan(first.update + 10);
   const later = await snapshot(page);
   expect(later.pixels).not.toBe(first.pixels);
   await inside.screenshot({ path: `${shots}inside-the-agent.png` });
+  await page.getByTestId('stop').click();
+  await expectStatus(page, 'done', 60_000);
 });

@@ -129,7 +129,12 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
     await box.click();
     await expect(box).toBeChecked();
   }
+  // Charts scrolled out of view hold still until they are back on screen (notices now sit in the page flow, so the runs list is lower).
+  await chart.scrollIntoViewIfNeeded();
   await expect(chart.locator('.recharts-line')).toHaveCount(1 + 1 + 2);
+  // Each overlay is named with what differs from the current settings.
+  await expect(chart.locator('.chart-legend')).toContainText('(seed 1, Budget (env steps) 2,000,000)');
+  await expect(chart.locator('.chart-legend')).toContainText('(same settings as now)');
   await page.screenshot({ path: `${shots}desktop-overlay.png`, fullPage: true });
 
   // Rename, then export; import into a fresh profile and export again: the same metrics.

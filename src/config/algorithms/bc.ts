@@ -1,17 +1,15 @@
 /** Behaviour cloning: the offline baseline CQL is measured against (regress μ(s) on the dataset's actions). */
 import { defineAlgorithm } from '../algorithm';
 import { int, num } from '../settingKinds';
+import { BOX_ACTION_ALGORITHM, SMALL_RELU_NET } from './boxDescriptor';
 import { offlineSettings } from './continuousShared';
 
 export const BC = defineAlgorithm({
   id: 'bc',
   prefix: 'bc',
   label: 'Behaviour cloning (offline)',
-  family: 'classic',
   loop: 'offline',
-  actor: 'ContinuousRolloutActor',
-  network: null,
-  actionSpace: 'box',
+  ...BOX_ACTION_ALGORITHM,
   settings: {
     lr: num('bc', 'Learning rate', 1e-5, 0.05, 1e-3, 'Adam step size.', true),
     batchSize: int('bc', 'Batch size', 16, 1_024, 256, 'Transitions per gradient step.'),
@@ -26,9 +24,7 @@ export const BC = defineAlgorithm({
       settings: {
         'env.id': 'Pendulum-v1',
         actors: 1,
-        'model.hidden': 64,
-        'model.layers': 2,
-        'model.activation': 'relu',
+        ...SMALL_RELU_NET,
         'bc.gradientSteps': 5_000,
         'run.targetReturn': -200,
       },

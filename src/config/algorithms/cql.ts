@@ -1,17 +1,15 @@
 /** CQL (Kumar et al. 2020) on top of SAC: offline RL from a dataset file, then evaluated in the env. */
 import { defineAlgorithm } from '../algorithm';
 import { flag, int, num } from '../settingKinds';
+import { BOX_ACTION_ALGORITHM, SMALL_RELU_NET } from './boxDescriptor';
 import { offlineSettings, offPolicySettings } from './continuousShared';
 
 export const CQL = defineAlgorithm({
   id: 'cql',
   prefix: 'cql',
   label: 'CQL (offline)',
-  family: 'classic',
   loop: 'offline',
-  actor: 'ContinuousRolloutActor',
-  network: null,
-  actionSpace: 'box',
+  ...BOX_ACTION_ALGORITHM,
   // SAC part: SB3 defaults (lr 3e-4, τ 0.005, batch 256). CQL part: the official code's
   // CQL(H) with min_q_weight 5 and 10 sampled actions of each kind (Kumar et al. 2020, app. F).
   settings: {
@@ -36,9 +34,7 @@ export const CQL = defineAlgorithm({
         'cql.batchSize': 128,
         'env.id': 'Pendulum-v1',
         actors: 1,
-        'model.hidden': 64,
-        'model.layers': 2,
-        'model.activation': 'relu',
+        ...SMALL_RELU_NET,
         'cql.actorLr': 1e-3,
         'cql.criticLr': 1e-3,
         'cql.alphaLr': 1e-3,

@@ -1,17 +1,15 @@
 /** DDPG (Lillicrap et al. 2016): deterministic actor, one critic, Gaussian exploration noise, Ape-X style actors. */
 import { defineAlgorithm } from '../algorithm';
 import { num } from '../settingKinds';
+import { BOX_ACTION_ALGORITHM } from './boxDescriptor';
 import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
 
 export const DDPG = defineAlgorithm({
   id: 'ddpg',
   prefix: 'ddpg',
   label: 'DDPG',
-  family: 'classic',
   loop: 'offPolicyContinuous',
-  actor: 'ContinuousRolloutActor',
-  network: null,
-  actionSpace: 'box',
+  ...BOX_ACTION_ALGORITHM,
   // Defaults: Stable-Baselines3 DDPG (lr 1e-3, τ 0.005, γ 0.99, batch 256, learning_starts 100).
   settings: {
     ...offPolicySettings('ddpg', { lr: 1e-3, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),

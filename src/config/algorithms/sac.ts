@@ -1,17 +1,15 @@
 /** SAC (Haarnoja et al. 2018): squashed-Gaussian actor, twin soft critics, automatic entropy tuning. */
 import { defineAlgorithm } from '../algorithm';
 import { flag, num } from '../settingKinds';
+import { BOX_ACTION_ALGORITHM, MOUNTAINCAR_CONTINUOUS_RUN } from './boxDescriptor';
 import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
 
 export const SAC = defineAlgorithm({
   id: 'sac',
   prefix: 'sac',
   label: 'SAC',
-  family: 'classic',
   loop: 'offPolicyContinuous',
-  actor: 'ContinuousRolloutActor',
-  network: null,
-  actionSpace: 'box',
+  ...BOX_ACTION_ALGORITHM,
   // Defaults: Stable-Baselines3 SAC (lr 3e-4, τ 0.005, γ 0.99, batch 256, learning_starts 100, α auto from 1.0, H̄ = −|A|).
   settings: {
     ...offPolicySettings('sac', { lr: 3e-4, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
@@ -42,13 +40,7 @@ export const SAC = defineAlgorithm({
       // batch 512, ent_coef 0.1, train_freq 32 with 32 gradient steps, γ 0.9999, τ 0.01,
       // learning_starts 0, net [64, 64], 5e4 steps (and gSDE, which this playground lacks).
       settings: {
-        'env.id': 'MountainCarContinuous-v0',
-        actors: 1,
-        envsPerActor: 1,
-        'sampling.segmentLength': 32,
-        'model.hidden': 64,
-        'model.layers': 2,
-        'model.activation': 'relu',
+        ...MOUNTAINCAR_CONTINUOUS_RUN,
         'sac.bufferSize': 50_000,
         'sac.batchSize': 512,
         'sac.gamma': 0.9999,
@@ -56,8 +48,6 @@ export const SAC = defineAlgorithm({
         'sac.learningStarts': 0,
         'sac.initAlpha': 0.1,
         'sac.autotune': false,
-        'run.targetReturn': 90,
-        'run.envSteps': 100_000,
       },
     },
   ],

@@ -1,17 +1,15 @@
 /** TD3 (Fujimoto et al. 2018): twin critics, target policy smoothing, delayed actor updates. */
 import { defineAlgorithm } from '../algorithm';
 import { int, num } from '../settingKinds';
+import { BOX_ACTION_ALGORITHM, MOUNTAINCAR_CONTINUOUS_RUN } from './boxDescriptor';
 import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
 
 export const TD3 = defineAlgorithm({
   id: 'td3',
   prefix: 'td3',
   label: 'TD3',
-  family: 'classic',
   loop: 'offPolicyContinuous',
-  actor: 'ContinuousRolloutActor',
-  network: null,
-  actionSpace: 'box',
+  ...BOX_ACTION_ALGORITHM,
   // Defaults: CleanRL td3_continuous_action.py / SB3 TD3 (lr 3e-4 … 1e-3, policy delay 2, target noise 0.2 clipped at 0.5).
   settings: {
     ...offPolicySettings('td3', { lr: 1e-3, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
@@ -43,17 +41,9 @@ export const TD3 = defineAlgorithm({
       // rl-baselines3-zoo hyperparams/td3.yml MountainCarContinuous-v0: Ornstein-Uhlenbeck noise σ 0.5,
       // 3e5 steps, otherwise SB3 defaults. Here Gaussian noise σ 0.5 (no OU process).
       settings: {
-        'env.id': 'MountainCarContinuous-v0',
-        actors: 1,
-        envsPerActor: 1,
-        'sampling.segmentLength': 32,
-        'model.hidden': 64,
-        'model.layers': 2,
-        'model.activation': 'relu',
+        ...MOUNTAINCAR_CONTINUOUS_RUN,
         'td3.explorationNoise': 0.5,
         'td3.learningStarts': 1_000,
-        'run.targetReturn': 90,
-        'run.envSteps': 100_000,
       },
     },
   ],

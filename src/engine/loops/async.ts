@@ -9,11 +9,12 @@
  */
 import { Rng, deriveSeed } from '../../core/rng';
 import { envSpec } from '../../envs/registry';
-import { BoundedQueue, QueueClosedError } from '../boundedQueue';
+import { BoundedQueue } from '../boundedQueue';
 import { collectSegmentCentral, InferenceServer } from '../centralInference';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import { buildLearner } from '../learner';
+import { callWithWeights, produceInto } from '../producers';
 import { VtraceSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
 import { openStreamedExperience } from '../../cluster/segmentSource';
@@ -68,11 +69,13 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
         await progress.backoff(i);
       }
     }
-    while (!stopping) {
-      let seg: Segment;
-      try {
+    await produceInto(i, {
+      queue,
+      progress,
+      stopping: () => stopping,
+      fetch: async () => {
         if (central) {
-          seg = await collectSegmentCentral(
+          return collectSegmentCentral(
             { resetVector: () => pool.call(i, 'resetVector'), stepVector: (a) => pool.call(i, 'stepVector', a) },
             server,
             i,
@@ -80,27 +83,11 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
             T,
             spec.obsDim,
           );
-        } else {
-          const { weights, version } = published;
-          const fresh = sentVersion[i] !== version;
-          seg = await pool.call(i, 'sampleSegment', fresh ? weights.map((w) => w.slice()) : null, version, T, 0);
-          sentVersion[i] = version;
         }
-      } catch {
-        if (stopping) return;
-        progress.lose();
-        await progress.backoff(i); // never retry a failing actor at once: that would spin
-        continue;
-      }
-      const [ok] = progress.accept([{ status: 'fulfilled', value: seg }], (x) => validateSegment(x, spec.obsDim, spec.numActions));
-      if (!ok) continue;
-      try {
-        await queue.push(ok);
-      } catch (err) {
-        if (err instanceof QueueClosedError) return;
-        throw err;
-      }
-    }
+        return callWithWeights(sentVersion, i, published, (weights, version) => pool.call(i, 'sampleSegment', weights, version, T, 0));
+      },
+      check: (x) => validateSegment(x, spec.obsDim, spec.numActions),
+    });
   };
   const producers = Array.from({ length: s.actors }, (_, i) => produce(i));
 

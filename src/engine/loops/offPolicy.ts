@@ -13,11 +13,12 @@
  */
 import { ContinuousReplayBuffer } from '../../algorithms/replayBuffer';
 import { deriveSeed } from '../../core/rng';
-import { BoundedQueue, QueueClosedError } from '../boundedQueue';
+import { BoundedQueue } from '../boundedQueue';
 import { actionStats, MetricMeans } from '../continuousAgent';
 import { buildContinuousLearner, numParam } from '../continuousLearner';
 import type { ExploreMode } from '../continuousPolicy';
 import { ContinuousRolloutActor, validateContinuousSegment, type ContinuousRolloutActorOptions, type ContinuousSegment } from '../continuousRolloutActor';
+import { callWithWeights, produceInto } from '../producers';
 import { policyLags } from './async';
 import { actorHandle, actorRates, createReportingPool, DemoTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
@@ -54,32 +55,19 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
   );
   const { pool } = actors;
 
-  const produce = async (i: number): Promise<void> => {
-    while (!stopping) {
-      let seg: ContinuousSegment;
-      try {
-        const { weights, version } = published;
-        const fresh = sentVersion[i] !== version;
-        const mode: ExploreMode = { random: requested < learningStarts, noise, sample: true };
-        requested += T * s.envsPerActor;
-        seg = await pool.call(i, 'sampleTransitions', fresh ? weights.map((w) => w.slice()) : null, version, T, mode);
-        sentVersion[i] = version;
-      } catch {
-        if (stopping) return;
-        progress.lose();
-        await progress.backoff(i);
-        continue;
-      }
-      const [ok] = progress.accept([{ status: 'fulfilled', value: seg }], (x) => validateContinuousSegment(x, net.obsDim, net.actionDim));
-      if (!ok) continue;
-      try {
-        await queue.push(ok);
-      } catch (err) {
-        if (err instanceof QueueClosedError) return;
-        throw err;
-      }
-    }
-  };
+  const produce = (i: number): Promise<void> =>
+    produceInto(i, {
+      queue,
+      progress,
+      stopping: () => stopping,
+      fetch: () =>
+        callWithWeights(sentVersion, i, published, (weights, version) => {
+          const mode: ExploreMode = { random: requested < learningStarts, noise, sample: true };
+          requested += T * s.envsPerActor;
+          return pool.call(i, 'sampleTransitions', weights, version, T, mode);
+        }),
+      check: (x) => validateContinuousSegment(x, net.obsDim, net.actionDim),
+    });
   const producers = Array.from({ length: s.actors }, (_, i) => produce(i));
 
   return progress.run(

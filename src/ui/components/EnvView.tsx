@@ -159,7 +159,19 @@ function ClassicEnvView() {
     };
     const tick = (t: number) => {
       raf = requestAnimationFrame(tick);
-      if (!visible || document.hidden || t - last < FRAME_MS || t < holdUntil) return;
+      if (!visible || document.hidden) {
+        // Nobody is watching the replay: line up the newest demo (and its caption) to play from
+        // its start once the view is back on screen.
+        const next = newest.current;
+        if (next && next !== current) {
+          current = next;
+          frame = 0;
+          holdUntil = 0;
+          setPlaying({ kind: 'demo', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length, saved: next.saved === true });
+        }
+        return;
+      }
+      if (t - last < FRAME_MS || t < holdUntil) return;
       // Frames follow the clock, not the number of ticks: on a busy page (few animation frames a
       // second) a 500-step episode once took minutes to replay, and the view lagged far behind.
       const due = last === 0 || t - last > 1_000 ? 1 : Math.max(1, Math.floor((t - last) / FRAME_MS));

@@ -1,20 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
-import { chooseBackend } from '../../../src/core/backend';
-import { DeterministicActor, QCritic, normalNoise, type ActorSpec, type CriticSpec } from '../../../src/core/continuousMlp';
+import { DeterministicActor, QCritic, normalNoise } from '../../../src/core/continuousMlp';
 import { Rng } from '../../../src/core/rng';
 import { Ddpg, type DdpgConfig } from '../../../src/algorithms/ddpg';
-import { toContinuousBatch, type ContinuousBatch } from '../../../src/algorithms/offPolicy';
-import { ContinuousReplayBuffer } from '../../../src/algorithms/replayBuffer';
+import type { ContinuousBatch } from '../../../src/algorithms/offPolicy';
+import { actorSpec, criticSpec, disposeBatch, expectFlatTensorCount, obsDim, randomBatch, read, same, runOnWasm } from './offPolicySetup';
 
-beforeAll(async () => {
-  await chooseBackend({ preferred: 'wasm' });
-});
-
-const obsDim = 3;
-const actionDim = 2;
-const actorSpec: ActorSpec = { obsDim, actionDim, hidden: [16], activation: 'relu', actionLow: [-2, -1], actionHigh: [2, 1] };
-const criticSpec: CriticSpec = { obsDim, actionDim, hidden: [16], activation: 'relu' };
+runOnWasm();
 
 function make(config: Partial<DdpgConfig> = {}, seed = 1): Ddpg {
   return new Ddpg(
@@ -30,21 +22,9 @@ function make(config: Partial<DdpgConfig> = {}, seed = 1): Ddpg {
 
 /** A random batch, through the replay buffer and the tensor conversion. */
 function batchOf(B: number, seed: number): ContinuousBatch {
-  const rng = new Rng(seed);
-  const buf = new ContinuousReplayBuffer(B, obsDim, actionDim, seed);
-  for (let i = 0; i < B; i++) {
-    buf.add(normalNoise(rng, obsDim), [rng.uniformRange(-2, 2), rng.uniformRange(-1, 1)], rng.normal(), normalNoise(rng, obsDim), rng.uniform() < 0.2);
-  }
-  return toContinuousBatch(buf.sample(B), obsDim, actionDim);
+  return randomBatch(B, seed).batch;
 }
 
-const disposeBatch = (b: object) => tf.dispose(Object.values(b) as tf.Tensor[]);
-const read = (t: tf.Tensor) => {
-  const out = Array.from(t.dataSync());
-  t.dispose();
-  return out;
-};
-const same = (a: Float32Array[], b: Float32Array[]) => a.every((w, i) => w.every((v, k) => v === b[i][k]));
 
 describe('Ddpg', () => {
   it('starts the targets as copies, bootstraps from them, and moves them by Polyak τ', () => {
@@ -120,12 +100,7 @@ describe('Ddpg', () => {
   it('keeps the tensor count flat over 2,000 updates', () => {
     const alg = make();
     const b = batchOf(8, 7);
-    alg.learn(b);
-    const before = tf.memory().numTensors;
-    for (let i = 0; i < 2000; i++) alg.learn(b);
-    const eps = tf.zeros([8, 2]) as tf.Tensor2D;
-    tf.dispose([alg.predict(b.obs), alg.sample(b.obs), alg.explore(b.obs, eps), eps]);
-    expect(tf.memory().numTensors).toBe(before);
+    expectFlatTensorCount(alg, b);
     disposeBatch(b);
     alg.dispose();
   }, 60_000);

@@ -1,21 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
-import { chooseBackend } from '../../../src/core/backend';
-import { QCritic, SquashedGaussianActor, normalNoise, type ActorSpec, type CriticSpec } from '../../../src/core/continuousMlp';
-import { Rng } from '../../../src/core/rng';
+import { QCritic, SquashedGaussianActor } from '../../../src/core/continuousMlp';
 import { Sac, type SacBatch, type SacConfig } from '../../../src/algorithms/sac';
-import { noiseTensor } from '../../../src/algorithms/offPolicy';
-import { toContinuousBatch, type ContinuousBatch } from '../../../src/algorithms/offPolicy';
-import { ContinuousReplayBuffer } from '../../../src/algorithms/replayBuffer';
+import { actorSpec, criticSpec, disposeBatch, expectFlatTensorCount, obsDim, noiseOf, randomBatch, read, same, runOnWasm } from './offPolicySetup';
 
-beforeAll(async () => {
-  await chooseBackend({ preferred: 'wasm' });
-});
-
-const obsDim = 3;
-const actionDim = 2;
-const actorSpec: ActorSpec = { obsDim, actionDim, hidden: [16], activation: 'relu', actionLow: [-2, -1], actionHigh: [2, 1] };
-const criticSpec: CriticSpec = { obsDim, actionDim, hidden: [16], activation: 'relu' };
+runOnWasm();
 
 function make(config: Partial<SacConfig> = {}, seed = 1): Sac {
   return new Sac(
@@ -32,13 +21,8 @@ function make(config: Partial<SacConfig> = {}, seed = 1): Sac {
 
 /** A random batch, through the replay buffer and the tensor conversion. */
 function batchOf(B: number, seed: number): SacBatch {
-  const rng = new Rng(seed);
-  const buf = new ContinuousReplayBuffer(B, obsDim, actionDim, seed);
-  for (let i = 0; i < B; i++) {
-    buf.add(normalNoise(rng, obsDim), [rng.uniformRange(-2, 2), rng.uniformRange(-1, 1)], rng.normal(), normalNoise(rng, obsDim), rng.uniform() < 0.2);
-  }
-  const b: ContinuousBatch = toContinuousBatch(buf.sample(B), obsDim, actionDim);
-  return { ...b, noise: noiseTensor(normalNoise(rng, B * actionDim), B, actionDim), nextNoise: noiseTensor(normalNoise(rng, B * actionDim), B, actionDim) };
+  const { batch, rng } = randomBatch(B, seed);
+  return { ...batch, noise: noiseOf(rng, B), nextNoise: noiseOf(rng, B) };
 }
 
 /** Fix the actor's policy to mean 0 and log-std `logStd` everywhere (zero weights, head biases only). */
@@ -53,13 +37,6 @@ function fixPolicy(alg: Sac, logStd: number): void {
 
 const alphaOf = (alg: Sac) => Math.exp(alg.logAlpha.dataSync()[0]);
 
-const disposeBatch = (b: object) => tf.dispose(Object.values(b) as tf.Tensor[]);
-const read = (t: tf.Tensor) => {
-  const out = Array.from(t.dataSync());
-  t.dispose();
-  return out;
-};
-const same = (a: Float32Array[], b: Float32Array[]) => a.every((w, i) => w.every((v, k) => v === b[i][k]));
 
 describe('Sac', () => {
   it('computes the soft target y = r + γ(1 − d)(min Q′(s′, a′) − α log π(a′|s′)) with the given ε', () => {
@@ -164,12 +141,7 @@ describe('Sac', () => {
   it('keeps the tensor count flat over 2,000 updates', () => {
     const alg = make();
     const b = batchOf(8, 7);
-    alg.learn(b);
-    const before = tf.memory().numTensors;
-    for (let i = 0; i < 2000; i++) alg.learn(b);
-    const eps = tf.zeros([8, 2]) as tf.Tensor2D;
-    tf.dispose([alg.predict(b.obs), alg.sample(b.obs), alg.explore(b.obs, eps), eps]);
-    expect(tf.memory().numTensors).toBe(before);
+    expectFlatTensorCount(alg, b);
     disposeBatch(b);
     alg.dispose();
   }, 90_000);

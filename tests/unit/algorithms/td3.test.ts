@@ -1,21 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
-import { chooseBackend } from '../../../src/core/backend';
-import { DeterministicActor, QCritic, normalNoise, type ActorSpec, type CriticSpec } from '../../../src/core/continuousMlp';
+import { DeterministicActor, QCritic, normalNoise } from '../../../src/core/continuousMlp';
 import { Rng } from '../../../src/core/rng';
 import { Td3, type Td3Batch, type Td3Config } from '../../../src/algorithms/td3';
-import { noiseTensor } from '../../../src/algorithms/offPolicy';
-import { toContinuousBatch, type ContinuousBatch } from '../../../src/algorithms/offPolicy';
-import { ContinuousReplayBuffer } from '../../../src/algorithms/replayBuffer';
+import { actorSpec, criticSpec, disposeBatch, expectFlatTensorCount, obsDim, noiseOf, randomBatch, read, same, runOnWasm } from './offPolicySetup';
 
-beforeAll(async () => {
-  await chooseBackend({ preferred: 'wasm' });
-});
-
-const obsDim = 3;
-const actionDim = 2;
-const actorSpec: ActorSpec = { obsDim, actionDim, hidden: [16], activation: 'relu', actionLow: [-2, -1], actionHigh: [2, 1] };
-const criticSpec: CriticSpec = { obsDim, actionDim, hidden: [16], activation: 'relu' };
+runOnWasm();
 
 function make(config: Partial<Td3Config> = {}, seed = 1): Td3 {
   return new Td3(
@@ -33,22 +23,10 @@ function make(config: Partial<Td3Config> = {}, seed = 1): Td3 {
 
 /** A random batch, through the replay buffer and the tensor conversion. */
 function batchOf(B: number, seed: number): Td3Batch {
-  const rng = new Rng(seed);
-  const buf = new ContinuousReplayBuffer(B, obsDim, actionDim, seed);
-  for (let i = 0; i < B; i++) {
-    buf.add(normalNoise(rng, obsDim), [rng.uniformRange(-2, 2), rng.uniformRange(-1, 1)], rng.normal(), normalNoise(rng, obsDim), rng.uniform() < 0.2);
-  }
-  const b: ContinuousBatch = toContinuousBatch(buf.sample(B), obsDim, actionDim);
-  return { ...b, targetNoise: noiseTensor(normalNoise(rng, B * actionDim), B, actionDim) };
+  const { batch, rng } = randomBatch(B, seed);
+  return { ...batch, targetNoise: noiseOf(rng, B) };
 }
 
-const disposeBatch = (b: object) => tf.dispose(Object.values(b) as tf.Tensor[]);
-const read = (t: tf.Tensor) => {
-  const out = Array.from(t.dataSync());
-  t.dispose();
-  return out;
-};
-const same = (a: Float32Array[], b: Float32Array[]) => a.every((w, i) => w.every((v, k) => v === b[i][k]));
 
 describe('Td3', () => {
   it('smooths the target action: noise clipped to ±c·scale, the action clipped to the bounds', () => {
@@ -141,13 +119,7 @@ describe('Td3', () => {
   it('keeps the tensor count flat over 2,000 updates', () => {
     const alg = make();
     const b = batchOf(8, 14);
-    alg.learn(b);
-    alg.learn(b); // the first delayed update creates the actor's Adam state
-    const before = tf.memory().numTensors;
-    for (let i = 0; i < 2000; i++) alg.learn(b);
-    const eps = tf.zeros([8, 2]) as tf.Tensor2D;
-    tf.dispose([alg.predict(b.obs), alg.sample(b.obs), alg.explore(b.obs, eps), eps]);
-    expect(tf.memory().numTensors).toBe(before);
+    expectFlatTensorCount(alg, b, 2); // the first delayed update (the second) creates the actor's Adam state
     disposeBatch(b);
     alg.dispose();
   }, 60_000);
