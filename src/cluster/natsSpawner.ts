@@ -42,7 +42,11 @@ interface KnownHost {
 
 type Listener = EventListenerOrEventListenerObject;
 
+/** When unanswered requests are sent again after the learner reconnects (ms after the reconnect). */
+const RESEND_AFTER_RECONNECT_MS = [0, 1_000, 2_500, 5_000];
+
 export class NatsActorSpawner implements ActorSpawner {
+  private readonly resendTimers = new Set<ReturnType<typeof setTimeout>>();
   readonly kind = 'nats';
   readonly stats: TransportStats = emptyStats();
   private readonly hosts = new Map<string, KnownHost>();
@@ -112,7 +116,15 @@ export class NatsActorSpawner implements ActorSpawner {
         this.connected = true;
         const now = Date.now();
         for (const h of this.hosts.values()) h.lastSeen = now;
-        for (const a of this.actors.values()) a.resendUnanswered();
+        // Hosts reconnect on their own schedule, and core NATS keeps nothing for a host that is not
+        // back yet, so unanswered requests go out again a few times (hosts answer a repeat from cache).
+        for (const delay of RESEND_AFTER_RECONNECT_MS) {
+          const timer = setTimeout(() => {
+            this.resendTimers.delete(timer);
+            if (!this.closed && this.connected) for (const a of this.actors.values()) a.resendUnanswered();
+          }, delay);
+          this.resendTimers.add(timer);
+        }
       }
     }
   }
@@ -199,6 +211,8 @@ export class NatsActorSpawner implements ActorSpawner {
   /** Stops our actors on their hosts and our subscriptions (not the connection). */
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.resendTimers) clearTimeout(timer);
+    this.resendTimers.clear();
     clearInterval(this.timer);
     await Promise.all([...this.actors.values()].map((a) => a.terminate()));
     this.beatSub.unsubscribe();
