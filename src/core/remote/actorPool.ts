@@ -17,6 +17,7 @@
 import { ActorDiedError, type ActorDeath } from './errors';
 import type { ActorClass } from './registry';
 import type { MethodArgs, MethodKeys, MethodResult, RemoteActor, RemoteClassHandle } from './remoteClass';
+import { sleep } from '../abortableSleep';
 
 export type PoolActorState = 'starting' | 'idle' | 'busy' | 'dead' | 'replaced';
 
@@ -94,19 +95,6 @@ function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** ActorPool.create could start none of its actors. */
 export class ActorPoolStartError extends Error {

@@ -13,6 +13,7 @@ import { modelSpecFor } from '../../config/modelSpec';
 import { RolloutActor, type DemoEpisode, type RolloutActorOptions } from '../rolloutActor';
 import type { LoopContext, LoopOutcome } from './types';
 import { inspectNetwork } from '../inspect';
+import { sleep } from '../../core/abortableSleep';
 
 export const RECENT_EPISODES = 20;
 
@@ -233,19 +234,6 @@ export const BACKOFF_MAX_MS = 1_000;
 /** After a run is interrupted (Stop, or no actors left), how long the loop gets to unwind before its resources are freed. */
 const UNWIND_MS = 2_000;
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
