@@ -218,6 +218,8 @@ export class SegmentConsumer {
   private readonly ledger = new Map<string, number>();
   /** Messages taken (or rejected) since the last checkpoint: acked (or terminated) by the next commit. */
   private held: Array<{ msg: JsMsg; ref?: string }> = [];
+  /** Stream sequences in `held`: a message the server sends again before our ack reached it is not counted twice. */
+  private heldSeqs = new Set<number>();
   private closed = false;
 
   private constructor(
@@ -285,11 +287,22 @@ export class SegmentConsumer {
   private reject(msg: JsMsg, kind: keyof RejectCounts, why: string): null {
     this.stats.rejected[kind]++;
     this.options.onReject?.(kind, why);
-    this.held.push({ msg });
+    this.hold(msg);
     return null;
   }
 
+  private hold(msg: JsMsg, ref?: string): void {
+    this.held.push(ref === undefined ? { msg } : { msg, ref });
+    this.heldSeqs.add(msg.seq);
+  }
+
   private async check(msg: JsMsg, inBatch: ReadonlySet<string>): Promise<TakenSegment | null> {
+    if (this.heldSeqs.has(msg.seq)) {
+      // Sent again because the ack wait ran out while we held it (a slow update): already taken or
+      // counted, so it is only acked with the others at the next commit.
+      this.held.push({ msg });
+      return null;
+    }
     this.stats.messages++;
     this.stats.bytes += msg.data.byteLength;
     const caps = this.options.caps ?? { ...DEFAULT_CAPS, maxBytes: 16 * 1024 * 1024 };
@@ -305,7 +318,7 @@ export class SegmentConsumer {
     if (known === msg.seq) {
       // Learned and checkpointed, but the ack did not reach the server before a restart.
       this.stats.redelivered++;
-      this.held.push({ msg });
+      this.hold(msg);
       return null;
     }
     if (known !== undefined || inBatch.has(head.sid)) return this.reject(msg, 'replayed', `segment ${head.sid} was already learned from`);
@@ -328,7 +341,7 @@ export class SegmentConsumer {
     if (!seg.success) return this.reject(msg, 'malformed', `not a segment: ${seg.error.issues[0]?.path.join('.') ?? ''} ${seg.error.issues[0]?.message ?? ''}`);
     const why = this.options.check?.(seg.data) ?? null;
     if (why) return this.reject(msg, 'malformed', why);
-    this.held.push({ msg, ...('ref' in head ? { ref: head.ref } : {}) });
+    this.hold(msg, 'ref' in head ? head.ref : undefined);
     this.stats.latenciesMs.push(Math.max(0, Date.now() - head.sentAt));
     if (this.stats.latenciesMs.length > 100_000) this.stats.latenciesMs.splice(0, 50_000);
     return { sid: head.sid, seq: msg.seq, seg: seg.data, latencyMs: Date.now() - head.sentAt };
@@ -350,6 +363,7 @@ export class SegmentConsumer {
     await saveCheckpoint(this.exp.os, { ...state, learned: [...this.ledger], taken: this.stats.taken, rejected: { ...this.stats.rejected }, redelivered: this.stats.redelivered });
     const held = this.held;
     this.held = [];
+    this.heldSeqs = new Set();
     await Promise.all(
       held.map(async ({ msg, ref }) => {
         // Rejected ones are acked too: a work queue keeps a terminated message (nats-server 2.9),

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { headers, type NatsConnection } from '@nats-io/nats-core';
 import { connectCluster } from '../../../src/cluster/connect';
 import { encodeFrame } from '../../../src/cluster/codec';
-import { loadCheckpoint, openExperience, SegmentPublisher, WeightsStore, type Experience } from '../../../src/cluster/experience';
+import { loadCheckpoint, openExperience, SegmentConsumer, SegmentPublisher, WeightsStore, type Experience } from '../../../src/cluster/experience';
 import type { RunningNatsServer } from '../../../src/cluster/natsServer';
 import { generateToken } from '../../../src/cluster/serverConfig';
 import { killChild, REPO, testServer, waitFor } from './helpers';
@@ -117,6 +117,28 @@ describe('experience through JetStream', () => {
     // The two big segments' objects were removed once acked.
     expect((await exp.os.list()).filter((o) => o.name.startsWith('s-'))).toEqual([]);
   }, 60_000);
+
+  it('a message sent again because its ack wait ran out (a slow update) is neither counted nor learned twice', async () => {
+    const exp = await openExperience(nc, 'slowupdate', true);
+    const consumer = await SegmentConsumer.open(exp, { ackWaitMs: 400 });
+    const pub = new SegmentPublisher(await openExperience(nc, 'slowupdate', false));
+    await pub.publish('a0-0', segment(1));
+    await exp.js.publish(exp.names.subject, new TextEncoder().encode('not a frame'), { msgID: 'bad-1' });
+    await pub.publish('a0-1', segment(2));
+    const first = await consumer.take(2, 1500);
+    expect(first.map((t) => t.sid)).toEqual(['a0-0', 'a0-1']);
+    // The update takes longer than the ack wait: the server sends all three again.
+    await new Promise((r) => setTimeout(r, 1200));
+    const again = await consumer.take(2, 1500);
+    expect(again).toEqual([]);
+    expect(consumer.stats.rejected).toEqual({ malformed: 1, oversized: 0, replayed: 0 });
+    await consumer.commit(first, { update: 1, version: 1, weights: [new Float32Array(1)] });
+    expect(consumer.stats.taken).toBe(2);
+    const jsm = await (await import('@nats-io/jetstream')).jetstreamManager(nc);
+    const end = Date.now() + 5000;
+    while ((await jsm.streams.info(exp.names.stream)).state.messages !== 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect((await jsm.streams.info(exp.names.stream)).state.messages).toBe(0);
+  }, 20_000);
 
   it('weights are published by version and fetched by version', async () => {
     const exp = await openExperience(nc, 'weights', true);
