@@ -37,6 +37,13 @@ function tfjsWasmBinaries(): Plugin {
  * serve it with the page). Only the app's own scripts, workers and wasm run: 'wasm-unsafe-eval'
  * lets the tfjs wasm backend compile its binary, blob: workers are allowed for tfjs, data: images
  * are the PNG export's SVG snapshots. Dev keeps no policy: Vite's HMR injects inline scripts.
+ *
+ * connect-src: the Cluster panel opens a WebSocket to whatever cluster the user names, which a
+ * static policy cannot know, so it allows what a cluster can be (src/cluster/serverConfig.ts):
+ * plain ws:// only to this machine (the server refuses ws:// off loopback; any port, as
+ * `npm run cluster -- --ws-port` picks one) and wss:// to any host (TLS-only off loopback).
+ * Nothing else: no http(s) beyond 'self'. IPv6 loopback ([::1]) is left out: CSP host sources
+ * cannot name an IPv6 address.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -44,7 +51,7 @@ export const CONTENT_SECURITY_POLICY = [
   "worker-src 'self' blob:",
   "style-src 'self'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  "connect-src 'self' ws://127.0.0.1:* ws://localhost:* wss:",
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

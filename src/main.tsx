@@ -4,9 +4,13 @@ import { App } from './ui/App';
 import { createSession, openBrowserRunStore, SessionContext } from './ui/session';
 import { usePlayground } from './ui/store';
 import { loadFromHash, syncHash } from './ui/urlSync';
+import { takeJoinLink } from './ui/session/clusterJoinLink';
+import { useCluster } from './ui/session/clusterControl';
 import { createLearner } from './workers/learnerClient';
 import './ui/styles.css';
 
+// A join link's token leaves the address bar before anything else reads the hash.
+takeJoinLink(useCluster);
 // The link is read before the first render, so the page never shows the defaults first.
 const autostart = loadFromHash();
 syncHash();

@@ -32,9 +32,21 @@ export interface HostServiceOptions {
 
 const ANSWER_CACHE = 64;
 
+/** What a host has done so far, for its own page or log (a browser tab shows it in its cluster panel). */
+export interface HostWork {
+  /** Calls its actors answered, and segments they put in a run's stream. */
+  answered: number;
+  segments: number;
+  /** Actors started, and those whose worker died (crash, uncaught error). */
+  started: number;
+  died: number;
+  lastError: string | null;
+}
+
 export class HostService {
   readonly hostId = randomId();
   readonly stats: TransportStats = emptyStats();
+  readonly work: HostWork = { answered: 0, segments: 0, started: 0, died: 0, lastError: null };
   private readonly actors = new Map<string, HostedActor>();
   private readonly subs: Subscription[] = [];
   private readonly beatTimer: ReturnType<typeof setInterval>;
@@ -56,6 +68,11 @@ export class HostService {
 
   get running(): number {
     return this.actors.size;
+  }
+
+  /** The names of the actors running here now (as their learners named them). */
+  actorNames(): string[] {
+    return [...this.actors.values()].map((a) => a.name);
   }
 
   beat(): HostBeat {
@@ -104,6 +121,7 @@ export class HostService {
     }
     const actor = new HostedActor(this, req.actorId, req.name, worker);
     this.actors.set(req.actorId, actor);
+    this.work.started++;
     this.options.log?.(`actor ${req.name} (${req.actorId}) started`);
     answer({ ok: true, hostName: this.options.hostName.slice(0, 256) });
   }
@@ -166,6 +184,10 @@ class HostedActor {
     worker.endpoint.addEventListener('message', ((ev: MessageEvent) => this.fromWorker(ev.data)) as EventListener);
     worker.onExit((exit) => {
       if (this.ended) return;
+      if (exit.reason !== 'exit' || exit.error) {
+        host.work.died++;
+        host.work.lastError = exit.error?.message ?? `actor worker ended (${exit.reason})`;
+      }
       this.publish({ k: 'exit', reason: exit.reason, ...(exit.exitCode !== undefined ? { exitCode: exit.exitCode } : {}), ...(exit.error ? { error: serializeError(exit.error) } : {}) });
       this.finish(`worker ${exit.reason}${exit.exitCode !== undefined ? ` (code ${exit.exitCode})` : ''}`);
     });
@@ -247,12 +269,14 @@ class HostedActor {
         const r = await (await this.host.experience(to.route)).publisher.publish(to.sid, m.value);
         const receipt: StreamReceipt = { streamed: r.sid, seq: r.seq, messages: r.messages, bytes: r.bytes };
         answer = { id: m.id, type: 'RAW', value: receipt };
+        this.host.work.segments++;
       } catch (err) {
         answer = { id: m.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: serializeError(err) } };
       }
     }
     this.answered.set(m.id, answer);
     if (this.answered.size > ANSWER_CACHE) this.answered.delete(this.answered.keys().next().value as string);
+    this.host.work.answered++;
     this.publish({ k: 'msg', m: answer });
   }
 
@@ -270,6 +294,7 @@ class HostedActor {
         return;
       }
       if (!this.running.delete(m.id)) return;
+      this.host.work.answered++;
       this.answered.set(m.id, m);
       if (this.answered.size > ANSWER_CACHE) this.answered.delete(this.answered.keys().next().value as string);
     } else if (m.__parl === 'ready') {

@@ -33,6 +33,36 @@ export interface NatsSpawnerOptions {
 /** Decides which calls have their answer go into a JetStream stream (set by the async loop's segment source). */
 export type CallRouter = (message: LearnerMessage) => StreamRoute | undefined;
 
+/** What the learner has seen of one host, for the page's cluster panel (the xparl monitor). */
+export interface HostReport {
+  hostId: string;
+  hostName: string;
+  /** 'gone': its beats stopped (or it left); kept so the page can say so. */
+  state: 'live' | 'gone';
+  capacity: number;
+  /** Actors it runs for every learner, from its last beat. */
+  running: number;
+  /** This learner's actors on it now. */
+  ours: number;
+  /** This learner's actors started on it, and those that died there (each one the pool replaced). */
+  started: number;
+  died: number;
+  /** Calls it answered for this learner, and how many of those answers were segments put in the stream. */
+  answered: number;
+  segments: number;
+  lastError: string | null;
+}
+
+/** Where each of this learner's live actors runs, by actor name (the name the pool reports). */
+export interface ActorPlacement {
+  actor: string;
+  hostId: string;
+  hostName: string;
+}
+
+/** How many hosts the report keeps (gone ones are dropped first). */
+const MAX_REPORTED_HOSTS = 256;
+
 interface KnownHost {
   beat: HostBeat;
   lastSeen: number;
@@ -59,6 +89,7 @@ export class NatsActorSpawner implements ActorSpawner {
   private closed = false;
   private readonly hostTimeoutMs: number;
   private readonly hostListeners = new Set<() => void>();
+  private readonly reports = new Map<string, HostReport>();
   /** Routes calls' answers into a stream; undefined: every answer comes back here. */
   router: CallRouter | undefined;
 
@@ -99,6 +130,7 @@ export class NatsActorSpawner implements ActorSpawner {
       this.stats.rejected.malformed++;
       return;
     }
+    this.noteBeat(beat);
     const known = this.hosts.get(beat.hostId);
     if (known) {
       known.beat = beat;
@@ -136,6 +168,8 @@ export class NatsActorSpawner implements ActorSpawner {
       if (now - h.lastSeen <= this.hostTimeoutMs) continue;
       this.hosts.delete(id);
       const error = new Error(`actor host ${h.beat.hostName} (${id}) stopped answering: no heartbeat for ${now - h.lastSeen} ms`);
+      const report = this.reports.get(id);
+      if (report) Object.assign(report, { state: 'gone', ours: 0, lastError: error.message });
       for (const a of [...this.actors.values()]) if (a.hostId === id) a.end({ reason: 'error', error });
     }
   }
@@ -179,6 +213,8 @@ export class NatsActorSpawner implements ActorSpawner {
         if (reply.ok) {
           worker.hostName = reply.hostName;
           this.actors.set(actorId, worker);
+          const report = this.reports.get(host.beat.hostId);
+          if (report) report.started++;
           return worker;
         }
         host.ours = Math.max(0, host.ours - 1);
@@ -198,6 +234,46 @@ export class NatsActorSpawner implements ActorSpawner {
     this.actors.delete(worker.actorId);
     const host = this.hosts.get(worker.hostId);
     if (host) host.ours = Math.max(0, host.ours - 1);
+  }
+
+  /** Every host heard from since this spawner started (gone ones too), with what it did for this learner. */
+  hostReports(): HostReport[] {
+    return [...this.reports.values()].map((r) => ({ ...r, ours: r.state === 'live' ? (this.hosts.get(r.hostId)?.ours ?? 0) : 0 }));
+  }
+
+  /** Which host each of this learner's live actors runs on. */
+  placements(): ActorPlacement[] {
+    return [...this.actors.values()].map((a) => ({ actor: a.name, hostId: a.hostId, hostName: a.hostName }));
+  }
+
+  private noteBeat(beat: HostBeat): void {
+    const r = this.reports.get(beat.hostId);
+    if (r) {
+      Object.assign(r, { hostName: beat.hostName, capacity: beat.capacity, running: beat.running });
+      if (r.state === 'gone') r.state = 'live';
+      return;
+    }
+    this.reports.set(beat.hostId, { hostId: beat.hostId, hostName: beat.hostName, state: 'live', capacity: beat.capacity, running: beat.running, ours: 0, started: 0, died: 0, answered: 0, segments: 0, lastError: null });
+    if (this.reports.size > MAX_REPORTED_HOSTS) {
+      const drop = [...this.reports.values()].find((x) => x.state === 'gone') ?? this.reports.values().next().value;
+      if (drop) this.reports.delete(drop.hostId);
+    }
+  }
+
+  /** A call answered by an actor on `hostId` (`streamed`: its answer went into the run's stream). */
+  noteAnswer(hostId: string, streamed: boolean): void {
+    const r = this.reports.get(hostId);
+    if (!r) return;
+    r.answered++;
+    if (streamed) r.segments++;
+  }
+
+  /** One of our actors on `hostId` ended; an exit other than our own stop is a death. */
+  noteEnd(hostId: string, exit: WorkerExit): void {
+    const r = this.reports.get(hostId);
+    if (!r || (exit.reason === 'exit' && exit.exitCode === 0 && !exit.error)) return;
+    r.died++;
+    r.lastError = exit.error?.message ?? `actor worker ended (${exit.reason}${exit.exitCode !== undefined ? `, code ${exit.exitCode}` : ''})`;
   }
 
   reject(kind: keyof TransportStats['rejected'], why: string, actorName: string): void {
@@ -300,6 +376,8 @@ class NatsActorWorker implements SpawnedWorker {
         this.spawner.stats.rejected.replayed++;
         return;
       }
+      const value: unknown = m.type === 'RAW' ? m.value : undefined;
+      this.spawner.noteAnswer(this.hostId, typeof value === 'object' && value !== null && typeof (value as { streamed?: unknown }).streamed === 'string');
       if (m.type === 'HANDLER' && m.name === 'throw') {
         const v = m.value.value as { message?: unknown; stack?: unknown; name?: unknown } | null;
         if (m.value.isError && v && typeof v === 'object') {
@@ -331,6 +409,7 @@ class NatsActorWorker implements SpawnedWorker {
   end(exit: WorkerExit): void {
     if (this.ended) return;
     this.ended = exit;
+    this.spawner.noteEnd(this.hostId, exit);
     this.dispose();
     for (const l of this.exitListeners) l(exit);
   }

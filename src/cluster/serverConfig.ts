@@ -5,6 +5,7 @@
  * TLS only on loopback, and accepts only the listed page origins.
  */
 import { randomBytes } from 'node:crypto';
+import { isLoopback } from './loopback';
 
 export interface ClusterServerOptions {
   /** Address to listen on (default 127.0.0.1). */
@@ -31,9 +32,7 @@ export function generateToken(bytes = MIN_TOKEN_BYTES): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
+export { isLoopback } from './loopback';
 
 /** A quoted string for the nats-server config format (JSON string escapes are accepted). */
 function q(s: string): string {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { ActorsTable } from './components/ActorsTable';
 import { AgentInside } from './components/AgentInside';
 import { BackendBadge } from './components/BackendBadge';
+import { ClusterPanel } from './components/ClusterPanel';
 import { Charts } from './components/charts/Charts';
 import { ConfigPanel } from './components/ConfigPanel';
 import { EnvView } from './components/EnvView';
@@ -98,6 +99,11 @@ export function App({ autostart = false }: { autostart?: boolean }) {
               </PanelBoundary>
             </div>
           )}
+          <div className="panel panel-actors">
+            <PanelBoundary name="cluster">
+              <ClusterPanel />
+            </PanelBoundary>
+          </div>
         </section>
         <aside className="side-right" aria-label="Environment, notes and runs">
           {hasTrace && (

@@ -6,11 +6,12 @@ import { chooseBackend, setAutoPlan, webgpuMemory } from '../core/backend';
 import { resolveExperiment, type ExperimentConfig } from '../config/config';
 import { measuredAutoPlan } from './backendProbe';
 import { setActorSpawner } from '../core/remote/spawner';
-import { MEMORY_DEBUG_CHANNEL, MEMORY_DEBUG_FLAG, type LearnerApi, type MemoryDebugRecord } from './learnerProtocol';
+import { MEMORY_DEBUG_CHANNEL, MEMORY_DEBUG_FLAG, type ClusterLearnerApi, type LearnerApi, type MemoryDebugRecord } from './learnerProtocol';
 import type { BackendRecord, RunRecord } from '../runs/records';
 import { TrainingRun } from '../engine/trainer';
 import { watchEpisode } from '../engine/watch';
 import { browserSpawner } from './browserSpawner';
+import { joinAsClusterLearner, type WorkerClusterLearner } from '../cluster/tabLearner';
 
 setActorSpawner(browserSpawner);
 const wasmPaths = new URL(`${import.meta.env.BASE_URL}tfjs-wasm/`, self.location.origin).href;
@@ -20,6 +21,8 @@ const LAST_FLUSH_MS = 5_000;
 const INSPECT_EVERY_MS = 2_000;
 
 let current: TrainingRun | null = null;
+/** The cluster this worker trains with (its actors come from the cluster's hosts), or null. */
+let cluster: WorkerClusterLearner | null = null;
 /** The backend the current run chose: a probe during a run reports it and never switches. */
 let runBackend: BackendRecord | null = null;
 
@@ -104,7 +107,22 @@ const api: LearnerApi = {
   },
 };
 
-Comlink.expose(api);
+const clusterApi: ClusterLearnerApi = {
+  async clusterLearn(options, onReport) {
+    // A run keeps the spawner its pool started with: switching under it would mix the two.
+    if (current) throw new Error('stop the run first: a run keeps the actors it started with');
+    await cluster?.leave(browserSpawner);
+    cluster = null;
+    cluster = await joinAsClusterLearner(options, onReport);
+  },
+  async clusterLeave() {
+    if (current) throw new Error('stop the run first: a run keeps the actors it started with');
+    await cluster?.leave(browserSpawner);
+    cluster = null;
+  },
+};
+
+Comlink.expose({ ...api, ...clusterApi });
 
 // The memory debug hook (see learnerProtocol.ts): only in a worker the page named for it.
 if (self.name.includes(MEMORY_DEBUG_FLAG)) {

@@ -5,6 +5,9 @@
 import type { ExperimentConfig } from '../config/config';
 import type { LiveChange } from '../config/liveSettings';
 import type { BackendRecord, DemoRecord, RunRecord, SummaryRecord } from '../runs/records';
+import type { ClusterLearnerStatus, ClusterLearnOptions } from '../cluster/tabLearner';
+
+export type { ClusterLearnerStatus, ClusterLearnOptions };
 
 export interface StartOptions {
   /** Live changes to replay at their updates (a link's). */
@@ -32,6 +35,22 @@ export interface LearnerApi {
   crashActor(index: number): Promise<void>;
   /** One greedy episode of a saved run's weights (a PARLCKPT file), for the environment view. */
   watch(config: ExperimentConfig, checkpoint: Uint8Array): Promise<DemoRecord>;
+}
+
+/**
+ * The learner worker's cluster side (beside {@link LearnerApi}, on the same worker): the page's
+ * Cluster panel reaches it through the learner handle's `cluster`.
+ */
+export interface ClusterLearnerApi {
+  /**
+   * Train the next runs with the cluster's actors (classroom mode's teacher): connects to the
+   * cluster's WebSocket listener with the token, and every actor a run starts comes from the
+   * cluster's hosts (other tabs, Node actor hosts). `onReport` gets what the cluster panel shows,
+   * about once a second. Rejects while a run is in progress, or when the connection fails.
+   */
+  clusterLearn(options: ClusterLearnOptions, onReport: (report: ClusterLearnerStatus) => void): Promise<void>;
+  /** Back to this tab's own Web Worker actors for the next runs; closes the cluster connection. */
+  clusterLeave(): Promise<void>;
 }
 
 /**

@@ -41,12 +41,15 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const stream = central ? null : await openStreamedExperience({ config: ctx.config, capacity: s['sampling.queueCapacity'], check: (x) => validateSegment(x, spec.obsDim, spec.numActions) });
   if (stream?.resumed) {
     agent.setWeights(stream.resumed.weights);
-    published = { weights: await agent.getWeightsAsync(), version: 0 };
+    // The checkpoint's weights are the learner's after its update `resumed.update`: that is their version.
+    published = { weights: await agent.getWeightsAsync(), version: stream.resumed.update };
   }
   await stream?.publishWeights(published.version, published.weights);
   const sentVersion = new Array<number>(s.actors).fill(-1);
   let stopping = false;
   const progress = new LoopProgress(ctx);
+  // A resumed run counts its updates on from its checkpoint (policy lags stay update − version ≥ 0).
+  if (stream?.resumed) progress.update = stream.resumed.update;
   progress.keepCheckpoints(model);
   progress.applyChangesTo(algorithm);
   const demo = new DemoTicker();

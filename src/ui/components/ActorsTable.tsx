@@ -1,5 +1,6 @@
 import { usePlayground } from '../store';
 import { useSession } from '../session';
+import { useCluster } from '../session/clusterControl';
 
 /** Every actor worker, like xparl's cluster monitor, with a button to crash one on purpose. */
 export function ActorsTable() {
@@ -9,6 +10,9 @@ export function ActorsTable() {
   const status = usePlayground((s) => s.status);
   const lost = usePlayground((s) => s.lostSegments);
   const lags = usePlayground((s) => s.lagHistogram);
+  // With cluster actors: the host or tab each one runs on.
+  const placements = useCluster((s) => s.learner.report?.placements);
+  const hostOf = new Map(placements?.map((p) => [p.actor, p.hostName]));
   const lagCount = Object.values(lags).reduce((a, b) => a + b, 0);
   const meanLag = lagCount > 0 ? Object.entries(lags).reduce((a, [lag, n]) => a + Number(lag) * n, 0) / lagCount : null;
   const canCrash = status === 'running' || status === 'paused';
@@ -45,6 +49,12 @@ export function ActorsTable() {
                   <tr key={a.index} data-state={a.state}>
                     <td data-label="actor">
                       actor {a.index} <span className="muted">({a.name})</span>
+                      {hostOf.has(a.name) && (
+                        <span className="muted" data-testid={`actor-host-${a.index}`}>
+                          {' '}
+                          on {hostOf.get(a.name)}
+                        </span>
+                      )}
                     </td>
                     <td data-label="state" className={`state-${a.state}`}>{a.state}</td>
                     <td data-label="steps/s">{stats[a.index] ? Math.round(stats[a.index].stepsPerSecond).toLocaleString('en-US') : '–'}</td>

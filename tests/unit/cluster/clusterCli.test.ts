@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectCluster } from '../../../src/cluster/connect';
+import { parseJoinFragment } from '../../../src/cluster/joinLink';
 import { readCreds } from '../../../src/cluster/creds';
 import { buildServerConfig, generateToken, isLoopback } from '../../../src/cluster/serverConfig';
 import { killChild, REPO } from './helpers';
@@ -68,6 +69,9 @@ describe('npm run cluster', () => {
     expect(out).toContain('GRANTS ACCESS');
     expect(statSync(creds).mode & 0o777).toBe(0o600);
     const c = readCreds(creds);
+    // The page reads the printed join link back to the WebSocket address and token of the creds.
+    const link = new URL(/^\s*(http\S*#join=\S+)$/m.exec(out)?.[1] ?? 'http://x/');
+    expect(parseJoinFragment(link.hash)).toEqual({ url: c.ws, token: c.token });
     const serverPid = Number(/nats-server (\d+) is up/.exec(out)?.[1]);
     expect(alive(serverPid)).toBe(true);
     const conf = readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0')[2];

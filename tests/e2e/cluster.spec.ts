@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { resolveExperiment } from '../../src/config/config';
+import { encodeExperiment } from '../../src/config/urlState';
+import { startNatsServer, type RunningNatsServer } from '../../src/cluster/natsServer';
+import { generateToken } from '../../src/cluster/serverConfig';
+import { test, expect, expectStatus } from './fixtures';
+
+/**
+ * Classroom mode on loopback: a real nats-server (WebSocket listener, token, JetStream) on random
+ * ports; tab A (the teacher) trains with the cluster's actors and offers none of its own, tab B
+ * (a student, another browser context) opens A's join link and contributes actors. Everything A's
+ * run learns can only come from B.
+ */
+const APP_ORIGIN = 'http://127.0.0.1:4173';
+const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+
+let server: RunningNatsServer;
+let token: string;
+
+test.beforeAll(async () => {
+  token = generateToken();
+  server = await startNatsServer({ host: '127.0.0.1', port: -1, wsPort: -1, token, allowedOrigins: [APP_ORIGIN] });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+function failOnErrors(page: Page, problems: string[]): void {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`tab B console.error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`tab B page error: ${err.message}`));
+}
+
+async function numberIn(page: Page, testId: string): Promise<number> {
+  return Number((await page.getByTestId(testId).first().textContent())?.replace(/,/g, '') ?? NaN);
+}
+
+test('a tab that opens the join link contributes actors to another tab\'s run', async ({ page: a, browser }) => {
+  test.setTimeout(240_000);
+  expect(server.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+  const config = resolveExperiment('impala-cartpole', { backend: 'wasm', actors: 2, 'run.envSteps': 1_000_000 });
+  await a.goto(`/#x=${encodeExperiment(config)}`);
+
+  // A: the teacher connects its learner to the cluster.
+  await a.getByTestId('cluster-connect').locator('summary').click(); // closed until someone wants it
+  await a.getByTestId('cluster-url').fill(server.wsUrl ?? '');
+  await a.getByTestId('cluster-token').fill(token);
+  await a.getByTestId('cluster-use').click();
+  await a.getByTestId('cluster-learn').click();
+  await expect(a.getByTestId('cluster-learner-status')).toContainText('take their actors from the cluster', { timeout: 30_000 });
+  const joinLink = await a.getByTestId('cluster-join-link').inputValue();
+  expect(joinLink).toContain('#join=');
+  // The experiment's share link never carries the token.
+  await a.getByText('Share this experiment').click();
+  await a.getByTestId('copy-link').click();
+  expect(await a.getByTestId('share-link').inputValue()).not.toContain(token);
+
+  // B: a student opens the join link in another browser context.
+  const contextB = await browser.newContext();
+  const problemsB: string[] = [];
+  try {
+    const b = await contextB.newPage();
+    failOnErrors(b, problemsB);
+    await b.goto(joinLink);
+    await expect(b.getByTestId('cluster-join-note')).toContainText('grants access');
+    // The token left the address bar as the page loaded.
+    await expect.poll(() => b.url()).not.toContain(token);
+    await b.getByTestId('cluster-name').fill('student-b');
+    await b.getByTestId('cluster-offer').fill('2');
+    await b.getByTestId('cluster-contribute').click();
+    await expect(b.getByTestId('cluster-host-status')).toHaveAttribute('data-phase', 'on', { timeout: 30_000 });
+
+    // A sees B's tab as a live host before it starts.
+    const rowB = a.locator('[data-testid="cluster-hosts"] tr[data-host="student-b"]');
+    await expect(rowB).toHaveAttribute('data-state', 'live', { timeout: 15_000 });
+    await expect(a.locator('[data-testid="cluster-hosts"] tbody tr')).toHaveCount(1);
+
+    await a.getByTestId('start').click();
+    await expectStatus(a, 'running', 90_000);
+    // Both of A's actors run in B's tab, and B says it runs them.
+    await expect(a.getByTestId('actors').locator('tbody tr')).toHaveCount(2);
+    await expect(a.getByTestId('actor-host-0')).toHaveText(/on student-b/, { timeout: 30_000 });
+    await expect(a.getByTestId('actor-host-1')).toHaveText(/on student-b/);
+    await expect(b.getByTestId('cluster-host-actors')).toHaveText('2', { timeout: 30_000 });
+
+    // Segments flow from B's actors through the stream into A's learner.
+    await expect.poll(() => numberIn(a, 'cluster-stream-taken'), { timeout: 90_000 }).toBeGreaterThan(4);
+    await expect.poll(() => numberIn(a, 'cluster-host-row-segments'), { timeout: 30_000 }).toBeGreaterThan(4);
+    await expect(a.getByTestId('env-steps')).not.toHaveText(/^0 /, { timeout: 30_000 });
+    const learned = await numberIn(a, 'cluster-stream-taken');
+    await expect.poll(() => numberIn(b, 'cluster-host-segments'), { timeout: 10_000 }).toBeGreaterThanOrEqual(learned);
+    // The teacher crashes one of B's actors: B's tab reports the death, the pool starts a replacement there.
+    await a.getByTestId('crash-0').click();
+    await expect(a.getByTestId('respawns-0')).toHaveText('1', { timeout: 30_000 });
+    await expect(a.getByTestId('cluster-host-row-respawns')).toHaveText('1', { timeout: 10_000 });
+    await expect(a.getByTestId('actor-host-0')).toHaveText(/on student-b/, { timeout: 30_000 });
+    await a.getByTestId('cluster-panel').screenshot({ path: `${shots}cluster-teacher.png` });
+    await b.getByTestId('cluster-panel').screenshot({ path: `${shots}cluster-student.png` });
+
+    await a.getByTestId('stop').click();
+    await expectStatus(a, 'done', 60_000);
+    await b.getByTestId('cluster-stop-contributing').click();
+    await expect(b.getByTestId('cluster-host-status')).toHaveAttribute('data-phase', 'off');
+  } finally {
+    await contextB.close();
+  }
+  expect(problemsB, problemsB.join('\n')).toEqual([]);
+});
