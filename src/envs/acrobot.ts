@@ -4,6 +4,7 @@
  */
 import type { Rng } from '../core/rng';
 import { ClassicControlEnv, box } from './base';
+import { cos, sin } from './portableTrig'; // Math.sin/cos differ between engines in the last bit
 import type { DiscreteSpace, EnvOptions } from './types';
 
 export const ACROBOT = {
@@ -54,16 +55,16 @@ function dsdt(s: Float64Array, out: Float64Array): void {
   const theta2 = s[1];
   const dtheta1 = s[2];
   const dtheta2 = s[3];
-  const d1 = m1 * (lc1 * lc1) + m2 * ((l1 * l1) + (lc2 * lc2) + 2 * l1 * lc2 * Math.cos(theta2)) + I1 + I2;
-  const d2 = m2 * ((lc2 * lc2) + l1 * lc2 * Math.cos(theta2)) + I2;
-  const phi2 = m2 * lc2 * g * Math.cos(theta1 + theta2 - Math.PI / 2.0);
+  const d1 = m1 * (lc1 * lc1) + m2 * ((l1 * l1) + (lc2 * lc2) + 2 * l1 * lc2 * cos(theta2)) + I1 + I2;
+  const d2 = m2 * ((lc2 * lc2) + l1 * lc2 * cos(theta2)) + I2;
+  const phi2 = m2 * lc2 * g * cos(theta1 + theta2 - Math.PI / 2.0);
   const phi1 =
-    -m2 * l1 * lc2 * (dtheta2 * dtheta2) * Math.sin(theta2) -
-    2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * Math.sin(theta2) +
-    (m1 * lc1 + m2 * l1) * g * Math.cos(theta1 - Math.PI / 2) +
+    -m2 * l1 * lc2 * (dtheta2 * dtheta2) * sin(theta2) -
+    2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin(theta2) +
+    (m1 * lc1 + m2 * l1) * g * cos(theta1 - Math.PI / 2) +
     phi2;
   const ddtheta2 =
-    (a + (d2 / d1) * phi1 - m2 * l1 * lc2 * (dtheta1 * dtheta1) * Math.sin(theta2) - phi2) /
+    (a + (d2 / d1) * phi1 - m2 * l1 * lc2 * (dtheta1 * dtheta1) * sin(theta2) - phi2) /
     (m2 * (lc2 * lc2) + I2 - (d2 * d2) / d1);
   const ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
   out[0] = dtheta1;
@@ -129,7 +130,7 @@ export class AcrobotEnv extends ClassicControlEnv {
     s[1] = wrap(s[1], -Math.PI, Math.PI);
     s[2] = bound(s[2], -ACROBOT.maxVel1, ACROBOT.maxVel1);
     s[3] = bound(s[3], -ACROBOT.maxVel2, ACROBOT.maxVel2);
-    return -Math.cos(s[0]) - Math.cos(s[1] + s[0]) > 1.0;
+    return -cos(s[0]) - cos(s[1] + s[0]) > 1.0;
   }
 
   protected reward(terminated: boolean): number {
@@ -138,10 +139,10 @@ export class AcrobotEnv extends ClassicControlEnv {
 
   protected writeObs(out: Float32Array, offset: number): void {
     const s = this.s;
-    out[offset] = Math.cos(s[0]);
-    out[offset + 1] = Math.sin(s[0]);
-    out[offset + 2] = Math.cos(s[1]);
-    out[offset + 3] = Math.sin(s[1]);
+    out[offset] = cos(s[0]);
+    out[offset + 1] = sin(s[0]);
+    out[offset + 2] = cos(s[1]);
+    out[offset + 3] = sin(s[1]);
     out[offset + 4] = s[2];
     out[offset + 5] = s[3];
   }

@@ -5,6 +5,7 @@
  */
 import type { Rng } from '../core/rng';
 import { ClassicControlEnv, FLOAT32_MAX, box } from './base';
+import { cos, sin } from './portableTrig';
 import type { DiscreteSpace, EnvOptions } from './types';
 
 export const CARTPOLE = {
@@ -61,8 +62,9 @@ export class CartPoleEnv extends ClassicControlEnv {
   protected advance(action: number): boolean {
     const { gravity, masspole, totalMass, length, polemassLength, forceMag, tau } = CARTPOLE;
     const force = action === 1 ? forceMag : -forceMag;
-    const costheta = Math.cos(this.theta);
-    const sintheta = Math.sin(this.theta);
+    // Not Math.cos/Math.sin: engines differ in their last bit, and the page and the CLI must agree.
+    const costheta = cos(this.theta);
+    const sintheta = sin(this.theta);
     // Squares as x*x (what Python's x**2 gives), grouped as Gymnasium groups them.
     const temp = (force + polemassLength * (this.thetaDot * this.thetaDot) * sintheta) / totalMass;
     const thetaacc =

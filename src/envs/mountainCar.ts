@@ -4,6 +4,7 @@
  */
 import type { Rng } from '../core/rng';
 import { ClassicControlEnv, box } from './base';
+import { cos, sin } from './portableTrig'; // Math.sin/cos differ between engines in the last bit
 import type { DiscreteSpace, EnvOptions } from './types';
 
 export const MOUNTAIN_CAR = {
@@ -50,7 +51,7 @@ export class MountainCarEnv extends ClassicControlEnv {
   protected advance(action: number): boolean {
     const c = MOUNTAIN_CAR;
     // `velocity += a + b` in Python adds (a + b) as one term; keep that association.
-    let velocity = this.velocity + ((action - 1) * c.force + Math.cos(3 * this.position) * -c.gravity);
+    let velocity = this.velocity + ((action - 1) * c.force + cos(3 * this.position) * -c.gravity);
     velocity = Math.min(Math.max(velocity, -c.maxSpeed), c.maxSpeed);
     let position = this.position + velocity;
     position = Math.min(Math.max(position, c.minPosition), c.maxPosition);
@@ -71,6 +72,6 @@ export class MountainCarEnv extends ClassicControlEnv {
 
   renderState(): { position: number; velocity: number; height: number } {
     // height of the track at the car, as Gymnasium draws it: sin(3x) * 0.45 + 0.55
-    return { position: this.position, velocity: this.velocity, height: Math.sin(3 * this.position) * 0.45 + 0.55 };
+    return { position: this.position, velocity: this.velocity, height: sin(3 * this.position) * 0.45 + 0.55 };
   }
 }

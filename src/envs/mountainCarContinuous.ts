@@ -15,6 +15,7 @@
 import type { Rng } from '../core/rng';
 import { box } from './base';
 import { ContinuousControlEnv, clip } from './continuousBase';
+import { cos, sin } from './portableTrig'; // Math.sin/cos differ between engines in the last bit
 import type { BoxSpace, EnvOptions } from './types';
 
 export const MOUNTAIN_CAR_CONTINUOUS = {
@@ -72,7 +73,7 @@ export class MountainCarContinuousEnv extends ContinuousControlEnv {
     this.lastForce = force;
     let position = this.position;
     let velocity = this.velocity;
-    velocity += force * c.power - 0.0025 * Math.cos(3 * position);
+    velocity += force * c.power - 0.0025 * cos(3 * position);
     velocity = clip(velocity, -c.maxSpeed, c.maxSpeed);
     position += velocity;
     position = clip(position, c.minPosition, c.maxPosition);
@@ -100,7 +101,7 @@ export class MountainCarContinuousEnv extends ContinuousControlEnv {
     return {
       position: this.position,
       velocity: this.velocity,
-      height: Math.sin(3 * this.position) * 0.45 + 0.55,
+      height: sin(3 * this.position) * 0.45 + 0.55,
       force: this.lastForce,
     };
   }

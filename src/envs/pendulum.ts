@@ -12,6 +12,7 @@
 import type { Rng } from '../core/rng';
 import { box } from './base';
 import { ContinuousControlEnv, clip } from './continuousBase';
+import { cos, sin } from './portableTrig'; // Math.sin/cos differ between engines in the last bit
 import type { BoxSpace, EnvOptions } from './types';
 
 export const PENDULUM = {
@@ -70,7 +71,7 @@ export class PendulumEnv extends ContinuousControlEnv {
     const u = clip(action[0], -maxTorque, maxTorque);
     this.lastU = u;
     const costs = angleNormalize(th) ** 2 + 0.1 * thdot ** 2 + 0.001 * u ** 2;
-    let newthdot = thdot + ((3 * g) / (2 * l) * Math.sin(th) + (3.0 / (m * l ** 2)) * u) * dt;
+    let newthdot = thdot + ((3 * g) / (2 * l) * sin(th) + (3.0 / (m * l ** 2)) * u) * dt;
     newthdot = clip(newthdot, -maxSpeed, maxSpeed);
     this.theta = th + newthdot * dt;
     this.thetaDot = newthdot;
@@ -82,8 +83,8 @@ export class PendulumEnv extends ContinuousControlEnv {
   }
 
   protected writeObs(out: Float32Array, offset: number): void {
-    out[offset] = Math.cos(this.theta);
-    out[offset + 1] = Math.sin(this.theta);
+    out[offset] = cos(this.theta);
+    out[offset + 1] = sin(this.theta);
     out[offset + 2] = this.thetaDot;
   }
 

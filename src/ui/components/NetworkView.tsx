@@ -4,9 +4,10 @@
  * by its activation on the state shown (the centre of the heatmap's slice, or the state pointed
  * at there). Drawn on a canvas: a 64-unit layer has 4,096 edges.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { NetworkSnapshot } from '../../runs/records';
 import { forwardLayers } from '../../runs/networkMath';
+import { layoutLabels } from './networkLabels';
 import { divergingColor } from './PolicyHeatmap';
 
 interface Props {
@@ -16,10 +17,12 @@ interface Props {
   input: number[] | null;
 }
 
-const W = 420;
+/** Widest the view is drawn (CSS px); narrower where its column is, and always drawn at its shown size. */
+const MAX_W = 560;
 const H = 240;
-const PAD_X = 70;
 const PAD_Y = 12;
+const FONT_PX = 10;
+const LINE_PX = 11;
 
 /** The activations on `input`: the record's own, or one forward pass in the page. */
 export function activationsFor(net: NetworkSnapshot, activation: 'tanh' | 'relu', input: number[] | null): number[][] {
@@ -29,16 +32,42 @@ export function activationsFor(net: NetworkSnapshot, activation: 'tanh' | 'relu'
 
 export function NetworkView({ network: net, activation, input }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  // Drawn at the size it is shown, so the labels keep their 10 px and are laid out for that width.
+  const [width, setWidth] = useState(420);
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver((entries) => {
+      const w = Math.round(entries[0]?.contentRect.width ?? 0);
+      if (w > 0) setWidth(w);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   const acts = useMemo(() => activationsFor(net, activation, input), [net, activation, input]);
   const maxW = useMemo(() => Math.max(1e-6, ...net.weights.map((w) => w.reduce((m, x) => Math.max(m, Math.abs(x)), 0))), [net]);
 
   useEffect(() => {
-    const ctx = canvas.current?.getContext('2d');
-    if (!ctx) return;
+    const el = canvas.current;
+    const ctx = el?.getContext('2d');
+    if (!el || !ctx) return;
+    const dpr = globalThis.devicePixelRatio || 1;
+    el.width = Math.round(width * dpr);
+    el.height = Math.round(H * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.font = `${FONT_PX}px sans-serif`;
     const L = net.sizes.length;
-    const x = (l: number) => PAD_X + ((W - 2 * PAD_X) * l) / (L - 1);
+    const labels = layoutLabels(
+      net.inputNames.map((name, i) => ({ name, value: (acts[0]?.[i] ?? 0).toFixed(2) })),
+      net.outputNames.map((name, i) => ({ name, value: (acts[L - 1]?.[i] ?? 0).toFixed(2) })),
+      width,
+      (text) => ctx.measureText(text).width,
+      // Text lines that fit in one node's row, first and last layer.
+      { inputs: Math.floor((H - 2 * PAD_Y) / net.sizes[0] / LINE_PX), outputs: Math.floor((H - 2 * PAD_Y) / net.sizes[L - 1] / LINE_PX) },
+    );
+    const x = (l: number) => labels.firstX + ((labels.lastX - labels.firstX) * l) / (L - 1);
     const y = (l: number, i: number) => PAD_Y + ((H - 2 * PAD_Y) * (i + 0.5)) / net.sizes[l];
-    ctx.clearRect(0, 0, W, H);
+    ctx.clearRect(0, 0, width, H);
     for (let l = 0; l + 1 < L; l++) {
       const nOut = net.sizes[l + 1];
       const w = net.weights[l];
@@ -74,12 +103,14 @@ export function NetworkView({ network: net, activation, input }: Props) {
       }
     }
     ctx.fillStyle = '#cbd5e1';
-    ctx.font = '10px sans-serif';
+    // A label's lines, centred on its node's row.
+    const drawLabel = (lines: string[], lx: number, ly: number) =>
+      lines.forEach((line, k) => ctx.fillText(line, lx, ly + 3 + (k - (lines.length - 1) / 2) * LINE_PX));
     ctx.textAlign = 'right';
-    net.inputNames.forEach((name, i) => ctx.fillText(`${name} ${(acts[0]?.[i] ?? 0).toFixed(2)}`, x(0) - 8, y(0, i) + 3));
+    labels.inputs.forEach((lines, i) => drawLabel(lines, labels.inputRight, y(0, i)));
     ctx.textAlign = 'left';
-    net.outputNames.forEach((name, i) => ctx.fillText(`${name} ${(acts[L - 1]?.[i] ?? 0).toFixed(2)}`, x(L - 1) + 8, y(L - 1, i) + 3));
-  }, [net, acts, activation, maxW]);
+    labels.outputs.forEach((lines, i) => drawLabel(lines, labels.outputLeft, y(L - 1, i)));
+  }, [net, acts, activation, maxW, width]);
 
   return (
     <figure className="network-view" data-testid="network-view">
@@ -89,7 +120,7 @@ export function NetworkView({ network: net, activation, input }: Props) {
           {net.sizes.join(' → ')} units; edges: blue positive, orange negative weights, wider for larger; nodes: the activation on the state shown
         </span>
       </figcaption>
-      <canvas ref={canvas} width={W} height={H} role="img" aria-label={`The ${net.stack} network, ${net.sizes.join(', ')} units per layer`} style={{ width: '100%', maxWidth: W }} />
+      <canvas ref={canvas} role="img" aria-label={`The ${net.stack} network, ${net.sizes.join(', ')} units per layer`} style={{ display: 'block', width: '100%', maxWidth: MAX_W, height: H }} />
     </figure>
   );
 }
