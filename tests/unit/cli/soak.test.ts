@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chromiumRssMiB, flatness } from '../../../src/cli/benchmarks/soak';
+import { chromiumMemoryMiB, chromiumRssMiB, flatness, parseProcStatus, parseSettingOverrides } from '../../../src/cli/benchmarks/soak';
 import { learnerWorkerName, MEMORY_DEBUG_FLAG } from '../../../src/workers/learnerProtocol';
 
 describe('soak flatness', () => {
@@ -36,5 +36,35 @@ describe('learnerWorkerName (the page side of the memory debug hook)', () => {
     expect(learnerWorkerName('')).toBe('learner');
     expect(learnerWorkerName('?debug=memoryx')).toBe('learner');
     expect(learnerWorkerName('?x=debug=memory')).toBe('learner');
+  });
+});
+
+describe('parseProcStatus', () => {
+  it('reads VmRSS and its anonymous, file and shared parts in MiB', () => {
+    const text = 'Name:\tchromium\nVmPeak:\t 999 kB\nVmRSS:\t   3072 kB\nRssAnon:\t    2048 kB\nRssFile:\t     512 kB\nRssShmem:\t     512 kB\n';
+    // 3072 kB / 1024 = 3 MiB, and the parts 2 + 0.5 + 0.5 MiB add up to it.
+    expect(parseProcStatus(text)).toEqual({ rss: 3, anon: 2, file: 0.5, shmem: 0.5 });
+  });
+
+  it('is null for a process without VmRSS (a zombie)', () => {
+    expect(parseProcStatus('Name:\tchromium\nState:\tZ (zombie)\n')).toBeNull();
+  });
+});
+
+describe('chromiumMemoryMiB', () => {
+  it('finds no Chromium GPU process under this test process', () => {
+    expect(chromiumMemoryMiB('gpu-process')).toBeNull();
+  });
+});
+
+describe('parseSettingOverrides (--set)', () => {
+  it('reads numbers, booleans and strings', () => {
+    expect(parseSettingOverrides('actors=1,run.stopAtTarget=false,env.id=CartPole-v1,lr=1e-3')).toEqual({ actors: 1, 'run.stopAtTarget': false, 'env.id': 'CartPole-v1', lr: 0.001 });
+    expect(parseSettingOverrides(undefined)).toEqual({});
+  });
+
+  it('refuses a pair without a key or an equals sign', () => {
+    expect(() => parseSettingOverrides('actors')).toThrow(/key=value/);
+    expect(() => parseSettingOverrides('=3')).toThrow(/key=value/);
   });
 });
