@@ -28,7 +28,7 @@ import { Algorithm } from '../core/algorithm';
 import { QMlp } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
 import { FusedAdam } from '../core/fusedAdam';
-import { clipScale, globalNorm, readScalars, ScalarCache } from '../core/tensorUtils';
+import { clipScale, globalNorm, ScalarCache } from '../core/tensorUtils';
 import type { TransitionBatch } from './replayBuffer';
 import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
@@ -99,7 +99,19 @@ export function linearEpsilon(step: number, start: number, end: number, fraction
 /** A batch of transitions (see TransitionBatch: obs/nextObs [B·obsDim], actions/rewards/dones [B]). */
 export type DqnBatch = TransitionBatch;
 
-export class Dqn extends Algorithm<DqnBatch, QModel> {
+/**
+ * Several gradient steps in one learn(): one per batch, in order. The metrics are the means over the
+ * steps (summed in float64 in step order, then divided by their number), read back from the device
+ * once for all steps instead of once per step.
+ */
+export interface DqnSteps {
+  steps: readonly DqnBatch[];
+}
+
+/** The metrics each gradient step leaves on the device, in the order they are read back. */
+const STEP_METRICS = ['loss', 'qMean', 'gradNorm'] as const;
+
+export class Dqn extends Algorithm<DqnBatch | DqnSteps, QModel> {
   readonly config: DqnConfig;
   protected override optimizer: FusedAdam;
   /** ε used by sample(); set it from linearEpsilon as training goes. */
@@ -182,7 +194,35 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
     return { loss: tf.mean(perSample) as tf.Scalar, qMean: tf.mean(qa) as tf.Scalar };
   }
 
-  learn(batch: DqnBatch): Record<string, number> {
+  /** One gradient step on a batch, or one per batch of `{ steps }` (metrics: the means over the steps). */
+  learn(batch: DqnBatch | DqnSteps): Record<string, number> {
+    const steps = 'steps' in batch ? batch.steps : [batch];
+    if (steps.length === 0) throw new Error('Dqn.learn: no batches to learn from');
+    steps.forEach((b) => this.checkBatch(b));
+    const kept: tf.Scalar[] = [];
+    try {
+      for (const b of steps) {
+        const m = this.gradientStep(b);
+        kept.push(...STEP_METRICS.map((k) => m[k]));
+      }
+      // One readback for every step's metrics.
+      const stacked = tf.tidy(() => tf.stack(kept));
+      const values = stacked.dataSync();
+      stacked.dispose();
+      const sums: Record<string, number> = {};
+      for (let i = 0; i < steps.length; i++) {
+        STEP_METRICS.forEach((k, j) => (sums[k] = (sums[k] ?? 0) + values[i * STEP_METRICS.length + j]));
+        sums.epsilon = (sums.epsilon ?? 0) + this.epsilon;
+      }
+      const out: Record<string, number> = {};
+      for (const [k, v] of Object.entries(sums)) out[k] = v / steps.length;
+      return out;
+    } finally {
+      for (const t of kept) t.dispose();
+    }
+  }
+
+  private checkBatch(batch: DqnBatch): void {
     const B = batch.batchSize;
     if (!Number.isInteger(B) || B < 1) throw new Error(`Dqn.learn: batchSize must be a positive integer, got ${B}`);
     if (batch.obs.length % B !== 0 || batch.obs.length === 0) throw new Error(`Dqn.learn: obs length ${batch.obs.length} is not a multiple of batchSize ${B}`);
@@ -195,10 +235,16 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
     ] as const) {
       if (arr.length !== B) throw new Error(`Dqn.learn: ${arr.length} ${name} for batchSize ${B}`);
     }
+  }
+
+  /** Steps 1 and 2 and the Adam step on one batch; its metrics stay on the device (the caller disposes them). */
+  private gradientStep(batch: DqnBatch): Record<(typeof STEP_METRICS)[number], tf.Scalar> {
+    const B = batch.batchSize;
+    const obsDim = batch.obs.length / B;
     const vars = this.model.variables(); // the online network only: θ⁻ gets no gradient
     if (this.constants.size > 64) this.constants.dispose(); // live changes add values: start afresh between steps
 
-    const metrics = tf.tidy(() => {
+    return tf.tidy(() => {
       const obs = tf.tensor2d(batch.obs.slice(), [B, obsDim]);
       const nextObs = tf.tensor2d(batch.nextObs.slice(), [B, obsDim]);
       const actions = tf.tensor1d(batch.actions.slice(), 'int32');
@@ -216,7 +262,6 @@ export class Dqn extends Algorithm<DqnBatch, QModel> {
       this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm, (x) => this.constants.get(x)));
       return { loss, qMean: side.qMean as tf.Scalar, gradNorm: norm };
     });
-    return { ...readScalars(metrics), epsilon: this.epsilon };
   }
 
   override dispose(): void {

@@ -197,17 +197,25 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
 
   /** The clipped-surrogate loss and diagnostics for one minibatch (no update); call inside tf.tidy. */
   lossTerms(mb: PpoMinibatch): PpoLossTerms {
+    const t = this.surrogateTerms(mb, this.normalizedAdvantages(mb.advantages));
+    return { ...t, ...this.diagnostics(t.ratio, t.logRatio) };
+  }
+
+  /** Â = (A − mean(A)) / (std(A) + 1e-8) with normAdv, else A; call inside tf.tidy. */
+  private normalizedAdvantages(adv: tf.Tensor1D): tf.Tensor1D {
+    if (!this.config.normAdv) return adv;
+    const { mean, variance } = tf.moments(adv);
+    return tf.div(tf.sub(adv, mean), tf.add(tf.sqrt(variance), this.constants.get(1e-8))) as tf.Tensor1D;
+  }
+
+  /** L, L_pg, L_v, H for the normalised advantages `adv`, and the ratio r with log r; call inside tf.tidy. */
+  private surrogateTerms(mb: PpoMinibatch, adv: tf.Tensor1D): Omit<PpoLossTerms, 'approxKl' | 'clipFrac'> & { ratio: tf.Tensor1D; logRatio: tf.Tensor1D } {
     const { clipCoef, entCoef, vfCoef } = this.config;
     const c = (x: number) => this.constants.get(x); // tf.mul(c(0.5), x) ≡ tf.mul(0.5, x), without the upload
     const { logits, value } = this.model.forward(mb.obs);
     const { logpA, entropy: h } = categorical(logits, mb.actions);
 
-    let adv: tf.Tensor1D = mb.advantages;
-    if (this.config.normAdv) {
-      const { mean, variance } = tf.moments(adv);
-      adv = tf.div(tf.sub(adv, mean), tf.add(tf.sqrt(variance), c(1e-8))) as tf.Tensor1D; // Â
-    }
-    const logRatio = tf.sub(logpA, mb.oldLogProbs); // log r
+    const logRatio = tf.sub(logpA, mb.oldLogProbs) as tf.Tensor1D; // log r
     const ratio = tf.exp(logRatio); // r = π_θ / π_old
     const negAdv = tf.neg(adv);
     const pg1 = tf.mul(negAdv, ratio); // −Â·r
@@ -226,12 +234,16 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
     }
     const entropy = tf.mean(h) as tf.Scalar;
     const loss = tf.add(tf.sub(pgLoss, tf.mul(c(entCoef), entropy)), tf.mul(c(vfCoef), valueLoss)) as tf.Scalar;
+    return { loss, pgLoss, valueLoss, entropy, ratio, logRatio };
+  }
 
-    // Diagnostics, outside the gradient (they do not enter `loss`).
+  /** approxKl = mean[(r − 1) − log r], clipFrac = mean[|r − 1| > ε] (no gradient); call inside tf.tidy. */
+  private diagnostics(ratio: tf.Tensor1D, logRatio: tf.Tensor1D): Pick<PpoLossTerms, 'approxKl' | 'clipFrac'> {
+    const c = (x: number) => this.constants.get(x);
     const ratioMinus1 = tf.sub(ratio, c(1));
-    const approxKl = tf.mean(tf.sub(ratioMinus1, logRatio)) as tf.Scalar; // mean[(r − 1) − log r]
-    const clipFrac = tf.mean(tf.cast(tf.greater(tf.abs(ratioMinus1), c(clipCoef)), 'float32')) as tf.Scalar;
-    return { loss, pgLoss, valueLoss, entropy, approxKl, clipFrac };
+    const approxKl = tf.mean(tf.sub(ratioMinus1, logRatio)) as tf.Scalar;
+    const clipFrac = tf.mean(tf.cast(tf.greater(tf.abs(ratioMinus1), c(this.config.clipCoef)), 'float32')) as tf.Scalar;
+    return { approxKl, clipFrac };
   }
 
   learn(batch: PpoBatch): Record<string, number> {
@@ -274,20 +286,27 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
     }
   }
 
-  /** One Adam step on the rows `idx`; returns the minibatch's metrics as one [METRICS.length] tensor. */
+  /**
+   * One Adam step on the rows `idx`; returns the minibatch's metrics as one [METRICS.length] tensor.
+   * Only what depends on θ runs under the gradient tape (tfjs copies every saved input of a taped
+   * kernel): Â before it, the diagnostics after it, from the same tensors, so every value is the same.
+   */
   private step(rows: PpoRows, vars: tf.Variable[], idx: readonly number[]): tf.Tensor1D {
     return tf.tidy(() => {
       const mb = minibatchTensors(rows, idx);
-      const side: Partial<PpoLossTerms> = {};
+      const adv = this.normalizedAdvantages(mb.advantages);
+      const side: { pgLoss?: tf.Scalar; valueLoss?: tf.Scalar; entropy?: tf.Scalar; ratio?: tf.Tensor1D; logRatio?: tf.Tensor1D } = {};
       const { value: loss, grads } = tf.variableGrads(() => {
-        const t = this.lossTerms(mb);
+        const t = this.surrogateTerms(mb, adv);
         side.pgLoss = tf.keep(t.pgLoss);
         side.valueLoss = tf.keep(t.valueLoss);
         side.entropy = tf.keep(t.entropy);
-        side.approxKl = tf.keep(t.approxKl);
-        side.clipFrac = tf.keep(t.clipFrac);
+        side.ratio = tf.keep(t.ratio);
+        side.logRatio = tf.keep(t.logRatio);
         return t.loss;
       }, vars);
+      const kept = [side.pgLoss, side.valueLoss, side.entropy, side.ratio, side.logRatio] as tf.Tensor[];
+      const { approxKl, clipFrac } = this.diagnostics(side.ratio as tf.Tensor1D, side.logRatio as tf.Tensor1D);
       // Global-norm clipping (clipByGlobalNorm's arithmetic), its factor applied inside the Adam step.
       const norm = globalNorm(Object.keys(grads).map((k) => grads[k]));
       this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm, (x) => this.constants.get(x)));
@@ -296,13 +315,13 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
         pgLoss: side.pgLoss as tf.Scalar,
         valueLoss: side.valueLoss as tf.Scalar,
         entropy: side.entropy as tf.Scalar,
-        approxKl: side.approxKl as tf.Scalar,
-        clipFrac: side.clipFrac as tf.Scalar,
+        approxKl,
+        clipFrac,
         gradNorm: norm,
       };
       const stacked = tf.stack(METRICS.map((k) => m[k])) as tf.Tensor1D;
       // keep()-ed tensors outlive every tidy: free them by hand.
-      tf.dispose([side.pgLoss, side.valueLoss, side.entropy, side.approxKl, side.clipFrac] as tf.Scalar[]);
+      tf.dispose(kept);
       return stacked;
     });
   }

@@ -31,12 +31,13 @@ const BENCHMARKS: Benchmark[] = [
   clusterScalingBenchmark];
 
 function usage(): string {
-  return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}`;
+  return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}\n\n  npm run bench -- compare --ref GITREF [--seeds 1,2,3,4,5] -- NAME [flags]\n                   runs NAME in GITREF's tree and in this one, seed by seed, and prints both side by side`;
 }
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const name = argv[0];
+  if (name === 'compare') return (await import('./benchmarks/compare')).compareMain(argv.slice(1));
   const bench = BENCHMARKS.find((b) => b.name === name);
   if (!bench) {
     process.stderr.write(`${name ? `error: unknown benchmark ${JSON.stringify(name)}\n` : ''}${usage()}\n`);

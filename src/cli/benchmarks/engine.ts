@@ -6,7 +6,7 @@
 import { ActorPool } from '../../core/remote/actorPool';
 import { remoteClass } from '../../core/remote/remoteClass';
 import { Rng } from '../../core/rng';
-import { resolveExperiment } from '../../config/config';
+import { ConfigError, parseSettingText, resolveExperiment } from '../../config/config';
 import { modelSpecFor } from '../../config/modelSpec';
 import type { RunRecord } from '../../runs/records';
 import { FAST_PATH_MAX_BATCH, RolloutActor, type RolloutActorOptions } from '../../engine/rolloutActor';
@@ -112,6 +112,23 @@ export const actorScalingBenchmark: Benchmark = {
   },
 };
 
+/**
+ * `--set key=value,key=value`: settings applied over each preset (e.g. `envsPerActor=8` to measure
+ * bigger batches), checked and parsed as `npm run train --set` does.
+ */
+export function settingOverrides(text: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (text === undefined) return out;
+  for (const part of text.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new ConfigError('--set', `expected key=value[,key=value...], got ${JSON.stringify(part)}`);
+    const key = part.slice(0, eq).trim();
+    if (Object.hasOwn(out, key)) throw new ConfigError('--set', `${key} is given more than once`);
+    out[key] = parseSettingText(key, part.slice(eq + 1).trim());
+  }
+  return out;
+}
+
 interface SolveSpec {
   algo: string;
   preset: string;
@@ -128,16 +145,19 @@ const SOLVE: SolveSpec[] = [
 
 export const solveCartpoleBenchmark: Benchmark = {
   name: 'solve-cartpole',
-  description: 'Environment steps and wall seconds to a mean return of 475 (DQN: 400) over the last 20 episodes on CartPole-v1, per algorithm over seeds, learner on wasm in Node, 2 actors x 4 envs in worker threads',
+  description: 'Environment steps and wall seconds to a mean return of 475 (DQN: 400) over the last 20 episodes on CartPole-v1, per algorithm over seeds, learner on wasm in Node, 2 actors x 4 envs in worker threads (--algos ppo,dqn; --set key=value,... over the presets)',
   async run({ seeds, flags }) {
     const algos = (flags.algos ?? SOLVE.map((x) => x.algo).join(',')).split(',');
+    const overrides = settingOverrides(flags.set);
+    // Checked up front: a bad key fails before minutes of runs, not at the second algorithm.
+    for (const spec of SOLVE.filter((x) => algos.includes(x.algo))) resolveExperiment(spec.preset, overrides);
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = {};
     for (const spec of SOLVE.filter((x) => algos.includes(x.algo))) {
       const solved: { steps: number; seconds: number }[] = [];
       const perSeed: (string | number)[] = [];
       for (const seed of seeds) {
-        const config = resolveExperiment(spec.preset, { seed, 'run.envSteps': spec.budget, 'run.targetReturn': spec.target, 'run.stopAtTarget': true, backend: 'wasm' });
+        const config = resolveExperiment(spec.preset, { ...overrides, seed, 'run.envSteps': spec.budget, 'run.targetReturn': spec.target, 'run.stopAtTarget': true, backend: 'wasm' });
         const summary = await new TrainingRun(config, () => undefined, nodePlatform()).run();
         if (summary.solved) solved.push({ steps: summary.solved.envSteps, seconds: summary.solved.wallSeconds });
         perSeed.push(summary.solved ? summary.solved.envSteps : `– (${Math.round(summary.finalMeanReturn20 ?? 0)})`);
@@ -154,7 +174,7 @@ export const solveCartpoleBenchmark: Benchmark = {
         fmt(secs, (x) => x.toFixed(0)),
         perSeed.join(', '),
       ]);
-      figures[spec.algo] = { solved: solved.length, seeds: seeds.length, runs: solved };
+      figures[spec.algo] = { solved: solved.length, seeds: seeds.length, runs: solved, ...(flags.set === undefined ? {} : { settings: overrides }) };
     }
     return {
       table: markdownTable(['algorithm', 'target in budget', 'solved', 'env steps: median (min–max)', 'wall s: median (min–max)', 'steps per seed (– = not solved, final mean)'], rows),

@@ -1,5 +1,5 @@
 /**
- * Where an update's time goes: `npm run bench -- profile --preset NAME [--updates 20] [--skip 3]`.
+ * Where an update's time goes: `npm run bench -- profile --preset NAME [--set k=v,...] [--updates 20] [--skip 3]`.
  *
  * A real training run of the preset (learner on wasm, actors in worker threads as usual) with the
  * learner thread instrumented:
@@ -30,6 +30,7 @@ import { VectorEnv } from '../../envs/vectorEnv';
 import { envSpec } from '../../envs/registry';
 import type { RunRecord } from '../../runs/records';
 import { nodePlatform } from '../nodePlatform';
+import { settingOverrides } from './engine';
 import { markdownTable, type Benchmark } from './types';
 
 type Phase = 'forward' | 'backward' | 'optimizer' | 'other';
@@ -165,8 +166,8 @@ interface UpdateSample {
 }
 
 /** Profile `updates` updates of a real run of the preset. */
-async function profileUpdates(preset: string, updates: number, skip: number, seed: number): Promise<{ samples: UpdateSample[]; envStepsPerUpdate: number }> {
-  const config = resolveExperiment(preset, { seed, backend: 'wasm' });
+async function profileUpdates(preset: string, overrides: Record<string, unknown>, updates: number, skip: number, seed: number): Promise<{ samples: UpdateSample[]; envStepsPerUpdate: number }> {
+  const config = resolveExperiment(preset, { ...overrides, seed, backend: 'wasm' });
   const samples: UpdateSample[] = [];
   let prof: ReturnType<typeof instrument> | null = null;
   let last = { t: 0, elu: performance.eventLoopUtilization() };
@@ -200,8 +201,8 @@ async function profileUpdates(preset: string, updates: number, skip: number, see
 }
 
 /** One actor's segment of the preset, timed piece by piece in this thread. */
-async function profileRollout(preset: string, seed: number): Promise<(string | number)[][]> {
-  const config = resolveExperiment(preset, { seed });
+async function profileRollout(preset: string, overrides: Record<string, unknown>, seed: number): Promise<(string | number)[][]> {
+  const config = resolveExperiment(preset, { ...overrides, seed });
   const s = config.settings;
   const algo = String(s.algorithm);
   const kind = algo === 'dqn' ? 'q' : ['ppo', 'a2c', 'impala'].includes(algo) ? 'actorCritic' : null;
@@ -256,13 +257,14 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 export const profileBenchmark: Benchmark = {
   name: 'profile',
   description:
-    'Where the time goes in one update of a preset (--preset NAME, --updates N, --skip warm-up updates): learner-thread ms per update in forward, backward and optimizer kernels, other kernels, uploads, readbacks, bookkeeping, and waiting for the actors (rollout + messages), with kernel and readback counts; then one actor segment split into env stepping, inference and the message',
+    'Where the time goes in one update of a preset (--preset NAME, --set key=value,... over it, --updates N, --skip warm-up updates): learner-thread ms per update in forward, backward and optimizer kernels, other kernels, uploads, readbacks, bookkeeping, and waiting for the actors (rollout + messages), with kernel and readback counts; then one actor segment split into env stepping, inference and the message',
   async run({ seeds, flags }) {
     const preset = flags.preset ?? 'ppo-cartpole';
     const updates = Number(flags.updates ?? 20);
     const skip = Number(flags.skip ?? 3);
     const seed = seeds[0] ?? 1;
-    const { samples, envStepsPerUpdate } = await profileUpdates(preset, updates, skip, seed);
+    const overrides = settingOverrides(flags.set);
+    const { samples, envStepsPerUpdate } = await profileUpdates(preset, overrides, updates, skip, seed);
     const m = (f: (s: UpdateSample) => number) => mean(samples.map(f));
     const wall = m((s) => s.wallMs);
     const idle = m((s) => s.idleMs);
@@ -281,8 +283,8 @@ export const profileBenchmark: Benchmark = {
       ['waiting for actors (rollout + messages)', idle.toFixed(1), pct(idle), ''],
       ['**update, wall**', wall.toFixed(1), '100%', `${kernelN.reduce((a, b) => a + b, 0).toFixed(0)} kernels`],
     ];
-    const rollout = await profileRollout(preset, seed);
-    let table = `Preset \`${preset}\`, seed ${seed}, ${samples.length} updates after ${skip} warm-up, ${Math.round(envStepsPerUpdate)} env steps per update, ${Math.round((envStepsPerUpdate * 1000) / wall).toLocaleString('en-US')} env steps/s.\n\n`;
+    const rollout = await profileRollout(preset, overrides, seed);
+    let table = `Preset \`${preset}\`${flags.set === undefined ? '' : ` with ${flags.set}`}, seed ${seed}, ${samples.length} updates after ${skip} warm-up, ${Math.round(envStepsPerUpdate)} env steps per update, ${Math.round((envStepsPerUpdate * 1000) / wall).toLocaleString('en-US')} env steps/s.\n\n`;
     table += markdownTable(['learner thread, per update', 'ms', 'share', 'calls'], rows);
     if (rollout.length) {
       table += `\n\n${markdownTable(['one actor segment', 'ms', 'env stepping ms', 'inference + writing ms', 'message (structured clone) ms', 'kernels per step', 'readbacks per step', 'env steps/s'], rollout)}`;

@@ -2,11 +2,11 @@
  * DQN with distributed actors (Ape-X style, synchronous): each update every actor runs its env
  * copies for T steps ε-greedily with the newest Q-network; the learner stores the transitions in
  * a replay buffer, takes one gradient step per `trainFrequency` environment steps once
- * `learningStarts` steps have been collected, and syncs the target network every
- * `targetNetworkFrequency` steps. ε decays linearly (linearEpsilon) over a fraction of the budget.
+ * `learningStarts` steps have been collected (an update's steps in one learn(), one readback),
+ * and syncs the target network every `targetNetworkFrequency` steps. ε decays linearly (linearEpsilon) over a fraction of the budget.
  */
 import { Agent } from '../../core/agent';
-import { linearEpsilon, type DqnBatch } from '../../algorithms/dqn';
+import { linearEpsilon, type DqnBatch, type DqnSteps } from '../../algorithms/dqn';
 import { ReplayBuffer, type TransitionBatch } from '../../algorithms/replayBuffer';
 import { deriveSeed } from '../../core/rng';
 import { envSpec } from '../../envs/registry';
@@ -33,7 +33,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s = ctx.config.settings;
   const spec = envSpec(s['env.id']);
   const { model: online, algorithm } = await buildLearner(ctx.config, 'q');
-  const agent = new Agent<DqnBatch>(algorithm);
+  const agent = new Agent<DqnSteps>(algorithm);
   const buffer = new ReplayBuffer(s['dqn.bufferSize'], spec.obsDim, deriveSeed(s.seed, 0xb0f));
   const T = s['sampling.segmentLength'];
   const budget = s['run.envSteps'];
@@ -64,23 +64,22 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
         sinceTrain += steps;
         sinceTarget += steps;
 
-        const sums: Record<string, number> = {};
-        let n = 0;
+        const metrics: Record<string, number> = {};
         if (progress.envSteps + steps >= s['dqn.learningStarts']) {
+          // The update's minibatches, drawn as before (nothing else touches the buffer in between),
+          // then all its gradient steps in one learn(): their metrics come back in one readback.
+          const batches: DqnBatch[] = [];
           while (sinceTrain >= s['dqn.trainFrequency']) {
             sinceTrain -= s['dqn.trainFrequency'];
-            const m = agent.learn(buffer.sample(s['dqn.batchSize']));
-            for (const [k, v] of Object.entries(m)) sums[k] = (sums[k] ?? 0) + v;
-            n += 1;
-            gradientSteps += 1;
+            batches.push(buffer.sample(s['dqn.batchSize']));
           }
+          if (batches.length) Object.assign(metrics, agent.learn({ steps: batches }));
+          gradientSteps += batches.length;
           while (sinceTarget >= s['dqn.targetNetworkFrequency']) {
             sinceTarget -= s['dqn.targetNetworkFrequency'];
             agent.syncTarget(1);
           }
         } else sinceTrain = 0;
-        const metrics: Record<string, number> = {};
-        for (const [k, v] of Object.entries(sums)) metrics[k] = v / n;
         // The loop's own figures last: the ε the actors used, not the algorithm's copy.
         Object.assign(metrics, { epsilon, gradientSteps, bufferSize: buffer.size });
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => online.setWeights(weights))) continue;

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../../src/core/backend';
 import { QMlp, type MlpSpec } from '../../../src/core/mlp';
@@ -157,5 +157,44 @@ describe('Dqn.learn, the fast path', () => {
     opt.dispose();
     fastAlg.dispose();
     refAlg.dispose();
+  });
+});
+
+describe('Dqn.learn({ steps }): several gradient steps, one readback', () => {
+  it('gives the weights of one learn() per batch and the float64 means of their metrics', () => {
+    const config = { lr: 1e-2, doubleDqn: true };
+    const one = new Dqn(new QMlp(spec, 11), new QMlp(spec, 12), config);
+    const many = new Dqn(new QMlp(spec, 11), new QMlp(spec, 12), config);
+    one.epsilon = many.epsilon = 0.3;
+    const batches = [0, 1, 2].map((i) => transitions(16, 200 + i));
+    const each = batches.map((b) => one.learn(b));
+    const together = many.learn({ steps: batches });
+    const bits = (m: Dqn) => m.model.getWeights().map((w) => Array.from(new Uint32Array(w.buffer)));
+    expect(bits(many)).toEqual(bits(one));
+    // What the loop computed from per-step results: sum in step order, then divide.
+    for (const k of ['loss', 'qMean', 'gradNorm', 'epsilon']) {
+      expect(together[k]).toBe((0 + each[0][k] + each[1][k] + each[2][k]) / 3);
+    }
+    // The 3·ε sum in float64 is not 3·0.3, so ε too goes through the same sum.
+    expect(together.epsilon).toBe((0 + 0.3 + 0.3 + 0.3) / 3);
+    one.dispose();
+    many.dispose();
+  });
+
+  it('reads back once however many steps, and frees every step tensor', () => {
+    const alg = new Dqn(new QMlp(spec, 13), new QMlp(spec, 14));
+    const batches = [0, 1, 2, 3, 4].map((i) => transitions(8, 300 + i));
+    alg.learn({ steps: batches.slice(0, 1) }); // Adam's moments are created on the first step
+    const backend = tf.backend();
+    const readSync = vi.spyOn(backend, 'readSync');
+    const read = vi.spyOn(backend, 'read');
+    alg.learn({ steps: batches });
+    expect(readSync.mock.calls.length + read.mock.calls.length).toBe(1);
+    readSync.mockRestore();
+    read.mockRestore();
+    expectNoLeak(() => alg.learn({ steps: batches }), 3);
+    expect(() => alg.learn({ steps: [] })).toThrow(/no batches/);
+    expect(() => alg.learn({ steps: [batches[0], { ...batches[1], dones: new Uint8Array(3) }] })).toThrow(/3 dones/);
+    alg.dispose();
   });
 });
