@@ -23,9 +23,9 @@ const layering = [
   ...layerRules('ui', (d) => [TENSORFLOW, { regex: `^${up(d)}engine(/|$)`, message: 'src/ui talks to the engine through src/workers (learnerClient), never directly.' }]),
   ...layerRules('envs', (d) => [
     {
-      // Allowed: './x', up to `d` levels up (still inside src/envs), and src/core/rng.
-      regex: `^(?!\\./${d > 0 ? `|(\\.\\./){1,${d}}(?!\\.\\./)` : ''}|${up(d)}core/rng(\\.ts)?$)`,
-      message: 'src/envs is pure TypeScript: it may import only from src/envs and src/core/rng.',
+      // Allowed: './x', up to `d` levels up (still inside src/envs), src/core/rng and src/core/portableMath.
+      regex: `^(?!\\./${d > 0 ? `|(\\.\\./){1,${d}}(?!\\.\\./)` : ''}|${up(d)}core/(rng|portableMath)(\\.ts)?$)`,
+      message: 'src/envs is pure TypeScript: it may import only from src/envs, src/core/rng and src/core/portableMath.',
     },
   ]),
   ...layerRules('core', (d) => [{ regex: `^${up(d)}(config|engine|runs|ui)(/|$)`, message: 'src/core is below config, engine, runs and ui: it must not import them.' }]),

@@ -11,6 +11,7 @@
  * MPE episodes never terminate (they are truncated after T steps), so every step bootstraps.
  */
 import type { Algorithm } from '../core/algorithm';
+import { log } from '../core/portableMath';
 import type { Rng } from '../core/rng';
 
 /** A multi-agent task as the learner sees it. */
@@ -131,7 +132,7 @@ export function gumbelNoise(n: number, rng: Rng): Float32Array {
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const u = Math.min(Math.max(rng.uniform(), 1e-10), 1 - 1e-10);
-    out[i] = -Math.log(-Math.log(u));
+    out[i] = -log(-log(u)); // the portable log: the same bits in every engine
   }
   return out;
 }

@@ -22,6 +22,7 @@
  * A threshold of null means no clipping. On-policy (π = μ, thresholds ≥ 1) every ρ = c = 1 and
  * v_s is the n-step bootstrapped return Σ_{t≥s} γ^{t−s} r_t + γ^{T−s} V(x_T).
  */
+import { exp } from '../core/portableMath';
 
 export interface VtraceInput {
   /** [T, N] log μ(a_t|x_t), recorded by the actor. */
@@ -86,7 +87,7 @@ export function vtrace(input: VtraceInput): VtraceResult {
     let nextVs = bootstrapValue[e]; // v_{s+1}, = V(x_T) at s + 1 = T
     for (let s = T - 1; s >= 0; s--) {
       const i = s * n + e;
-      const ratio = Math.exp(targetLogProbs[i] - behaviourLogProbs[i]); // π/μ
+      const ratio = exp(targetLogProbs[i] - behaviourLogProbs[i]); // π/μ (the portable exp: the same bits in every engine)
       const rho = clip(ratio, rhoBar); // ρ_s
       const c = lambda * clip(ratio, cBar); // c_s
       const deltaV = rho * (rewards[i] + discounts[i] * nextValue - values[i]); // δ_s V

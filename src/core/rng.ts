@@ -7,6 +7,7 @@
  * xoroshiro seeded with small consecutive integers gives correlated first outputs.
  */
 import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import { cos, log, sin } from './portableMath';
 
 /** 32-bit avalanche hash (the murmur3 finaliser). */
 function mix32(x: number): number {
@@ -65,7 +66,10 @@ export class Rng {
     return Math.floor(this.uniform() * n);
   }
 
-  /** Standard normal draw (Box-Muller, caching the second value). */
+  /**
+   * Standard normal draw (Box-Muller, caching the second value): r = √(−2 ln u), r·cos 2πv and r·sin 2πv.
+   * The portable log/sin/cos, not Math's: the page's and Node's engines differ in their last bits.
+   */
   normal(): number {
     if (this.spareNormal !== null) {
       const v = this.spareNormal;
@@ -75,9 +79,9 @@ export class Rng {
     let u = 0;
     while (u === 0) u = this.uniform();
     const v = this.uniform();
-    const r = Math.sqrt(-2 * Math.log(u));
-    this.spareNormal = r * Math.sin(2 * Math.PI * v);
-    return r * Math.cos(2 * Math.PI * v);
+    const r = Math.sqrt(-2 * log(u));
+    this.spareNormal = r * sin(2 * Math.PI * v);
+    return r * cos(2 * Math.PI * v);
   }
 
   /** Index drawn from unnormalised non-negative weights `p[offset .. offset+n)`. */

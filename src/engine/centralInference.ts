@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { categoricalRows } from '../core/agent';
 import type { Model, ModelOutput } from '../core/model';
+import { log } from '../core/portableMath';
 import type { Rng } from '../core/rng';
 import { SegmentWriter, type Segment, type VectorStepResult } from './segments';
 
@@ -65,7 +66,7 @@ export class InferenceServer {
       for (const p of batch) {
         const a = actions.slice(r, r + p.n);
         const lp = new Float32Array(p.n);
-        for (let i = 0; i < p.n; i++) lp[i] = Math.log(Math.max(probs[(r + i) * this.numActions + a[i]], 1e-12));
+        for (let i = 0; i < p.n; i++) lp[i] = log(Math.max(probs[(r + i) * this.numActions + a[i]], 1e-12)); // portable: the same bits in every engine
         p.resolve({ actions: a, logProbs: lp });
         r += p.n;
       }

@@ -9,9 +9,11 @@
  *   - 'gaussian' (GaussianActorCritic, Gaussian PPO): a = μ(s) + exp(logStd)·ε, unbounded (the caller
  *     clips what it sends to the env), with log π(a|s) = Σ_i [−ε_i²/2 − logStd_i − ½ log 2π]
  *     (weights: actor layers, the logStd vector, then the critic's layers, which acting ignores).
- * Exploration noise ε comes from the caller's seeded Rng.
+ * Exploration noise ε comes from the caller's seeded Rng. exp, tanh and log are the portable ones of
+ * core/portableMath.ts: the page's and Node's engines differ in the last bit of Math's.
  */
 import { actionScaleBias, LOG_STD_MAX, LOG_STD_MIN, type ActorSpec } from '../core/continuousMlp';
+import { exp, log, tanh } from '../core/portableMath';
 import type { Rng } from '../core/rng';
 
 export type ContinuousPolicyKind = 'deterministic' | 'squashedGaussian' | 'gaussian';
@@ -25,6 +27,8 @@ export interface ExploreMode {
   /** Stochastic policies: sample (true) or act with the mean (false). */
   sample: boolean;
 }
+
+const HALF_LOG_2PI = 0.5 * log(2 * Math.PI);
 
 export const GREEDY: ExploreMode = { random: false, noise: 0, sample: false };
 
@@ -100,14 +104,14 @@ export class ContinuousPolicy {
         let lp = 0;
         for (let j = 0; j < A; j++) {
           const eps = mode.sample ? rng.normal() : 0;
-          out[r * A + j] = mean[j] + Math.exp(logStd[j]) * eps;
-          lp += -0.5 * eps * eps - logStd[j] - 0.5 * Math.log(2 * Math.PI);
+          out[r * A + j] = mean[j] + exp(logStd[j]) * eps;
+          lp += -0.5 * eps * eps - logStd[j] - HALF_LOG_2PI;
         }
         this.lastLogProbs[r] = lp;
       } else if (this.kind === 'deterministic') {
         const f = this.stack(x, 0, this.layers.length, act);
         for (let j = 0; j < A; j++) {
-          const noisy = Math.tanh(f[j]) + (mode.noise > 0 ? mode.noise * rng.normal() : 0);
+          const noisy = tanh(f[j]) + (mode.noise > 0 ? mode.noise * rng.normal() : 0);
           // clip(μ + σ·scale·ε) in env units = bias + scale·clip(tanh f + σε, −1, 1)
           out[r * A + j] = this.bias[j] + this.scale[j] * Math.min(1, Math.max(-1, noisy));
         }
@@ -119,9 +123,9 @@ export class ContinuousPolicy {
         const logStd = dense(this.layers[n - 1], z);
         for (let j = 0; j < A; j++) {
           const ls = Math.min(LOG_STD_MAX, Math.max(LOG_STD_MIN, logStd[j]));
-          const u = mode.sample ? mean[j] + Math.exp(ls) * rng.normal() : mean[j];
+          const u = mode.sample ? mean[j] + exp(ls) * rng.normal() : mean[j];
           // Extra Gaussian noise on the tanh scale, as for the deterministic actor (noisy dataset episodes).
-          const y = mode.noise > 0 ? Math.min(1, Math.max(-1, Math.tanh(u) + mode.noise * rng.normal())) : Math.tanh(u);
+          const y = mode.noise > 0 ? Math.min(1, Math.max(-1, tanh(u) + mode.noise * rng.normal())) : tanh(u);
           out[r * A + j] = this.bias[j] + this.scale[j] * y;
         }
       }
@@ -152,5 +156,5 @@ function dense(l: Layer, x: Float32Array): Float32Array {
 }
 
 function activate(h: Float32Array, act: 'tanh' | 'relu'): void {
-  for (let j = 0; j < h.length; j++) h[j] = act === 'tanh' ? Math.tanh(h[j]) : Math.max(0, h[j]);
+  for (let j = 0; j < h.length; j++) h[j] = act === 'tanh' ? tanh(h[j]) : Math.max(0, h[j]);
 }

@@ -3,9 +3,11 @@
  * networks (MADDPG's per-agent actors, QMIX's shared recurrent agent network), in the same weight
  * layout as their tfjs models (src/algorithms/maddpg.ts, qmix.ts), so that actors need no tfjs.
  * Actions: MADDPG samples u ~ softmax(ℓ); QMIX / VDN / IQL act ε-greedily on Q over the agent's
- * own actions. Greedy (demo) acting takes the argmax in both.
+ * own actions. Greedy (demo) acting takes the argmax in both. exp and tanh are core/portableMath.ts's:
+ * the page's and Node's engines differ in the last bit of Math's.
  */
 import { agentInputDim, writeAgentInputs, type MarlActingSpec, type MarlTaskSpec } from '../algorithms/marl';
+import { exp, tanh } from '../core/portableMath';
 import type { Rng } from '../core/rng';
 
 /** y = x·W + b for one row (W [in, out] row-major). */
@@ -19,7 +21,7 @@ function dense(x: Float32Array, w: Float32Array, b: Float32Array, out: Float32Ar
   }
 }
 
-const sigmoid = (v: number) => 1 / (1 + Math.exp(-v));
+const sigmoid = (v: number) => 1 / (1 + exp(-v));
 
 export class MarlPolicy {
   private weights: Float32Array[] = [];
@@ -92,7 +94,7 @@ export class MarlPolicy {
       for (let j = 0; j < H; j++) {
         const r = sigmoid(gi[j] + gh[j]);
         const z = sigmoid(gi[H + j] + gh[H + j]);
-        const n = Math.tanh(gi[2 * H + j] + r * gh[2 * H + j]);
+        const n = tanh(gi[2 * H + j] + r * gh[2 * H + j]);
         h2[j] = (1 - z) * n + z * h[j];
       }
       h.set(h2);
@@ -138,7 +140,7 @@ function sampleSoftmax(logits: Float32Array, n: number, rng: Rng): number {
   for (let u = 0; u < n; u++) m = Math.max(m, logits[u]);
   let total = 0;
   const p = new Float64Array(n);
-  for (let u = 0; u < n; u++) total += p[u] = Math.exp(logits[u] - m);
+  for (let u = 0; u < n; u++) total += p[u] = exp(logits[u] - m);
   let x = rng.uniform() * total;
   for (let u = 0; u < n - 1; u++) {
     x -= p[u];

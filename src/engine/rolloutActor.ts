@@ -19,6 +19,7 @@ import { chooseBackend } from '../core/backend';
 import { FastMlp } from '../core/fastMlp';
 import { ActorCriticMlp, PolicyMlp, buildModel, type MlpSpec } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
+import { log } from '../core/portableMath';
 import { Rng, deriveSeed } from '../core/rng';
 import { NoiseTable } from '../algorithms/noiseTable';
 import { setFlatWeights } from '../algorithms/es';
@@ -271,7 +272,8 @@ export class RolloutActor {
     const probs = this.scores(obs, batch, true);
     const actions = categoricalRows(probs, batch, this.rng);
     const logProbs = new Float32Array(batch);
-    for (let i = 0; i < batch; i++) logProbs[i] = Math.log(Math.max(probs[i * numActions + actions[i]], 1e-12));
+    // The portable log: engines differ in Math.log's last bit, and page and CLI must agree.
+    for (let i = 0; i < batch; i++) logProbs[i] = log(Math.max(probs[i * numActions + actions[i]], 1e-12));
     return { actions, logProbs };
   }
 

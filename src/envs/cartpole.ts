@@ -5,7 +5,7 @@
  */
 import type { Rng } from '../core/rng';
 import { ClassicControlEnv, FLOAT32_MAX, box } from './base';
-import { cos, sin } from './portableTrig';
+import { cos, sin } from '../core/portableMath';
 import type { DiscreteSpace, EnvOptions } from './types';
 
 export const CARTPOLE = {

@@ -4,7 +4,7 @@
  */
 import type { Rng } from '../core/rng';
 import { ClassicControlEnv, box } from './base';
-import { cos, sin } from './portableTrig'; // Math.sin/cos differ between engines in the last bit
+import { cos, sin } from '../core/portableMath'; // Math.sin/cos differ between engines in the last bit
 import type { DiscreteSpace, EnvOptions } from './types';
 
 export const MOUNTAIN_CAR = {

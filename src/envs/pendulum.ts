@@ -12,7 +12,7 @@
 import type { Rng } from '../core/rng';
 import { box } from './base';
 import { ContinuousControlEnv, clip } from './continuousBase';
-import { cos, sin } from './portableTrig'; // Math.sin/cos differ between engines in the last bit
+import { cos, sin } from '../core/portableMath'; // Math.sin/cos differ between engines in the last bit
 import type { BoxSpace, EnvOptions } from './types';
 
 export const PENDULUM = {
