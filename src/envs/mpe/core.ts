@@ -13,6 +13,7 @@
  *   v_i  ← v_i / ‖v_i‖ · max_speed               if max_speed is set and ‖v_i‖ > max_speed
  *   c_i  ← 0 for silent agents, else the communication action
  */
+import { exp, log1p } from '../../core/portableMath';
 
 export type Rgb = readonly [number, number, number];
 
@@ -65,7 +66,7 @@ export class Agent extends Entity {
 
 /** log(1 + e^x) without overflow: numpy's logaddexp(0, x). */
 export function softplus(x: number): number {
-  return Math.max(x, 0) + Math.log1p(Math.exp(-Math.abs(x)));
+  return Math.max(x, 0) + log1p(exp(-Math.abs(x)));
 }
 
 export const WORLD_DEFAULTS = {

@@ -10,6 +10,7 @@
  * Observation: [v_i, p_i, (p_l − p_i) per landmark, (p_j − p_i) per other agent, v_j per other PREY]
  * (16 for an adversary, 14 for the prey with the defaults 1 prey, 3 adversaries, 2 obstacles).
  */
+import { exp } from '../../core/portableMath';
 import type { Rng } from '../../core/rng';
 import { Agent, Landmark, World, isCollision } from './core';
 import type { MetricSpec, Scenario } from './scenario';
@@ -36,7 +37,7 @@ export interface SimpleTagOptions {
 export function tagBound(x: number): number {
   if (x < 0.9) return 0;
   if (x < 1.0) return (x - 0.9) * 10;
-  return Math.min(Math.exp(2 * x - 2), 10);
+  return Math.min(exp(2 * x - 2), 10);
 }
 
 export class SimpleTagScenario implements Scenario {
