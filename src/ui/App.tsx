@@ -99,11 +99,14 @@ export function App({ autostart = false }: { autostart?: boolean }) {
               </PanelBoundary>
             </div>
           )}
-          <div className="panel panel-actors">
-            <PanelBoundary name="cluster">
-              <ClusterPanel />
-            </PanelBoundary>
-          </div>
+          {shown('actors') && (
+            // Where the actors come from: a teaching link that hides the actors hides this too.
+            <div className="panel panel-actors panel-cluster">
+              <PanelBoundary name="cluster">
+                <ClusterPanel />
+              </PanelBoundary>
+            </div>
+          )}
         </section>
         <aside className="side-right" aria-label="Environment, notes and runs">
           {hasTrace && (

@@ -30,6 +30,22 @@ test('axe: a swarm view has no serious or critical violations', async ({ page })
   expect(await seriousViolations(page)).toEqual([]);
 });
 
+test('axe: a teaching link with hidden panels, and a finished short run, have no serious or critical violations', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(`/#x=${token({ v: 1, p: 'quickstart', ui: { h: ['config', 'presets', 'runs', 'actors'] } })}`);
+  await expect(page.getByTestId('backend-name')).not.toHaveText('measuring…', { timeout: 60_000 });
+  await expect(page.getByTestId('return-chart')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  // A run's charts, actors, "inside the agent" and the saved run appear only once it trains.
+  await page.goto(`/#x=${token({ v: 1, p: 'quickstart', s: { 'run.envSteps': 3000 } })}`);
+  await page.reload();
+  await expect(page.getByTestId('backend-name')).not.toHaveText('measuring…', { timeout: 60_000 });
+  await page.getByTestId('start').click();
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 120_000 });
+  await expect(page.getByTestId('run')).toHaveCount(1);
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
 test('every tab stop has a name, and the hidden file input is not one', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('backend-name')).not.toHaveText('measuring…', { timeout: 60_000 });

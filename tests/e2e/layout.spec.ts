@@ -68,8 +68,21 @@ for (const [name, url] of Object.entries(VIEWS)) {
       if (name === 'teaching') {
         await expect(page.locator('#presets')).toHaveCount(0);
         await expect(page.locator('#runs')).toHaveCount(0);
+        // Hiding the actors hides where they come from too: no cluster form in a teaching view.
+        await expect(page.locator('#cluster')).toHaveCount(0);
       } else {
         await expect(page.locator('#presets')).toBeAttached();
+        await expect(page.locator('#cluster')).toBeAttached();
+        // The open preset is in view inside the preset list, even one far down it (swarm-annealed).
+        const list = await page.locator('.preset-list').boundingBox();
+        const chosen = await page.locator('.preset-current').boundingBox();
+        expect(chosen!.y, 'the open preset is not above the list').toBeGreaterThanOrEqual(list!.y - 1);
+        expect(chosen!.y + chosen!.height, 'the open preset is not below the list').toBeLessThanOrEqual(list!.y + list!.height + 1);
+      }
+      // "What am I looking at?" starts with what the open preset shows: the basics, or the swarm's ideas.
+      if (name !== 'teaching') {
+        const first = await page.locator('#teaching details').first().getAttribute('data-topic');
+        expect(name === 'swarm' ? ['serial-collapse', 'spurious-parallelism', 'annealing', 'critical-steps'] : ['how-it-learns']).toContain(first);
       }
       if (size.width >= 1366) {
         // One screen: run controls, the main chart and the live view without scrolling.

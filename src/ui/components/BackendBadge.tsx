@@ -21,7 +21,8 @@ export function BackendBadge() {
   const backend = usePlayground((s) => s.backend);
   const setting = usePlayground((s) => s.config.settings.backend);
   return (
-    <div className="backend" title={backend?.attempts.map((a) => `${a.name}: ${a.ok ? 'ok' : 'no'} (${a.detail})`).join('\n')}>
+    // The reason line is cut at two lines in the header; the whole of it is in the tooltip.
+    <div className="backend" title={backend ? [backendReasonText(backend), '', ...backend.attempts.map((a) => `${a.name}: ${a.ok ? 'ok' : 'no'} (${a.detail})`)].join('\n') : undefined}>
       <span className="muted">Learner backend{setting === 'auto' ? ' (auto: measured)' : ' (set by hand)'}</span>{' '}
       <strong data-testid="backend-name">{backend ? backend.name : 'measuring…'}</strong>
       {backend && (

@@ -51,7 +51,7 @@ export function ClusterPanel() {
       )}
       {!c.target || (!busy(c.host.phase) && !busy(c.learner.phase)) ? (
         <details className="group" open={!!c.target} data-testid="cluster-connect">
-          <summary>{c.target ? 'Another cluster' : 'Connect to a cluster (npm run cluster prints its address and token)'}</summary>
+          <summary>{c.target ? 'Another cluster' : 'Connect to a cluster (optional: for a class or several machines)'}</summary>
           <form
             className="group-fields"
             onSubmit={(e) => {
@@ -59,6 +59,7 @@ export function ClusterPanel() {
               clusterControl.use(url, token);
             }}
           >
+            <p className="help">Whoever runs the cluster starts it with <code>npm run cluster</code>, which prints its address and token; a join link fills in both.</p>
             <label>
               Server (ws://… or wss://…, or a whole join link)
               <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="ws://127.0.0.1:8443" data-testid="cluster-url" autoComplete="off" />

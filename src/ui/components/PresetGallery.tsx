@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { PRESETS } from '../../config/presets';
 import { usePlayground } from '../store';
 
@@ -7,10 +8,20 @@ export function PresetGallery() {
   const status = usePlayground((s) => s.status);
   const setPreset = usePlayground((s) => s.setPreset);
   const locked = !['idle', 'done', 'error'].includes(status);
+  const list = useRef<HTMLDivElement>(null);
+  // A link that opens a preset far down the list shows it: the list scrolls (never the page).
+  useEffect(() => {
+    const box = list.current;
+    const chosen = box?.querySelector<HTMLElement>('.preset-current');
+    if (!box || !chosen) return;
+    const outer = box.getBoundingClientRect();
+    const inner = chosen.getBoundingClientRect();
+    if (inner.top < outer.top || inner.bottom > outer.bottom) box.scrollTop += inner.top - outer.top - 4;
+  }, [current]);
   return (
     <fieldset className="presets" id="presets" disabled={locked} data-testid="presets">
       <legend>Preset</legend>
-      <div className="preset-list">
+      <div className="preset-list" ref={list}>
         {PRESETS.map((p) => (
           <label key={p.name} className={`preset${p.name === current ? ' preset-current' : ''}`}>
             <input type="radio" name="preset" value={p.name} checked={p.name === current} onChange={() => setPreset(p.name)} />

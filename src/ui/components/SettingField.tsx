@@ -3,7 +3,7 @@ import { resolveExperiment } from '../../config/config';
 import { SETTINGS, type Setting, type SettingKey } from '../../config/settings';
 import { usePlayground } from '../store';
 import { browserDefaultActors } from '../store/slices';
-import { settingProblem, shownDefault } from './settingText';
+import { optionText, settingProblem, shownDefault } from './settingText';
 import { useCanChangeLive, useSetOrChange, useShownValue } from './liveSetting';
 
 interface Props {
@@ -70,7 +70,7 @@ export function SettingField({ settingKey, disabled, optionNote, options }: Prop
         <select id={id} value={String(value)} disabled={disabled} aria-describedby={describedBy} onChange={(e) => commit(e.target.value)}>
           {(options ?? setting.options).map((o) => (
             <option key={o} value={o}>
-              {o}
+              {optionText(settingKey, o)}
               {optionNote ? optionNote(o) : ''}
             </option>
           ))}
@@ -99,7 +99,7 @@ export function SettingField({ settingKey, disabled, optionNote, options }: Prop
         </small>
       )}
       <small className="help" id={helpId}>
-        {setting.help} {shownDefault(setting, presetDefault, settingKey === 'actors' ? 'one per spare core, at most 4' : undefined)}
+        {setting.help} {shownDefault(setting, presetDefault, settingKey === 'actors' ? 'one per spare core, at most 4' : undefined, (o) => optionText(settingKey, o))}
       </small>
     </div>
   );

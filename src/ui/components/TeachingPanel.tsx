@@ -2,6 +2,7 @@ import { PRESETS, type Preset } from '../../config/presets';
 import { resolveExperiment } from '../../config/config';
 import { experimentUrl } from '../../config/urlState';
 import { usePlayground } from '../store';
+import { isSwarm } from '../../config/watchable';
 
 interface Topic {
   id: string;
@@ -12,11 +13,21 @@ interface Topic {
   pattern: RegExp;
   /** A seed that shows the idea, where it shows in some seeds and not others (say so in `text`). */
   seed?: number;
+  /** About the agent swarm presets: listed after the others unless a swarm preset is open. */
+  swarm?: boolean;
 }
 
 const TOPICS: Topic[] = [
   {
+    id: 'how-it-learns',
+    title: 'How an agent learns here',
+    text: 'The agent tries the task over and over. Each try is an episode, and its return is the reward it collected (in CartPole, one point for every step the pole stays up, at most 500). Actors play episodes in parallel, each in its own Web Worker; the learner updates the network from what they saw and sends them the new weights. The live view plays the current policy, and the return chart should climb towards the dashed target line.',
+    names: ['quickstart'],
+    pattern: /quickstart/i,
+  },
+  {
     id: 'serial-collapse',
+    swarm: true,
     title: 'Serial collapse',
     text: 'Without a reward for creating subagents, the orchestrator keeps doing every subtask itself. Handing out a few subtasks now and then does not bring the answer in on time, so the task score gives it no reason to change: critical steps stay above the serial baseline and parallelism near zero. The parallel bonus (λ1 times r_parallel) pays for each try and gets it off that plateau. It happens in 4 of 5 seeds; the link opens seed 2 (seed 1 escapes late, near update 35).',
     names: ['swarm-no-shaping', 'swarm-serial-collapse'],
@@ -25,6 +36,7 @@ const TOPICS: Topic[] = [
   },
   {
     id: 'spurious-parallelism',
+    swarm: true,
     title: 'Spurious parallelism',
     text: 'Pay only for starting subagents and the orchestrator starts subagents that finish nothing: parallelism climbs while the finish rate falls. The finish bonus (λ2 times r_finish) rewards subagents that complete their subtask.',
     names: ['swarm-no-anneal', 'swarm-spurious-parallelism'],
@@ -32,6 +44,7 @@ const TOPICS: Topic[] = [
   },
   {
     id: 'annealing',
+    swarm: true,
     title: 'Annealing λ1 and λ2',
     text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score.',
     names: ['swarm-annealed'],
@@ -39,6 +52,7 @@ const TOPICS: Topic[] = [
   },
   {
     id: 'critical-steps',
+    swarm: true,
     title: 'Critical steps vs total steps',
     text: 'Critical steps add, per stage, the orchestrator’s steps and the slowest subagent’s: that is latency. Total steps count every agent’s work. Parallelism lowers the first while the second can grow; the serial baseline and the lower bound frame the gap.',
     names: ['swarm-annealed', 'swarm-wide-search'],
@@ -63,15 +77,21 @@ export function TeachingPanel() {
   const setPreset = usePlayground((s) => s.setPreset);
   const setSetting = usePlayground((s) => s.setSetting);
   const setSeed = (seed: number) => setSetting('seed', seed);
+  const swarmOpen = usePlayground((s) => isSwarm(s.config.settings.algorithm));
   const locked = !['idle', 'done', 'error'].includes(status);
+  // What the open preset shows comes first; a newcomer on CartPole meets the basics, not λ1.
+  const topics = [...TOPICS.filter((t) => !!t.swarm === swarmOpen), ...TOPICS.filter((t) => !!t.swarm !== swarmOpen)];
   return (
     <section aria-label="What am I looking at?" id="teaching" className="teaching">
       <h2>What am I looking at?</h2>
-      {TOPICS.map((t) => {
+      {topics.map((t) => {
         const preset = findPreset(t);
         return (
           <details key={t.id} data-topic={t.id}>
-            <summary>{t.title}</summary>
+            <summary>
+              {t.title}
+              {t.swarm && !swarmOpen && <span className="muted"> (agent swarm)</span>}
+            </summary>
             <p>{t.text}</p>
             {preset ? (
               <a

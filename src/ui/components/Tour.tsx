@@ -7,7 +7,7 @@ export const TOUR_STEPS: { target: string; title: string; text: string }[] = [
   { target: 'env-view', title: 'The live view', text: 'The agent plays a greedy episode with recent weights every few seconds, so you see what the numbers mean.' },
   { target: 'actors', title: 'The actors', text: 'Every actor worker with its throughput and errors. Crash one: the pool starts a new one in its place and training goes on.' },
   { target: 'runs', title: 'Keep and compare', text: 'Every run is saved in this browser as it goes. Overlay runs on the return chart, export them as JSON or CSV, and share the experiment with Copy link.' },
-  { target: 'teaching', title: 'What am I looking at?', text: 'Short notes on serial collapse, spurious parallelism, annealing, critical steps and policy lag, each with the preset that shows it.' },
+  { target: 'teaching', title: 'What am I looking at?', text: 'Short notes on the ideas behind the charts, those of the open preset first (how an agent learns, actors and policy lag; for the agent swarm, serial collapse, annealing and critical steps), each with the preset that shows it.' },
 ];
 
 /**
@@ -36,7 +36,9 @@ export function Tour({ onClose }: { onClose: () => void }) {
     const el = document.getElementById(step.target);
     if (!el) return;
     el.classList.add('tour-target');
-    el.scrollIntoView({ block: 'start', behavior: 'auto' });
+    // Scroll only to a part that is not all on screen: on a one-screen desktop the page stays put.
+    const shown = el.getBoundingClientRect();
+    if (shown.top < 0 || shown.bottom > window.innerHeight) el.scrollIntoView({ block: 'start', behavior: 'auto' });
     // The card covers the bottom (or top) 45% of a phone screen at most; keep the target clear of it.
     const raf = requestAnimationFrame(() => {
       const r = el.getBoundingClientRect();

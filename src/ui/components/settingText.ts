@@ -3,26 +3,39 @@
  * settings table and the preset, never written into the help text), and what is wrong with a
  * number typed into it.
  */
+import { ALGORITHM_DESCRIPTORS } from '../../config/registry';
 import type { Setting } from '../../config/settings';
 
 function num(v: number): string {
   return Math.abs(v) >= 1_000 ? v.toLocaleString('en-US') : String(v);
 }
 
-function valueText(setting: Setting, v: unknown): string {
+/** Words on screen for enum values that are internal keys ("swarm-v2", "wideSearch"). */
+const OPTION_LABELS: Record<string, Record<string, string>> = {
+  algorithm: Object.fromEntries(ALGORITHM_DESCRIPTORS.map((d) => [d.id, d.label])),
+  'swarm.task': { wideSearch: 'wide search', taskGraph: 'task graph' },
+};
+
+/** What an enum setting's option is called on screen: its label, else the value itself. */
+export function optionText(settingKey: string, option: string): string {
+  const labels = Object.hasOwn(OPTION_LABELS, settingKey) ? OPTION_LABELS[settingKey] : undefined;
+  return labels && Object.hasOwn(labels, option) ? labels[option] : option;
+}
+
+function valueText(setting: Setting, v: unknown, show?: (option: string) => string): string {
   if (setting.kind === 'bool') return v ? 'on' : 'off';
   if (typeof v === 'number') return num(v);
-  return String(v);
+  return show ? show(String(v)) : String(v);
 }
 
 /**
  * "Range 1–16. Default here 1 (the settings table's default is 2)." The default is the preset's
  * value, which is what the field shows before anyone changes it.
  */
-export function shownDefault(setting: Setting, presetDefault: unknown, browserRule?: string): string {
+export function shownDefault(setting: Setting, presetDefault: unknown, browserRule?: string, show?: (option: string) => string): string {
   const range = setting.kind === 'int' || setting.kind === 'number' ? `Range ${num(setting.min)} to ${num(setting.max)}. ` : '';
-  const here = valueText(setting, presetDefault);
-  const table = valueText(setting, setting.default);
+  const here = valueText(setting, presetDefault, show);
+  const table = valueText(setting, setting.default, show);
   if (browserRule) return `${range}Default in this browser ${here} (${browserRule}; ${table} elsewhere).`;
   return here === table ? `${range}Default ${here}.` : `${range}Default for this preset ${here} (${table} elsewhere).`;
 }

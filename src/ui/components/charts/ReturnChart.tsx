@@ -10,12 +10,16 @@ import { changeLines, selectChangeMarks } from './ChangeMarkers';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 import { describeDifference } from '../configDiff';
 import { usePlayground } from '../../store';
+import { SETTINGS } from '../../../config/settings';
 
 const selectEpisodes = (s: PlaygroundState) => s.episodePoints;
 const selectUpdates = (s: PlaygroundState) => s.updatePoints;
 const selectOverlays = (s: PlaygroundState) => s.overlays;
 const selectTarget = (s: PlaygroundState) => s.config.settings['run.targetReturn'];
+// Only classic and continuous control have a target return; a swarm's or a particle world's would be a stray 1000 or 475.
+const selectHasTarget = (s: PlaygroundState) => SETTINGS['run.targetReturn'].appliesTo?.includes(s.config.settings.algorithm) ?? true;
 const byReturn = (p: EpisodePoint) => p.ret;
+const TARGET_COLOR = '#f59e0b';
 const byMean = (p: { mean: number }) => p.mean;
 
 const selectEpisodeCount = (s: PlaygroundState) => s.episodePoints.length;
@@ -25,19 +29,29 @@ const selectOverlayCount = (s: PlaygroundState) => s.overlays.length;
 const EpisodesChart = memo(function EpisodesChart() {
   const episodes = forDisplay(useChartValue(selectEpisodes), byReturn);
   const target = useChartValue(selectTarget);
+  const hasTarget = usePlayground(selectHasTarget);
   const marks = useChartValue(selectChangeMarks);
+  // A legend like the right-hand chart's, so both plots start at the same height.
   return (
-    <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-      <LineChart data={episodes} margin={MARGIN} title="Return of each finished episode, by episode">
-        <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-        <XAxis dataKey="episode" {...countXAxis(episodes.map((p) => p.episode))} label={axisLabel('episodes')} />
-        <YAxis {...NUMBER_AXIS} width={44} />
-        <Tooltip contentStyle={TOOLTIP_STYLE} />
-        <ReferenceLine y={target} stroke="#f59e0b" strokeDasharray="4 4" label={{ value: `target ${target}`, fill: '#f59e0b', fontSize: 11, position: 'insideTopLeft' }} />
-        {changeLines(marks, 'episode')}
-        <Line dataKey="ret" name="return" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.2} />
-      </LineChart>
-    </ResponsiveContainer>
+    <div>
+      <ChartLegend
+        items={[
+          { name: 'each episode', color: SERIES_COLORS[0] },
+          ...(hasTarget ? [{ name: `target ${target}`, color: TARGET_COLOR, dashed: true }] : []),
+        ]}
+      />
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
+        <LineChart data={episodes} margin={MARGIN} title="Return of each finished episode, by episode">
+          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <XAxis dataKey="episode" {...countXAxis(episodes.map((p) => p.episode))} label={axisLabel('episodes')} />
+          <YAxis {...NUMBER_AXIS} width={44} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} />
+          {hasTarget && <ReferenceLine y={target} stroke={TARGET_COLOR} strokeDasharray="4 4" />}
+          {changeLines(marks, 'episode')}
+          <Line dataKey="ret" name="return" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.2} />
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
   );
 });
 
@@ -45,6 +59,7 @@ const MeanChart = memo(function MeanChart() {
   const updates = useChartValue(selectUpdates);
   const overlays = useChartValue(selectOverlays);
   const target = useChartValue(selectTarget);
+  const hasTarget = usePlayground(selectHasTarget);
   const marks = useChartValue(selectChangeMarks);
   const runs = usePlayground((s) => s.runs);
   const config = usePlayground((s) => s.config);
@@ -71,7 +86,7 @@ const MeanChart = memo(function MeanChart() {
           <XAxis dataKey="envSteps" {...countXAxis([...mean.map((p) => p.envSteps), ...overlays.flatMap((o) => o.points.map((p) => p.envSteps))])} label={axisLabel('environment steps')} allowDuplicatedCategory={false} />
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
-          <ReferenceLine y={target} stroke="#f59e0b" strokeDasharray="4 4" />
+          {hasTarget && <ReferenceLine y={target} stroke={TARGET_COLOR} strokeDasharray="4 4" />}
           {changeLines(marks, 'envSteps')}
           <Line data={mean} dataKey="mean" name="this run" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
           {overlays.map((o, i) => (
@@ -89,7 +104,7 @@ export const ReturnChart = memo(function ReturnChart() {
   return (
     <ChartFrame
       title="Episode return"
-      caption="each finished episode (left) and the average of the last 20 (right; saved runs dashed)"
+      caption="every finished episode, and the average of the last 20 (saved runs dashed)"
       testId="return-chart"
       points={episodeCount}
       wide

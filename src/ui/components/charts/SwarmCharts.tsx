@@ -134,7 +134,7 @@ export const CriticalStepsChart = memo(function CriticalStepsChart() {
 export const ParallelismChart = memo(function ParallelismChart() {
   const data = forDisplay(useChartValue(selectSwarm), byParallelism);
   return (
-    <ChartFrame title="Parallelism and finish rate" caption="subagents started per stage (left) and the share that finish (right); bold: update means" testId="parallelism-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
+    <ChartFrame title="Parallelism and finish rate" caption="subagents started per stage (left axis) and the share that finish (right axis); bold: update means" testId="parallelism-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
       <ChartLegend items={PARALLELISM_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN} title="Subagents per stage and finish rate, by episode">

@@ -10,7 +10,7 @@ export interface ChartExplanation {
 
 export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
   'return-chart': {
-    what: 'The score of each finished episode (left, by episode) and the average of the last 20 episodes (right, by environment steps). The dashed line is the target.',
+    what: 'The score of each finished episode (first plot, by episode) and the average of the last 20 episodes (second plot, by environment steps). The dashed line is the target.',
     good: 'The average climbs and stays near or above the target; single episodes scatter around it.',
     bad: 'A flat average after many updates (nothing is learned: try a different learning rate), or an average that climbs and then collapses (the updates are too large).',
   },

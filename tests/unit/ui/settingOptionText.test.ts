@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { SETTINGS, type Setting } from '../../../src/config/settings';
+import { optionText, shownDefault } from '../../../src/ui/components/settingText';
+
+describe('optionText', () => {
+  it('names algorithms by their label, not their key', () => {
+    expect(optionText('algorithm', 'swarm-v2')).toBe('Agent swarm v2 (set policy, decomposition task, PPO)');
+    expect(optionText('algorithm', 'ppo-continuous')).toBe('PPO (Gaussian)');
+    expect(optionText('swarm.task', 'wideSearch')).toBe('wide search');
+  });
+
+  it('leaves values without a label as they are, and ignores inherited keys', () => {
+    expect(optionText('env.id', 'CartPole-v1')).toBe('CartPole-v1');
+    expect(optionText('algorithm', 'toString')).toBe('toString');
+    expect(optionText('constructor', 'x')).toBe('x');
+  });
+
+  it('says a preset default of an enum setting in the same words as its options', () => {
+    const algorithm = SETTINGS.algorithm as Setting;
+    expect(shownDefault(algorithm, 'swarm-v2', undefined, (o) => optionText('algorithm', o))).toBe(
+      'Default for this preset Agent swarm v2 (set policy, decomposition task, PPO) (REINFORCE elsewhere).',
+    );
+  });
+});
