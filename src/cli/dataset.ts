@@ -5,23 +5,20 @@
  *   npm run dataset -- --preset sac-pendulum --seed 1 --steps 6000 --episodes 100 --out public/datasets/pendulum-mixed.json
  */
 import { writeFileSync } from 'node:fs';
-import { ConfigError, resolveExperiment } from '../config/config';
+import { ConfigError, resolveExperiment, type ExperimentConfig } from '../config/config';
 import { parseSettingText } from '../config/config';
-import { actorWeightsOf, datasetFromPolicy } from '../engine/datasetMaker';
+import { datasetFileFromCheckpoint } from '../engine/datasetMaker';
 import { TrainingRun } from '../engine/trainer';
-import { writeDataset } from '../runs/dataset';
 import { nodePlatform } from './nodePlatform';
 import { runMain } from './runMain';
 
 const USAGE = 'Usage: npm run dataset -- --preset NAME --out FILE.json [--seed N] [--steps N] [--episodes N]';
 
-/** Episodes of the final policy with `weights` as a dataset file at `path`; returns a one-line summary. */
-export async function saveDataset(config: Parameters<typeof datasetFromPolicy>[0], checkpoint: Uint8Array, episodes: number, path: string): Promise<string> {
-  const { dataset, meanReturns } = await datasetFromPolicy(config, actorWeightsOf(checkpoint), episodes);
-  const text = writeDataset(dataset);
-  writeFileSync(path, text);
-  const parts = Object.entries(meanReturns).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
-  return `dataset: ${dataset.size} transitions of ${dataset.envId} (${(text.length / 1e6).toFixed(2)} MB) → ${path}; mean returns ${parts}`;
+/** Episodes of the final policy in `checkpoint` as a dataset file at `path`; returns a one-line summary. */
+export async function saveDataset(config: ExperimentConfig, checkpoint: Uint8Array, episodes: number, path: string): Promise<string> {
+  const file = await datasetFileFromCheckpoint(config, checkpoint, episodes);
+  writeFileSync(path, file.text);
+  return `dataset: ${file.summary} → ${path}`;
 }
 
 async function main(): Promise<number> {

@@ -15,6 +15,7 @@ import type { RunRecord, SummaryRecord } from '../runs/records';
 import { formatSwarmHeadline, swarmHeadline, type SwarmHeadline } from '../swarm/headline';
 import { nodePlatform } from './nodePlatform';
 import { saveDataset } from './dataset';
+import { canSaveDataset, SAVED_DATASET_EPISODES } from '../runs/dataset';
 import { TrainingRun } from '../engine/trainer';
 import { checkOutputPath, parseTrainArgs, type TrainArgs } from './args';
 import { ProgressBar } from './progress';
@@ -26,7 +27,10 @@ import { joinClusterAsLearner } from '../cluster/learner';
 function argsOrError(argv: string[]): TrainArgs {
   const args = parseTrainArgs(argv);
   if (args.out !== null) checkOutputPath('--out', args.out);
-  if (args.saveDataset !== null) checkOutputPath('--save-dataset', args.saveDataset, { regularFile: true });
+  if (args.saveDataset !== null) {
+    if (!canSaveDataset(args.config)) throw new ConfigError('--save-dataset', `needs an off-policy Box-action run (DDPG, TD3, SAC), not ${args.config.settings.algorithm}`);
+    checkOutputPath('--save-dataset', args.saveDataset, { regularFile: true });
+  }
   if (args.checkpoint !== null) {
     checkOutputPath('--checkpoint', args.checkpoint, { regularFile: true });
     checkOutputPath('--checkpoint', `${args.checkpoint}.partial`, { regularFile: true });
@@ -147,7 +151,7 @@ async function main(): Promise<number> {
   }
   if (args.saveDataset !== null && lastWeights && summary.stopReason !== 'error') {
     try {
-      process.stderr.write(`${await saveDataset(args.config, lastWeights, 100, args.saveDataset)}\n`);
+      process.stderr.write(`${await saveDataset(args.config, lastWeights, SAVED_DATASET_EPISODES, args.saveDataset)}\n`);
     } catch (err) {
       fail('could not save the dataset', err);
     }

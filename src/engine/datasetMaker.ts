@@ -8,7 +8,7 @@
 import type { ExperimentConfig } from '../config/config';
 import { descriptorOf } from '../config/registry';
 import { decodeCheckpoint } from '../core/checkpoint';
-import type { Dataset } from '../runs/dataset';
+import { writeDataset, type Dataset } from '../runs/dataset';
 import { continuousNetFor } from './continuousLearner';
 import type { ExploreMode } from './continuousPolicy';
 import { ContinuousRolloutActor } from './continuousRolloutActor';
@@ -30,7 +30,7 @@ export interface MadeDataset {
 export async function datasetFromPolicy(config: ExperimentConfig, weights: Float32Array[], episodes: number): Promise<MadeDataset> {
   const s = config.settings;
   const d = descriptorOf(s.algorithm);
-  if (!d.loadContinuous) throw new Error(`--save-dataset needs a Box-action algorithm (DDPG, TD3, SAC), not ${d.id}`);
+  if (!d.loadContinuous) throw new Error(`a dataset needs a Box-action algorithm (DDPG, TD3, SAC), not ${d.label}`);
   const module = await d.loadContinuous();
   const net = continuousNetFor(config);
   const actor = new ContinuousRolloutActor({ envId: s['env.id'], numEnvs: 1, seed: s.seed, actorIndex: 0, policy: module.policy, net });
@@ -71,4 +71,19 @@ export async function datasetFromPolicy(config: ExperimentConfig, weights: Float
 /** The actor weights in a checkpoint (what the off-policy loops checkpoint: the actor network). */
 export function actorWeightsOf(checkpoint: Uint8Array): Float32Array[] {
   return decodeCheckpoint(checkpoint).weights;
+}
+
+/** A dataset as file text, with a one-line account of it: what `--save-dataset` and the page's button write. */
+export interface DatasetFile {
+  text: string;
+  size: number;
+  summary: string;
+}
+
+/** `episodes` episodes of the policy in a checkpoint (the run's final weights), as dataset file text. */
+export async function datasetFileFromCheckpoint(config: ExperimentConfig, checkpoint: Uint8Array, episodes: number): Promise<DatasetFile> {
+  const { dataset, meanReturns } = await datasetFromPolicy(config, actorWeightsOf(checkpoint), episodes);
+  const text = writeDataset(dataset);
+  const parts = Object.entries(meanReturns).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  return { text, size: dataset.size, summary: `${dataset.size} transitions of ${dataset.envId} (${(text.length / 1e6).toFixed(2)} MB); mean returns ${parts}` };
 }

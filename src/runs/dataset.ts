@@ -11,6 +11,9 @@
  * arrays of the wrong length or non-finite values, with a message naming what is wrong.
  */
 
+import type { ExperimentConfig } from '../config/config';
+import { descriptorOf } from '../config/registry';
+
 export const DATASET_FORMAT = 'parl-dataset';
 export const DATASET_VERSION = 1;
 
@@ -26,6 +29,17 @@ export interface Dataset {
   rewards: Float32Array;
   nextObs: Float32Array;
   dones: Uint8Array;
+}
+
+/** Episodes of the final policy a saved dataset holds (CLI --save-dataset and the page's button). */
+export const SAVED_DATASET_EPISODES = 100;
+
+/**
+ * Whether a run can save its final policy's episodes as a dataset: an off-policy Box-action run
+ * (DDPG, TD3, SAC), whose checkpoint is the actor network the dataset maker plays.
+ */
+export function canSaveDataset(config: ExperimentConfig): boolean {
+  return descriptorOf(config.settings.algorithm).loop === 'offPolicyContinuous';
 }
 
 /** What the reader expects: the env the run trains on and its sizes. */

@@ -107,8 +107,9 @@ async function waitForServer(url: string, ms: number): Promise<void> {
 
 export const uiBenchmark: Benchmark = {
   name: 'ui',
-  description: 'Playground page in headless Chromium: time to interactive, JS before first paint, main-thread long tasks and slow frames while training',
-  async run({ flags }) {
+  description: 'Playground page in headless Chromium: time to interactive, JS before first paint, main-thread long tasks and slow frames while training (--mode time-to-target: a preset trained in the page until it reaches its target)',
+  async run({ flags, seeds }) {
+    if (flags.mode === 'time-to-target') return timeToTargetInPage(flags, seeds);
     const loads = Number(flags.loads ?? 3);
     const trainSeconds = Number(flags.seconds ?? 15);
     // `--preset NAME` trains that preset in the window instead of QuickStart.
@@ -232,3 +233,71 @@ export const uiBenchmark: Benchmark = {
     }
   },
 };
+
+/** "1 min 5 s" or "8.2 s" (the progress panel's formatSeconds) in seconds. */
+export function parseShownSeconds(text: string): number {
+  const m = /^(?:(\d+) min )?(\d+(?:\.\d+)?) s$/.exec(text.trim());
+  if (!m) return NaN;
+  return Number(m[1] ?? 0) * 60 + Number(m[2]);
+}
+
+/** The progress panel's "reached the target (T) after W, N steps" as figures. */
+export function parseTargetLine(text: string): { seconds: number; envSteps: number } | null {
+  const m = /after (.+), ([\d,]+) steps$/.exec(text.trim());
+  return m ? { seconds: parseShownSeconds(m[1]), envSteps: Number(m[2].replace(/,/g, '')) } : null;
+}
+
+/**
+ * `--mode time-to-target [--preset sac-pendulum] [--backend wasm] [--timeout 900] [--seeds 1]`:
+ * the preset opened from an autostart link in the page (its own budget, its own target, here the
+ * mean return of the last 20 episodes), and the page's own account of when it first reached the
+ * target: seconds and env steps since the run started, beside the seconds from page load.
+ */
+async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]) {
+  const preset = flags.preset ?? 'sac-pendulum';
+  if (!getPreset(preset)) throw new Error(`ui: unknown preset "${preset}"`);
+  const backend = flags.backend ?? 'wasm';
+  const timeoutS = Number(flags.timeout ?? 900);
+  const runSeeds = flags.seeds === undefined ? [1] : seeds;
+  if (!existsSync('dist/index.html') || flags.build !== 'false') {
+    const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('vite build failed');
+  }
+  const port = PORT + 1;
+  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
+  const base = `http://127.0.0.1:${port}/`;
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true });
+  try {
+    await waitForServer(base, 30_000);
+    const rows: (string | number)[][] = [];
+    const figures: Record<string, unknown>[] = [];
+    for (const seed of runSeeds) {
+      const config = resolveExperiment(preset, { seed, backend });
+      const target = config.settings['run.targetReturn'];
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const loadBefore = loadavg()[0];
+      const opened = Date.now();
+      await page.goto(`${base}#x=${encodeExperiment(config, { autostart: true })}`);
+      const reached = page.getByTestId('time-to-target');
+      const ended = page.getByTestId('status').filter({ hasText: /done|error/ });
+      await reached.or(ended).first().waitFor({ timeout: timeoutS * 1000 }).catch(() => undefined);
+      const fromLoad = (Date.now() - opened) / 1000;
+      const hit = (await reached.count()) ? parseTargetLine(await reached.innerText()) : null;
+      const backendShown = await page.getByTestId('backend-name').innerText();
+      const envSteps = Number(await page.getByTestId('progress').getAttribute('aria-valuenow'));
+      const loadAfter = loadavg()[0];
+      await context.close();
+      const load = `${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`;
+      process.stderr.write(`${preset} seed ${seed}: ${hit ? `${hit.envSteps} steps, ${hit.seconds} s in the run (${fromLoad.toFixed(0)} s from page load)` : `not reached (${envSteps} steps in ${fromLoad.toFixed(0)} s)`}; load ${load}\n`);
+      rows.push([seed, hit ? hit.envSteps.toLocaleString('en-US') : '–', hit ? hit.seconds.toFixed(0) : '–', fromLoad.toFixed(0), backendShown, load]);
+      figures.push({ seed, target, reached: hit, secondsFromLoad: fromLoad, envStepsAtEnd: envSteps, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
+    }
+    const header = ['seed', `env steps to ${preset}'s target (mean of last 20)`, 'run seconds', 'seconds from page load', 'backend', 'load average'];
+    return { table: markdownTable(header, rows), figures: { preset, runs: figures } };
+  } finally {
+    await browser.close();
+    if (server.pid) process.kill(-server.pid);
+  }
+}

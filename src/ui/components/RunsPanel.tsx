@@ -3,6 +3,7 @@ import { runStoreUnavailable, type RunMeta } from '../../runs/runStore';
 import { usePlayground } from '../store';
 import { useSession } from '../session';
 import { canWatch } from '../../config/watchable';
+import { DatasetButton } from './DatasetButton';
 
 function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: boolean; current: boolean; busy: boolean }) {
   const { deleteRun, exportCsv, exportRun, exportWeights, openRun, renameRun, toggleOverlay, watchRun } = useSession();
@@ -81,6 +82,7 @@ function RunRow({ run, overlaid, current, busy }: { run: RunMeta; overlaid: bool
             Weights
           </button>
         )}
+        <DatasetButton run={run} />
         <button type="button" className="small danger" onClick={() => void deleteRun(run.id)} disabled={current && busy} data-testid="delete-run" aria-label={`Delete ${run.name}`}>
           Delete
         </button>

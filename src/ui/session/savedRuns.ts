@@ -7,6 +7,7 @@ import type { StoreApi } from 'zustand';
 import { exportRunFile, metricsCsv, parseRunFile } from '../../runs/runFile';
 import { RunImportError } from '../../runs/runStore';
 import type { ChangeRecord } from '../../runs/records';
+import type { RunWeights } from '../../runs/runFile';
 import { experimentChanges } from '../store/liveChanges';
 import { meanReturnCurve, type PlaygroundState } from '../store';
 import { isAtRest, message } from './deps';
@@ -27,6 +28,8 @@ export interface SavedRuns {
   exportCsv(id: string): Promise<void>;
   /** Download a run's newest weights as a PARLCKPT file (loads with Agent.restore or loadCheckpointFile). */
   exportWeights(id: string): Promise<void>;
+  /** A run's newest weights as stored (a fresh copy), or undefined when it has none. */
+  savedWeights(id: string): Promise<RunWeights | undefined>;
   /** Import a run file; a bad one is refused with the reason and nothing is written. */
   importRunFile(file: File): Promise<void>;
 }
@@ -124,5 +127,5 @@ export function createSavedRuns({ store, runs, generations, download }: SavedRun
     await runs.refresh();
   };
 
-  return { refreshRuns: runs.refresh, openRun, renameRun, deleteRun, toggleOverlay, exportRun, exportCsv, exportWeights, importRunFile };
+  return { refreshRuns: runs.refresh, openRun, renameRun, deleteRun, toggleOverlay, exportRun, exportCsv, exportWeights, savedWeights: async (id) => (await runs.get())?.getWeights(id), importRunFile };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DATASET_VERSION, readDataset, writeDataset, type Dataset } from '../../../src/runs/dataset';
+import { resolveExperiment } from '../../../src/config/config';
+import { canSaveDataset, DATASET_VERSION, readDataset, writeDataset, type Dataset } from '../../../src/runs/dataset';
 
 const PENDULUM = { envId: 'Pendulum-v1', obsDim: 3, actionDim: 1 };
 
@@ -46,5 +47,10 @@ describe('offline dataset file format', () => {
     const d = tiny();
     d.rewards[1] = NaN;
     expect(() => writeDataset(d)).toThrow(/rewards\[1\] is not finite/);
+  });
+
+  it('is offered for off-policy Box-action runs only (their checkpoint is the actor the dataset maker plays)', () => {
+    for (const preset of ['ddpg-pendulum', 'td3-pendulum', 'sac-pendulum', 'sac-mountaincar-continuous']) expect(canSaveDataset(resolveExperiment(preset)), preset).toBe(true);
+    for (const preset of ['cql-pendulum', 'bc-pendulum', 'ppo-continuous-pendulum', 'quickstart', 'dqn-cartpole']) expect(canSaveDataset(resolveExperiment(preset)), preset).toBe(false);
   });
 });
