@@ -24,6 +24,12 @@ export interface DecompTaskSpec {
   skills?: SkillTable;
   /** Cap on one episode's decisions. */
   maxDecisions: number;
+  /**
+   * Training episodes that play the SAME task (default 1): slots s of an update play task
+   * floor(s / episodesPerTask), so the learner can compare runs of one task (the group baseline in
+   * decompLearner.ts). Evaluation seeds are given explicitly and ignore it.
+   */
+  episodesPerTask?: number;
 }
 
 /** The task seed of an episode: a pure function of the run seed, the update, the actor and the slot. */
@@ -79,7 +85,7 @@ export class DecompActor {
   start(update: number, episodes: number, taskSeeds: number[] | null = null): DecompPending {
     const { spec, actorIndex, seed } = this.options;
     this.episodes = Array.from({ length: episodes }, (_, slot) => {
-      const s = taskSeeds ? taskSeeds[slot] : decompEpisodeSeed(seed, update, actorIndex, slot);
+      const s = taskSeeds ? taskSeeds[slot] : decompEpisodeSeed(seed, update, actorIndex, Math.floor(slot / (spec.episodesPerTask ?? 1)));
       return { slot, seed: s, sim: makeDecompSim(spec, s), candidates: [], decisions: 0 };
     });
     return this.pending([]);

@@ -5,9 +5,23 @@
  *
  * Each finished episode is paid the PARL reward (src/swarm/parlRewardV2.ts) at its last decision:
  *   r = λ1(t)·r_parallel + λ2(t)·r_finish + r_perf,   λi(t) = scheduleValue(schedule_i, t)
- * with t the number of updates done. Returns are undiscounted Monte Carlo (γ = λ_GAE = 1, as the
- * first swarm: a discount per decision would pay for fewer tool calls, a hidden shaping term):
- *   R_t = r,   A_t = R_t − V_old(s_t)
+ * with t the number of updates done. No discount (γ = 1, as the first swarm: a discount per
+ * decision would pay for fewer tool calls, a hidden shaping term). Advantages are GAE over the
+ * episode's decisions t = 0..T−1, with the reward r only at the last one:
+ *   δ_t = V_old(s_{t+1}) − V_old(s_t)  (t < T−1),   δ_{T−1} = r − V_old(s_{T−1})
+ *   A_t = δ_t + λ·A_{t+1},   R_t = A_t + V_old(s_t)       (the value target)
+ * λ = 1 is Monte Carlo (A_t = r − V_old(s_t), R_t = r): unbiased, but every decision of a
+ * ~100-decision episode shares one noisy return. λ < 1 credits a decision with the change of the
+ * value estimate around it (less variance, bias while V is poor). Episodes have different
+ * lengths; each is its own recursion (no decision borrows from another episode).
+ *
+ * Group baseline (spec.episodesPerTask = n > 1): n episodes of an update play the same task
+ * (same seed, so the same subtasks and, for the same attempts, the same draws). Then the baseline
+ * of episode e is the mean return of the OTHER n − 1 runs of its task (leave-one-out, as RLOO and
+ * the group baselines of LLM RL):
+ *   A_t = r_e − (Σ_{e' in group} r_e' − r_e) / (n − 1),   R_t = r_e
+ * which removes how hard the task was from the advantage without a learned value (V is still
+ * trained on R_t, for the value loss).
  * PPO then normalises A per minibatch and clips the ratio (see ppo.ts).
  */
 import { Agent } from '../core/agent';
@@ -15,7 +29,7 @@ import { Rng, deriveSeed } from '../core/rng';
 import { Ppo, type PpoBatch } from '../algorithms/ppo';
 import type { SwarmEpisodeStats } from '../runs/records';
 import { DecompActor, makeDecompSim, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from './decompActor';
-import { collectDecompRollouts, SetInference, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
+import { collectDecompRollouts, SetInference, type DecisionMode, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
 import { parlRewardV2ForOutcome } from './parlRewardV2';
 import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
@@ -37,6 +51,8 @@ export interface DecompTrainingOptions {
   lambda1: ScheduleSpec;
   lambda2: ScheduleSpec;
   parallelCap: number;
+  /** GAE λ over an episode's decisions (default 1: Monte Carlo returns). */
+  gaeLambda?: number;
 }
 
 /** Local actors (in the learner's thread): the same calls a pool of remote DecompActors answers. */
@@ -65,6 +81,8 @@ export function validateDecompSpec(spec: DecompTaskSpec, seed: number): void {
   const sim = makeDecompSim(spec, deriveSeed(seed, 0xd2, 0, 0, 0));
   if (sim.subagentKinds.length > SP_MAX_KINDS) throw new Error(`swarm-v2: at most ${SP_MAX_KINDS} subagent kinds, got ${sim.subagentKinds.length}`);
   if (!(Number.isInteger(spec.maxDecisions) && spec.maxDecisions >= 1)) throw new Error(`swarm-v2: maxDecisions must be a positive integer, got ${spec.maxDecisions}`);
+  const perTask = spec.episodesPerTask ?? 1;
+  if (!(Number.isInteger(perTask) && perTask >= 1)) throw new Error(`swarm-v2: episodesPerTask must be a positive integer, got ${perTask}`);
 }
 
 /** The figures of one episode, with the PARL reward at λ1, λ2 (the 'swarm' record's shape). */
@@ -90,9 +108,24 @@ export function decompEpisodeStats(o: DecompEpisodeOutcome, w: { lambda1: number
   };
 }
 
-/** The PPO batch of the episodes (R_t = r, A_t = r − V_old(s_t)); null with none. */
-export function buildDecompBatch(episodes: readonly DecompEpisode[], w: { lambda1: number; lambda2: number; parallelCap: number }): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } | null {
+/** The PPO batch of the episodes (GAE(λ) over each episode's decisions, see the file comment); null with none. */
+export function buildDecompBatch(
+  episodes: readonly DecompEpisode[],
+  w: { lambda1: number; lambda2: number; parallelCap: number },
+  gaeLambda = 1,
+  groupBaseline = false,
+): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } | null {
+  if (!(gaeLambda >= 0 && gaeLambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${gaeLambda}`);
   if (episodes.length === 0) return null;
+  const totals = episodes.map((e) => decompEpisodeStats(e.outcome, w).total);
+  const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
+  const groups = new Map<string, { sum: number; n: number }>();
+  if (groupBaseline) {
+    episodes.forEach((e, k) => {
+      const g = groups.get(groupKey(e)) ?? { sum: 0, n: 0 };
+      groups.set(groupKey(e), { sum: g.sum + totals[k], n: g.n + 1 });
+    });
+  }
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
   const obs = new Float32Array(B * SP_OBS_DIM);
   const actions = new Int32Array(B);
@@ -105,13 +138,28 @@ export function buildDecompBatch(episodes: readonly DecompEpisode[], w: { lambda
   let row = 0;
   for (const e of episodes) {
     const st = decompEpisodeStats(e.outcome, w);
+    const T = e.decisions.length;
+    const group = groups.get(groupKey(e));
+    if (group && group.n > 1) {
+      const others = (group.sum - st.total) / (group.n - 1);
+      for (let t = 0; t < T; t++) {
+        advantages[row + t] = st.total - others;
+        returns[row + t] = st.total;
+      }
+    }
+    let next = 0; // A_{t+1}
+    for (let t = T - 1; t >= 0 && !(group && group.n > 1); t--) {
+      const d = e.decisions[t];
+      const delta = (t === T - 1 ? st.total : e.decisions[t + 1].value) - d.value;
+      next = delta + gaeLambda * next;
+      advantages[row + t] = next;
+      returns[row + t] = next + d.value;
+    }
     for (const d of e.decisions) {
       obs.set(d.obs, row * SP_OBS_DIM);
       actions[row] = d.action;
       logProbs[row] = d.logProb;
       values[row] = d.value;
-      returns[row] = st.total;
-      advantages[row] = st.total - d.value;
       row += 1;
     }
     stats.push(st);
@@ -185,10 +233,10 @@ export class DecompLearner {
     const t0 = performance.now();
     const u = this.updatesDone;
     const lambdas = lambdasAt({ lambda1: this.options.lambda1, lambda2: this.options.lambda2 }, u);
-    this.inference.greedy = false;
+    this.inference.mode = 'sample';
     const rollouts = await collectDecompRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
     const w = { ...lambdas, parallelCap: this.options.parallelCap };
-    const built = buildDecompBatch(rollouts.episodes, w);
+    const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1, (this.options.spec.episodesPerTask ?? 1) > 1);
     let metrics: Record<string, number> = {};
     if (built) {
       this.model.activeRows = activeRowsOf(built.batch.obs, built.batch.batchSize);
@@ -213,19 +261,26 @@ export class DecompLearner {
     };
   }
 
-  /** The greedy policy on fixed task seeds (spread over the actors); no learning. */
-  async evaluate(taskSeeds: readonly number[]): Promise<DecompEpisodeOutcome[]> {
+  /**
+   * The policy on fixed task seeds (spread over the actors); no learning. `mode` (see
+   * decompRollouts.ts): 'sample' (default) plays the stochastic policy PPO trains, its draws from
+   * the seeded inference stream (so two calls differ, a run repeats); 'typeArgmax' and 'argmax'
+   * are deterministic. An undertrained pointer head is nearly flat, and its argmax picks the same
+   * subtask again and again (duplicates that fill the context), so the deterministic modes judge
+   * a policy that was never trained.
+   */
+  async evaluate(taskSeeds: readonly number[], mode: DecisionMode = 'sample'): Promise<DecompEpisodeOutcome[]> {
     const n = this.actors.size;
     const per = Math.ceil(taskSeeds.length / n);
     const seedsOf = (i: number) => taskSeeds.slice(i * per, (i + 1) * per);
-    this.inference.greedy = true;
+    this.inference.mode = mode;
     try {
       // Every actor runs `per` episodes; the seeds past the end are repeats, dropped below.
       const padded = (i: number) => Array.from({ length: per }, (_, j) => seedsOf(i)[j] ?? taskSeeds[0]);
       const r = await collectDecompRollouts(this.actors, this.inference, { update: -1, episodesPerActor: per, taskSeeds: padded, keepObs: false });
       return r.episodes.filter((e) => e.slot < seedsOf(e.actorIndex).length).map((e) => e.outcome);
     } finally {
-      this.inference.greedy = false;
+      this.inference.mode = 'sample';
     }
   }
 

@@ -9,7 +9,44 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../core/rng';
 import type { DecompEpisodeOutcome, DecompPending } from './decompActor';
-import { SP_NUM_ACTIONS, SP_OBS_DIM, activeRowsOf, type SetPolicyModel } from './setPolicy';
+import { SP_NUM_ACTIONS, SP_OBS_DIM, SP_SEGMENTS, SP_TYPES, activeRowsOf, type SetPolicyModel } from './setPolicy';
+
+/**
+ * How a decision is drawn from π(·|s):
+ *   sample     a ~ π                                   (training, and stochastic evaluation)
+ *   typeArgmax t* = argmax_t π(t) = Σ_{a of type t} π(a), then a* = argmax_{a of type t*} π(a)
+ *              (the mode of each level of the hierarchical policy)
+ *   argmax     a* = argmax_a π(a) over the flat joint distribution
+ * The flat argmax is NOT the policy's greedy version: a type whose mass is spread over many rows
+ * (assignNew over 100 subtasks × 4 kinds) loses to a type with one action (launch, finish) even
+ * when it is far more likely, so a policy that samples "assign" 60% of the time and "launch" 10%
+ * would launch at every decision when played by flat argmax.
+ */
+export type DecisionMode = 'sample' | 'typeArgmax' | 'argmax';
+
+/** The action of row `r` of `probs` [n · SP_NUM_ACTIONS] under a deterministic mode. */
+export function modeAction(probs: Float32Array, r: number, mode: 'typeArgmax' | 'argmax'): number {
+  const A = SP_NUM_ACTIONS;
+  const o = r * A;
+  let from = 0;
+  let to = A;
+  if (mode === 'typeArgmax') {
+    let bestMass = -1;
+    for (const t of SP_TYPES) {
+      const { offset, length } = SP_SEGMENTS[t];
+      let mass = 0;
+      for (let j = offset; j < offset + length; j++) mass += probs[o + j];
+      if (mass > bestMass) {
+        bestMass = mass;
+        from = offset;
+        to = offset + length;
+      }
+    }
+  }
+  let a = from;
+  for (let j = from + 1; j < to; j++) if (probs[o + j] > probs[o + a]) a = j;
+  return a;
+}
 
 export interface SetDecisions {
   actions: Int32Array;
@@ -26,8 +63,8 @@ export class SetInference {
   constructor(
     readonly model: SetPolicyModel,
     private readonly rng: Rng,
-    /** Greedy (argmax) instead of sampling: evaluation. */
-    public greedy = false,
+    /** How each decision is drawn (evaluation may use a deterministic mode). */
+    public mode: DecisionMode = 'sample',
   ) {}
 
   /** Decisions for `n` rows in one forward pass. */
@@ -37,22 +74,21 @@ export class SetInference {
     this.forwardCalls += 1;
     this.rows += n;
     this.model.activeRows = activeRowsOf(obs, n);
-    const [pT, vT] = tf.tidy(() => {
+    // One readback per tick: π and V side by side, [n, A + 1] (on WebGPU each readback waits for the queue).
+    const both = tf.tidy(() => {
       const o = this.model.forward(tf.tensor2d(obs, [n, SP_OBS_DIM]));
-      return [tf.softmax(o.logits), o.value];
+      return tf.concat([tf.softmax(o.logits), o.value.reshape([n, 1])], 1);
     });
-    const [probs, values] = (await Promise.all([pT.data(), vT.data()])) as [Float32Array, Float32Array];
-    pT.dispose();
-    vT.dispose();
+    const flat = (await both.data()) as Float32Array;
+    both.dispose();
     const A = SP_NUM_ACTIONS;
+    const probs = new Float32Array(n * A);
+    for (let i = 0; i < n; i++) probs.set(flat.subarray(i * (A + 1), i * (A + 1) + A), i * A);
     for (let i = 0; i < n; i++) {
-      let a = 0;
-      if (this.greedy) {
-        for (let j = 1; j < A; j++) if (probs[i * A + j] > probs[i * A + a]) a = j;
-      } else a = this.rng.categorical(probs, i * A, A);
+      const a = this.mode === 'sample' ? this.rng.categorical(probs, i * A, A) : modeAction(probs, i, this.mode);
       out.actions[i] = a;
       out.logProbs[i] = Math.log(Math.max(probs[i * A + a], 1e-30));
-      out.values[i] = values[i];
+      out.values[i] = flat[i * (A + 1) + A];
     }
     return out;
   }

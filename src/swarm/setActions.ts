@@ -8,6 +8,8 @@ import {
   DECOMP_KIND_FEATURES,
   DECOMP_MAX_CANDIDATES,
   DECOMP_SUBTASK_FEATURES,
+  expectedLoad,
+  expectedSteps,
   observeDecomposition,
 } from '../envs/swarm/decompositionFeatures';
 
@@ -37,7 +39,25 @@ const O_VALID = O_ROWS + M * F;
 const O_KINDS = O_VALID + M;
 const O_KVALID = O_KINDS + KM * KF;
 const O_GLOBAL = O_KVALID + KM;
-const O_MASK = O_GLOBAL + G;
+/**
+ * Pair features of (candidate i, subagent kind k), what kind k would do with subtask i (no truth,
+ * only the skill profile every agent kind publishes):
+ *   [0] p_d: its success probability on this subtask's kind at this difficulty
+ *   [1] its expected steps on it, size · (think + μ), / subagentStepCap
+ *   [2] a new subagent of kind k on it alone: (setup + expected steps) / steps left (clipped at 2;
+ *       above 1 it is not expected to return before the budget runs out)
+ *   [3] kind k's newest planned subagent with it added: expected load / subagentStepCap (clipped
+ *       at 2; above 1 the item is expected to time out), 0 with no such subagent
+ */
+export const SP_PAIR_FEATURES = 4;
+const P = SP_PAIR_FEATURES;
+const O_PAIRS = O_GLOBAL + G;
+/** Extra global features: [0] open candidates not in the plan / N, [1] planned subagents / N. */
+export const SP_EXTRA_GLOBAL = 2;
+const O_EXTRA = O_PAIRS + M * KM * P;
+const O_MASK = O_EXTRA + SP_EXTRA_GLOBAL;
+/** Offsets of the blocks of an observation row (see setPolicy.ts). */
+export const SP_OFFSETS = { rows: O_ROWS, valid: O_VALID, kinds: O_KINDS, kindValid: O_KVALID, global: O_GLOBAL, pairs: O_PAIRS, extra: O_EXTRA, mask: O_MASK } as const;
 export const SP_OBS_DIM = O_MASK + SP_NUM_ACTIONS;
 /** Offset of the action mask inside an observation row. */
 export const SP_MASK_OFFSET = O_MASK;
@@ -59,6 +79,7 @@ export function encodeSetObservation(sim: DecompositionSim, out: Float32Array, o
     out[offset + O_KVALID + k] = 1;
   }
   out.set(o.globalFeatures, offset + O_GLOBAL);
+  writePairFeatures(sim, o.candidates, out, offset + O_PAIRS);
   const m = offset + O_MASK;
   for (let i = 0; i < o.candidates.length; i++) {
     for (let k = 0; k < K; k++) {
@@ -69,14 +90,44 @@ export function encodeSetObservation(sim: DecompositionSim, out: Float32Array, o
     out[m + SP_SEGMENTS.check.offset + i] = o.check[i];
   }
   out[m + SP_SEGMENTS.launch.offset] = o.launch ? 1 : 0;
+  // A candidate is open (no claim) iff its feature [8] is 0; in the plan iff its feature [13] is not.
+  const isOpen = (i: number) => o.subtaskFeatures[i * F + 8] === 0;
   let openWork = false;
-  o.candidates.forEach((id, i) => {
-    if (sim.state(id) !== 'open') return;
+  let openUnplanned = 0;
+  o.candidates.forEach((_id, i) => {
+    if (!isOpen(i)) return;
+    if (o.subtaskFeatures[i * F + 13] === 0) openUnplanned += 1;
     if (o.direct[i]) openWork = true;
     for (let k = 0; k < K; k++) if (o.assignNew[i * K + k] || o.join[i * K + k]) openWork = true;
   });
+  out[offset + O_EXTRA] = openUnplanned / sim.numSubtasks;
+  out[offset + O_EXTRA + 1] = sim.pendingPlan().length / sim.numSubtasks;
   out[m + SP_SEGMENTS.finish.offset] = o.finish && !openWork ? 1 : 0;
   return o.candidates;
+}
+
+function writePairFeatures(sim: DecompositionSim, candidates: readonly number[], out: Float32Array, at: number): void {
+  if (sim.finished) return;
+  const cap = sim.limits.subagentStepCap;
+  const left = Math.max(1, sim.stepsLeft);
+  const plan = sim.pendingPlan();
+  const kinds = sim.subagentKinds;
+  const newestLoad = kinds.map((kind) => {
+    const slot = sim.lastPendingOf(kind);
+    return slot === null ? null : expectedLoad(sim, kind, plan[slot].items);
+  });
+  candidates.forEach((id, i) => {
+    const s = sim.task.subtasks[id];
+    kinds.forEach((kind, k) => {
+      const o = at + (i * KM + k) * P;
+      const steps = expectedSteps(sim, kind, id);
+      out[o] = sim.skills.distribution(kind, s).pCorrect;
+      out[o + 1] = steps / cap;
+      out[o + 2] = Math.min(2, (sim.limits.setupSteps + steps) / left);
+      const load = newestLoad[k];
+      out[o + 3] = load === null ? 0 : Math.min(2, (load + steps) / cap);
+    });
+  });
 }
 
 export interface SetAction {

@@ -4,9 +4,12 @@
  * (src/envs/swarm/decomposition.ts) one tool call at a time.
  *
  * Observation (one flat row, so the engine's PPO batch needs no extra field), from
- * observeDecomposition (src/envs/swarm/decompositionFeatures.ts):
- *   [M·F subtask rows][M row valid][KM·KF kind rows][KM kind valid][G global][A action mask]
- * with M = 100, F = 14, KM = 4, KF = 11, G = 9.
+ * observeDecomposition (src/envs/swarm/decompositionFeatures.ts) and setActions.ts:
+ *   [M·F subtask rows][M row valid][KM·KF kind rows][KM kind valid][G global]
+ *   [M·KM·P pair features][X extra global][A action mask]
+ * with M = 100, F = 14, KM = 4, KF = 11, G = 9, P = 4, X = 2. The pair features say what kind k
+ * would do with candidate i (its success probability on it, its expected steps, whether it is
+ * expected to return in the steps left, whether joining k's newest subagent would time out).
  *
  * Actions (A = 2·M·KM + 2·M + 2), in types:
  *   assignNew[i·KM + k]  create_subagent(kind k) + assign_task(candidate i)
@@ -24,8 +27,9 @@
  *   p1     = masked mean_i h1_i
  *   h2_i   = tanh(h1_i W2 + p1 U2 + b2)                every row sees the whole set
  *   p2     = masked mean_i h2_i,  q = [p1, p2, g]
- *   e_k    = tanh(y_k Wk + bk)                          per subagent kind row y_k
- *   assignNew(i, k) = (h2_i Wa) · e_k + h2_i · va       join(i, k) = (h2_i Wj) · e_k + h2_i · vj
+ *   e_ik   = tanh(y_k Wk + z_ik Wp + bk)                per kind row y_k and pair features z_ik
+ *   assignNew(i, k) = (h2_i Wa) · e_ik + h2_i · va + z_ik · ua
+ *   join(i, k)      = (h2_i Wj) · e_ik + h2_i · vj + z_ik · uj
  *   direct(i) = h2_i · vd,   check(i) = h2_i · vc
  *   type logits τ = q Wt + bt  (6 types),   V(s) = tanh(q Wv1 + bv1) wv2 + bv2
  * π is hierarchical: a type, then a row (and kind) within it, each masked:
@@ -44,7 +48,7 @@ import * as tf from '@tensorflow/tfjs';
 import { Model, type WeightSpec } from '../core/model';
 import { Rng } from '../core/rng';
 import { DECOMP_GLOBAL_FEATURES, DECOMP_KIND_FEATURES, DECOMP_SUBTASK_FEATURES } from '../envs/swarm/decompositionFeatures';
-import { SP_MASK_OFFSET, SP_MAX_KINDS, SP_NUM_ACTIONS, SP_OBS_DIM, SP_ROWS, SP_SEGMENTS, SP_TYPES, SetPolicyError, type SetActionType } from './setActions';
+import { SP_EXTRA_GLOBAL, SP_MAX_KINDS, SP_NUM_ACTIONS, SP_OBS_DIM, SP_OFFSETS, SP_PAIR_FEATURES, SP_ROWS, SP_SEGMENTS, SP_TYPES, SetPolicyError, type SetActionType } from './setActions';
 
 export * from './setActions';
 
@@ -52,12 +56,10 @@ const M = SP_ROWS;
 const KM = SP_MAX_KINDS;
 const F = DECOMP_SUBTASK_FEATURES;
 const KF = DECOMP_KIND_FEATURES;
-const G = DECOMP_GLOBAL_FEATURES;
-const O_ROWS = 0;
-const O_VALID = O_ROWS + M * F;
-const O_KINDS = O_VALID + M;
-const O_GLOBAL = O_KINDS + KM * KF + KM;
-const O_MASK = SP_MASK_OFFSET;
+const P = SP_PAIR_FEATURES;
+/** Global inputs: the task's G features and the X extra ones. */
+const G = DECOMP_GLOBAL_FEATURES + SP_EXTRA_GLOBAL;
+const { rows: O_ROWS, valid: O_VALID, kinds: O_KINDS, global: O_GLOBAL, pairs: O_PAIRS, extra: O_EXTRA, mask: O_MASK } = SP_OFFSETS;
 const MASK_LOGIT = -1e9;
 
 export interface SetPolicyOptions {
@@ -125,11 +127,14 @@ export class SetPolicyModel extends Model<{ logits: tf.Tensor2D; value: tf.Tenso
     add('U2', [H, H], glorot(H, H));
     add('b2', [H], 0, () => 0);
     add('Wk', [KF, H], glorot(KF, H));
+    add('Wp', [P, H], glorot(P, H));
     add('bk', [H], 0, () => 0);
     add('Wa', [H, H], 0.01);
     add('va', [H, 1], 0.01);
+    add('ua', [P, 1], 0.01);
     add('Wj', [H, H], 0.01);
     add('vj', [H, 1], 0.01);
+    add('uj', [P, 1], 0.01);
     add('vd', [H, 1], 0.01);
     add('vc', [H, 1], 0.01);
     add('Wt', [Q, SP_TYPES.length], 0.01);
@@ -152,7 +157,8 @@ export class SetPolicyModel extends Model<{ logits: tf.Tensor2D; value: tf.Tenso
       const rows = tf.slice(obs, [0, O_ROWS], [B, R * F]).reshape([B * R, F]);
       const valid = tf.slice(obs, [0, O_VALID], [B, R]);
       const kinds = tf.slice(obs, [0, O_KINDS], [B, KM * KF]).reshape([B * KM, KF]);
-      const g = tf.slice(obs, [0, O_GLOBAL], [B, G]);
+      const g = tf.concat([tf.slice(obs, [0, O_GLOBAL], [B, DECOMP_GLOBAL_FEATURES]), tf.slice(obs, [0, O_EXTRA], [B, SP_EXTRA_GLOBAL])], 1);
+      const z = tf.slice(obs, [0, O_PAIRS], [B, R * KM * P]).reshape([B * R * KM, P]);
       const mask = tf.slice(obs, [0, O_MASK], [B, SP_NUM_ACTIONS]);
 
       const count = tf.maximum(tf.sum(valid, 1, true), 1); // [B, 1]
@@ -162,15 +168,16 @@ export class SetPolicyModel extends Model<{ logits: tf.Tensor2D; value: tf.Tenso
       const h2 = tf.tanh(tf.add(tf.add(tf.matMul(h1.reshape([B * R, H]), p.W2).reshape([B, R, H]), tf.matMul(p1, p.U2).expandDims(1)), p.b2)) as tf.Tensor3D;
       const p2 = pool(h2);
       const q = tf.concat([p1, p2, g], 1);
-      const e = tf.tanh(tf.add(tf.matMul(kinds, p.Wk), p.bk)).reshape([B, KM, H]) as tf.Tensor3D;
+      const ek = tf.add(tf.matMul(kinds, p.Wk), p.bk).reshape([B, 1, KM, H]);
+      const e = tf.tanh(tf.add(ek, tf.matMul(z, p.Wp).reshape([B, R, KM, H]))); // e_ik, [B, R, KM, H]
       const h2f = h2.reshape([B * R, H]);
       const padRows = (x: tf.Tensor2D, per: number) => (R === M ? x : (tf.pad(x, [[0, 0], [0, (M - R) * per]]) as tf.Tensor2D));
       const rowScore = (v: tf.Variable) => tf.matMul(h2f, v).reshape([B, R]) as tf.Tensor2D;
-      const pair = (W: tf.Variable, v: tf.Variable) =>
-        tf.add(tf.matMul(tf.matMul(h2f, W).reshape([B, R, H]), e, false, true), rowScore(v).expandDims(2)).reshape([B, R * KM]) as tf.Tensor2D;
+      const pair = (W: tf.Variable, v: tf.Variable, u: tf.Variable) =>
+        tf.add(tf.add(tf.sum(tf.mul(tf.matMul(h2f, W).reshape([B, R, 1, H]), e), 3), rowScore(v).expandDims(2)), tf.matMul(z, u).reshape([B, R, KM])).reshape([B, R * KM]) as tf.Tensor2D;
       const pointer: Record<SetActionType, tf.Tensor2D> = {
-        assignNew: padRows(pair(p.Wa, p.va), KM),
-        join: padRows(pair(p.Wj, p.vj), KM),
+        assignNew: padRows(pair(p.Wa, p.va, p.ua), KM),
+        join: padRows(pair(p.Wj, p.vj, p.uj), KM),
         direct: padRows(rowScore(p.vd), 1),
         check: padRows(rowScore(p.vc), 1),
         launch: tf.zeros([B, 1]),

@@ -60,13 +60,15 @@ export const SWARM_V2 = defineAlgorithm({
     updateEpochs: int('swarm training', 'PPO epochs', 1, 20, 2, 'Passes over each batch of decisions.'),
     numMinibatches: int('swarm training', 'Minibatches', 1, 64, 2, 'Minibatches per epoch.'),
     hidden: int('swarm training', 'Hidden units', 8, 256, 32, 'Width of the set encoder, the pointer heads and the value head.'),
+    episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task; each is compared with the mean return of the others (a group baseline). 1: the value head is the baseline."),
+    gaeLambda: num('swarm training', 'GAE λ', 0, 1, 1, "λ of the advantages over an episode's decisions (1: Monte Carlo, each decision gets the episode's return)."),
     startBias: num('swarm training', 'Start bias (work alone)', -10, 10, 0, "Initial logit of the 'direct' action type: the one value that makes the orchestrator start as a single agent. The same for every preset."),
   },
   presets: [
     {
       name: 'swarm-v2-annealed',
       title: 'Agent swarm v2: λ1, λ2 annealed to zero',
-      description: 'The reference: λ1 = λ2 = 0.3, both linear to zero over 30 updates, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial.',
+      description: 'The reference: λ1 = λ2 = 0.3, both linear to zero over 30 updates, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task, each judged against the mean of the other 3 (group baseline).',
       settings: { ...ANNEALED },
     },
     {

@@ -32,6 +32,7 @@ export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions
     },
     skills: DEFAULT_SKILL_TABLE,
     maxDecisions: s['swarm2.maxDecisions'],
+    episodesPerTask: s['swarm2.episodesPerTask'],
   };
   return {
     spec,
@@ -48,6 +49,7 @@ export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions
     lambda1: { kind: s['swarm2.lambda1Schedule'], start: s['swarm2.lambda1'], horizon: H },
     lambda2: { kind: s['swarm2.lambda2Schedule'], start: s['swarm2.lambda2'], horizon: H },
     parallelCap: s['swarm2.parallelCap'],
+    gaeLambda: s['swarm2.gaeLambda'],
   };
 }
 

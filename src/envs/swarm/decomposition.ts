@@ -224,6 +224,13 @@ export class DecompositionSim {
   private readonly verified: Array<number | null>;
   private readonly attemptCount: number[];
   private readonly right: Map<Claim, boolean> = new Map();
+  /**
+   * current(id) memoised: it depends only on claims, refuted and verified answers, so the cache is
+   * cleared whenever one of them changes (addClaim, check). An observation asks for every
+   * subtask's state many times (each legality test does); without it that was most of the
+   * observation's cost at 100 subtasks. `undefined` = not computed yet.
+   */
+  private currentMemo: Array<Claim | null | undefined> = [];
   private pending: PendingSubagent[] = [];
   private readonly records: DecompStageRecord[] = [];
   private critical = 0;
@@ -354,6 +361,14 @@ export class DecompositionSim {
   }
 
   private current(id: number): Claim | null {
+    const memo = this.currentMemo[id];
+    if (memo !== undefined) return memo;
+    const c = this.computeCurrent(id);
+    this.currentMemo[id] = c;
+    return c;
+  }
+
+  private computeCurrent(id: number): Claim | null {
     const s = this.task.subtasks[id];
     let input: number | null = null;
     if (s.after !== null) {
@@ -520,6 +535,7 @@ export class DecompositionSim {
 
   private addClaim(id: number, claim: Claim, right: boolean): void {
     this.claims[id].push(claim);
+    this.currentMemo = [];
     this.right.set(claim, right);
   }
 
@@ -625,6 +641,7 @@ export class DecompositionSim {
     const ok = this.right.get(cur) === true;
     if (ok) this.verified[id] = cur.answer;
     else this.refuted[id].add(cur.answer);
+    this.currentMemo = [];
     this.nChecks += 1;
     if (!ok) this.nChecksWrong += 1;
     const steps = this.checkSteps(id);

@@ -136,7 +136,7 @@ describe('central inference of the set policy', () => {
     expect(most).toBeGreaterThanOrEqual(90);
     expect(most).toBeLessThanOrEqual(100);
     model.dispose();
-  }, 60_000);
+  }, 180_000); // 119 s was measured at load average 46
 });
 
 describe('swarm-v2 learner', () => {
