@@ -6,6 +6,7 @@
  * each row samples a ~ π(·|s) = softmax(logits) (illegal actions have probability 0), recorded
  * with log π(a|s) and V(s) for PPO. `forwardCalls` and `ticks` count the passes and the ticks.
  */
+import { log } from '../core/portableMath';
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../core/rng';
 import type { DecompEpisodeOutcome, DecompPending } from './decompActor';
@@ -87,7 +88,7 @@ export class SetInference {
     for (let i = 0; i < n; i++) {
       const a = this.mode === 'sample' ? this.rng.categorical(probs, i * A, A) : modeAction(probs, i, this.mode);
       out.actions[i] = a;
-      out.logProbs[i] = Math.log(Math.max(probs[i * A + a], 1e-30));
+      out.logProbs[i] = log(Math.max(probs[i * A + a], 1e-30));
       out.values[i] = flat[i * (A + 1) + A];
     }
     return out;

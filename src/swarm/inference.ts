@@ -7,6 +7,7 @@
  * Orchestrator sampling: a ~ π(·|s) = softmax(masked logits), recorded with log π(a|s) and V(s)
  * for PPO. Worker sampling: softmax(logits / τ) with τ per role.
  */
+import { log } from '../core/portableMath';
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../core/rng';
 import { ITEM_OBS_DIM } from '../envs/swarm/itemSearch';
@@ -71,7 +72,7 @@ export class CentralInference {
         for (let j = 1; j < A; j++) if (probs[i * A + j] > probs[i * A + a]) a = j;
       } else a = this.rng.categorical(probs, i * A, A);
       out.actions[i] = a;
-      out.logProbs[i] = Math.log(Math.max(probs[i * A + a], 1e-30));
+      out.logProbs[i] = log(Math.max(probs[i * A + a], 1e-30));
       out.values[i] = values[i];
     }
     return out;

@@ -22,6 +22,7 @@
  * π(a|s), log π and entropy all see the masked distribution. The mask travels as the last
  * NUM_ORCH_ACTIONS entries of the observation, so the PPO batch needs no extra field.
  */
+import { log2 } from '../core/portableMath';
 import * as tf from '@tensorflow/tfjs';
 import { ActorCriticMlp, type MlpSpec } from '../core/mlp';
 import { Model, type WeightSpec } from '../core/model';
@@ -160,8 +161,8 @@ export function writeOrchestratorObs(sim: OrchestrationSim, last: StageRecord | 
   f[o + 10] = runs > 0 ? completed / runs : 0;
   f[o + 11] = last ? last.subagents.length / 100 : 0;
   f[o + 12] = runs > 0 ? dups / runs : 0;
-  f[o + 13] = Math.log2(ready + 1) / Math.log2(101);
-  f[o + 14] = Math.log2(K) / Math.log2(100);
+  f[o + 13] = log2(ready + 1) / log2(101);
+  f[o + 14] = log2(K) / log2(100);
   const serial = Math.max(1, sim.task.serialBaseline);
   f[o + 15] = Math.min(2, sim.elapsedCriticalSteps / serial) / 2;
   f[o + 16] = wrongStanding / K;

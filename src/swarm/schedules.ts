@@ -13,6 +13,7 @@
  *   constant     start forever (no annealing: the shaping terms never leave, which invites
  *                spawning for its own sake; shown to make that visible)
  */
+import { cos, exp } from '../core/portableMath';
 import type { ScheduleSpec, SchedulePoint } from './types';
 
 export const DEFAULT_EXPONENTIAL_RATE = 5;
@@ -45,11 +46,11 @@ export function scheduleValue(spec: ScheduleSpec, step: number): number {
     case 'linear':
       return start * (1 - x);
     case 'cosine':
-      return start * 0.5 * (1 + Math.cos(Math.PI * x));
+      return start * 0.5 * (1 + cos(Math.PI * x));
     case 'exponential': {
       const k = spec.rate ?? DEFAULT_EXPONENTIAL_RATE;
-      const floor = Math.exp(-k);
-      return (start * (Math.exp(-k * x) - floor)) / (1 - floor);
+      const floor = exp(-k);
+      return (start * (exp(-k * x) - floor)) / (1 - floor);
     }
     case 'step': {
       const n = spec.stages ?? DEFAULT_STEP_STAGES;

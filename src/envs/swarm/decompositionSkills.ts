@@ -19,6 +19,7 @@
  *                 whatever happens, an overconfident agent)
  * The orchestrator's own direct work uses the same model under the agent kind 'orchestrator'.
  */
+import { log } from '../../core/portableMath';
 import type { Rng } from '../../core/rng';
 
 export const SUBTASK_KINDS = ['lookup', 'search', 'reason'] as const;
@@ -143,7 +144,7 @@ export function drawToolLatency(rng: Rng, mean: number): number {
   if (mean === 1) return 1;
   let u = rng.uniform();
   while (u === 0) u = rng.uniform();
-  return 1 + Math.floor(Math.log(u) / Math.log(1 - 1 / mean));
+  return 1 + Math.floor(log(u) / log(1 - 1 / mean));
 }
 
 /** Steps of one run over `size` units: Σ_u (think + ℓ_u). */
