@@ -1,6 +1,7 @@
 /** Connecting a Node process to the cluster: token auth, reconnecting for ever. */
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { FIRST_CONNECT_TIMEOUT_MS, RECONNECTING } from './connectionOptions';
 
 export interface ConnectOptions {
   servers: string | string[];
@@ -17,12 +18,8 @@ export function connectCluster(o: ConnectOptions): Promise<NatsConnection> {
     servers: o.servers,
     token: o.token,
     name: o.name,
-    timeout: o.timeoutMs ?? 10_000,
-    reconnect: true,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 250,
-    reconnectJitter: 50,
-    pingInterval: 5_000,
+    timeout: o.timeoutMs ?? FIRST_CONNECT_TIMEOUT_MS,
+    ...RECONNECTING,
     ...(o.tlsCa ? { tls: { caFile: o.tlsCa } } : {}),
   });
 }

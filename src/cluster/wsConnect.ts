@@ -3,6 +3,7 @@
  * reconnecting for ever (like connect.ts does for Node over TCP).
  */
 import { wsconnect, type NatsConnection } from '@nats-io/nats-core';
+import { FIRST_CONNECT_TIMEOUT_MS, RECONNECTING } from './connectionOptions';
 import { tokenProblem, wsUrlProblem } from './joinLink';
 
 export interface WsConnectOptions {
@@ -33,12 +34,8 @@ export function connectClusterWs(o: WsConnectOptions): Promise<NatsConnection> {
     servers: [o.url],
     token: o.token,
     name: o.name.slice(0, 256),
-    timeout: o.timeoutMs ?? 10_000,
-    reconnect: true,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 250,
-    reconnectJitter: 50,
-    pingInterval: 5_000,
+    timeout: o.timeoutMs ?? FIRST_CONNECT_TIMEOUT_MS,
+    ...RECONNECTING,
     wsFactory: normallyClosingSocket,
   });
 }

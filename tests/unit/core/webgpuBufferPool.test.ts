@@ -2,49 +2,13 @@
  * trimWebgpuBufferPool against tfjs-webgpu's own BufferManager (the real class, on a device that
  * records the buffers it makes), registered in tfjs under the name 'webgpu'.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
-// The real pool of tfjs-backend-webgpu 4.22: plain JS that only calls device.createBuffer.
-import { BufferManager } from '@tensorflow/tfjs-backend-webgpu/dist/buffer_manager.js';
 import { trimWebgpuBufferPool, webgpuMemory } from '../../../src/core/backend';
+import { STORAGE, installFakeWebgpu } from './fakeWebgpu';
 
-interface FakeBuffer {
-  size: number;
-  usage: number;
-  destroyed: boolean;
-  destroy(): void;
-}
-
-const made: FakeBuffer[] = [];
-const device = {
-  createBuffer({ size, usage }: { size: number; usage: number }): FakeBuffer {
-    const b: FakeBuffer = { size, usage, destroyed: false, destroy: () => void (b.destroyed = true) };
-    made.push(b);
-    return b;
-  },
-};
-
-class FakeWebgpuBackend extends tf.KernelBackend {
-  readonly bufferManager = new BufferManager(device as never);
-  readonly pipelineCache: Record<string, unknown> = { a: {}, b: {} };
-  override dispose(): void {}
-}
-
-const STORAGE = 0x80 | 0x4 | 0x8;
-let before = '';
-let backend: FakeWebgpuBackend;
-
-beforeAll(async () => {
-  before = tf.getBackend();
-  backend = new FakeWebgpuBackend();
-  tf.registerBackend('webgpu', () => backend);
-  await tf.setBackend('webgpu');
-});
-
-afterAll(async () => {
-  await tf.setBackend(before || 'cpu');
-  tf.removeBackend('webgpu');
-});
+const backend = installFakeWebgpu({ a: {}, b: {} });
+const made = backend.made;
 
 describe('trimWebgpuBufferPool', () => {
   it('destroys the free pool of one-off batch sizes, keeps buffers in use, and the pool works on afterwards', () => {

@@ -2,49 +2,12 @@
  * enableWebgpuSizeClasses with trimWebgpuBufferPool against tfjs-webgpu's own BufferManager (the real
  * class, on a device that records the buffers it makes), registered in tfjs under the name 'webgpu'.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as tf from '@tensorflow/tfjs';
-import { BufferManager } from '@tensorflow/tfjs-backend-webgpu/dist/buffer_manager.js';
+import { describe, expect, it } from 'vitest';
 import { trimWebgpuBufferPool, enableWebgpuSizeClasses, webgpuMemory } from '../../../src/core/backend';
+import { STORAGE, installFakeWebgpu } from './fakeWebgpu';
 
-interface FakeBuffer {
-  size: number;
-  usage: number;
-  destroyed: boolean;
-  destroy(): void;
-}
-
-const made: FakeBuffer[] = [];
-const device = {
-  createBuffer({ size, usage }: { size: number; usage: number }): FakeBuffer {
-    const b: FakeBuffer = { size, usage, destroyed: false, destroy: () => void (b.destroyed = true) };
-    made.push(b);
-    return b;
-  },
-};
-
-class FakeWebgpuBackend extends tf.KernelBackend {
-  readonly bufferManager = new BufferManager(device as never);
-  readonly pipelineCache: Record<string, unknown> = {};
-  readonly tensorMap = new Map<object, { dtype: string; shape: number[]; values: unknown }>();
-  override dispose(): void {}
-}
-
-const STORAGE = 0x80 | 0x4 | 0x8;
-let before = '';
-let backend: FakeWebgpuBackend;
-
-beforeAll(async () => {
-  before = tf.getBackend();
-  backend = new FakeWebgpuBackend();
-  tf.registerBackend('webgpu', () => backend);
-  await tf.setBackend('webgpu');
-});
-
-afterAll(async () => {
-  await tf.setBackend(before || 'cpu');
-  tf.removeBackend('webgpu');
-});
+const backend = installFakeWebgpu({});
+const made = backend.made;
 
 /** One "update": buffers of the given byte sizes are taken and all given back, then the pool is trimmed. */
 function update(sizes: number[], cap: number): number {
