@@ -108,9 +108,11 @@ export class Ddpg extends DeterministicActorCritic<ContinuousBatch, DdpgConfig> 
     return tf.add(batch.rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, batch.dones)), qNext));
   }
 
-  /** L_Q for given targets y (step 2); call inside tf.tidy. */
-  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D): tf.Scalar {
-    return tf.mean(tf.square(tf.sub(this.critic.qValue(batch.obs, batch.actions), y)));
+  /** L_Q for given targets y (step 2); `meanQ` gets mean Q_θ(s, a) on the way. Call inside tf.tidy. */
+  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D, meanQ?: (qMean: tf.Scalar) => void): tf.Scalar {
+    const q = this.critic.qValue(batch.obs, batch.actions);
+    if (meanQ) meanQ(tf.mean(q) as tf.Scalar);
+    return tf.mean(tf.square(tf.sub(q, y)));
   }
 
   /** L_μ = −mean Q_θ(s, μ_φ(s)) (step 3); call inside tf.tidy. */
@@ -122,12 +124,12 @@ export class Ddpg extends DeterministicActorCritic<ContinuousBatch, DdpgConfig> 
     checkBatch(batch, this.model.spec.obsDim, this.model.spec.actionDim, 'Ddpg.learn');
     const metrics = tf.tidy(() => {
       const y = this.targets(batch);
-      const qMean = tf.mean(this.critic.qValue(batch.obs, batch.actions)) as tf.Scalar;
-      const critic = tf.variableGrads(() => this.criticLoss(batch, y), this.critic.variables());
+      const qMeans: tf.Scalar[] = [];
+      const critic = tf.variableGrads(() => this.criticLoss(batch, y, (m) => qMeans.push(tf.keep(m))), this.critic.variables());
       this.optimizer.applyGradients(critic.grads);
       const actor = tf.variableGrads(() => this.actorLoss(batch), this.model.variables());
       this.actorOptimizer.applyGradients(actor.grads);
-      return { criticLoss: critic.value, actorLoss: actor.value, qMean, targetMean: tf.mean(y) as tf.Scalar };
+      return { criticLoss: critic.value, actorLoss: actor.value, qMean: qMeans[0], targetMean: tf.mean(y) as tf.Scalar };
     });
     softUpdate(this.pairs, this.config.tau);
     return readScalars(metrics);

@@ -11,14 +11,15 @@
  * seeded Rng and, for each of `numMinibatches` minibatches (Â normalised within it):
  *     r = exp(log π(a|s) − log π_old(a|s))
  *     L = −mean[min(r·Â, clip(r, 1 − ε, 1 + ε)·Â)] + c_v · ½·mean[(V(s) − R)²] − c_e · mean[H]
- * one Adam step (ε 1e-5) with the gradient clipped to global norm `maxGradNorm`.
+ * one Adam step (ε 1e-5) with the gradient clipped to global norm `maxGradNorm` (FusedAdam, with the
+ * clipping factor min(1, maxGradNorm / (‖∇L‖₂ + 1e-6)) applied inside the step, as ppo.ts).
  */
 import * as tf from '@tensorflow/tfjs';
 import { Algorithm } from '../core/algorithm';
 import { diagGaussianLogProb, GaussianActorCritic, type ActorSpec } from '../core/continuousMlp';
 import { Rng } from '../core/rng';
-import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
-import { makeOptimizer } from './common';
+import { FusedAdam } from '../core/fusedAdam';
+import { clipScale, globalNorm, readScalars } from '../core/tensorUtils';
 import { setOptimizerLr } from './offPolicy';
 
 export interface GaussianPpoConfig {
@@ -46,13 +47,13 @@ export interface GaussianPpoBatch {
 }
 
 export class GaussianPpo extends Algorithm<GaussianPpoBatch, GaussianActorCritic> {
-  protected override optimizer: tf.Optimizer;
+  protected override optimizer: FusedAdam;
   private readonly rng: Rng;
 
   constructor(model: GaussianActorCritic, readonly config: GaussianPpoConfig, seed: number) {
     super(model);
     if (!(config.lr > 0)) throw new Error(`GaussianPpoConfig.lr must be positive, got ${config.lr}`);
-    this.optimizer = makeOptimizer('adam', config.lr, 1e-5);
+    this.optimizer = new FusedAdam(config.lr, 0.9, 0.999, 1e-5); // = makeOptimizer('adam', lr, 1e-5), fused
     this.rng = new Rng(seed).fork(0x9a0);
   }
 
@@ -137,9 +138,9 @@ export class GaussianPpo extends Algorithm<GaussianPpoBatch, GaussianActorCritic
             side.kl = tf.keep(l.kl);
             return l.total;
           }, this.model.variables());
-          const clipped = clipByGlobalNorm(grads, this.config.maxGradNorm);
-          this.optimizer.applyGradients(clipped.grads as tf.NamedTensorMap);
-          const out = tf.stack([side.pg!, side.v!, side.ent!, side.kl!, clipped.norm]);
+          const norm = globalNorm(Object.keys(grads).map((k) => grads[k]));
+          this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm));
+          const out = tf.stack([side.pg!, side.v!, side.ent!, side.kl!, norm]);
           tf.dispose([side.pg!, side.v!, side.ent!, side.kl!]);
           return out;
         });

@@ -32,8 +32,7 @@ import { QCritic, squashedGaussian, SquashedGaussianActor, type ActorSpec, type 
 import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
-import { makeOptimizer } from './common';
-import { checkBatch, checkNoise, checkRate, initTargets, setOptimizerLr, softUpdate, type ContinuousBatch } from './offPolicy';
+import { adam, checkBatch, checkNoise, checkRate, initTargets, setOptimizerLr, softUpdate, twinCriticLoss, twinQ, type ContinuousBatch, type MeanQSink } from './offPolicy';
 
 export interface SacConfig {
   /** Adam learning rate of the actor. */
@@ -125,9 +124,9 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
     initTargets(this.targetPairs(), 'Sac');
     this.targetEntropy = c.targetEntropy ?? -models.actor.spec.actionDim;
     this.logAlpha = tf.variable(tf.scalar(Math.log(c.initAlpha)), c.autotune);
-    this.optimizer = makeOptimizer('adam', c.criticLr, 1e-8);
-    this.actorOptimizer = makeOptimizer('adam', c.actorLr, 1e-8);
-    this.alphaOptimizer = makeOptimizer('adam', c.alphaLr, 1e-8);
+    this.optimizer = adam(c.criticLr);
+    this.actorOptimizer = adam(c.actorLr);
+    this.alphaOptimizer = adam(c.alphaLr);
   }
 
   private targetPairs(): [Model<ModelOutput>, Model<ModelOutput>][] {
@@ -175,22 +174,20 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
   /** y (step 1) for a given α; call inside tf.tidy. */
   targets(batch: SacBatch, alpha: tf.Scalar): tf.Tensor1D {
     const next = this.policySample(batch.nextObs, batch.nextNoise);
-    const qNext = tf.minimum(this.critic1Target.qValue(batch.nextObs, next.action), this.critic2Target.qValue(batch.nextObs, next.action));
+    const qNext = tf.minimum(...twinQ(this.critic1Target, this.critic2Target, batch.nextObs, next.action));
     const soft = tf.sub(qNext, tf.mul(alpha, next.logProb));
     return tf.add(batch.rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, batch.dones)), soft));
   }
 
-  /** L_Q for given targets y (step 2); call inside tf.tidy. */
-  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D): tf.Scalar {
-    const l1 = tf.mean(tf.square(tf.sub(this.critic1.qValue(batch.obs, batch.actions), y)));
-    const l2 = tf.mean(tf.square(tf.sub(this.critic2.qValue(batch.obs, batch.actions), y)));
-    return tf.add(l1, l2);
+  /** L_Q for given targets y (step 2); `meanQ` gets mean Q_θi(s, a) on the way. Call inside tf.tidy. */
+  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D, meanQ?: MeanQSink): tf.Scalar {
+    return twinCriticLoss(this.critic1, this.critic2, batch, y, meanQ);
   }
 
   /** L_π and the log π(ã|s) it used (step 3); call inside tf.tidy or a gradient closure. */
   actorLoss(batch: SacBatch, alpha: tf.Scalar): { loss: tf.Scalar; logProb: tf.Tensor1D } {
     const { action, logProb } = this.policySample(batch.obs, batch.noise);
-    const q = tf.minimum(this.critic1.qValue(batch.obs, action), this.critic2.qValue(batch.obs, action));
+    const q = tf.minimum(...twinQ(this.critic1, this.critic2, batch.obs, action));
     return { loss: tf.mean(tf.sub(tf.mul(alpha, logProb), q)), logProb };
   }
 
@@ -208,9 +205,10 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
     const scalars = tf.tidy(() => {
       const alpha = tf.exp(this.logAlpha) as tf.Scalar; // a constant for steps 1–3
       const y = this.targets(batch, alpha);
-      const q1 = this.critic1.qValue(batch.obs, batch.actions);
-      const q2 = this.critic2.qValue(batch.obs, batch.actions);
-      const critic = tf.variableGrads(() => this.criticLoss(batch, y), criticVars);
+      let qMeans: tf.Scalar[] = [];
+      const critic = tf.variableGrads(() => this.criticLoss(batch, y, (m1, m2) => (qMeans = [tf.keep(m1), tf.keep(m2)])), criticVars);
+      // A subclass whose loss does not report them (CQL) gets them from one more forward pass.
+      const [q1Mean, q2Mean] = qMeans.length ? qMeans : twinQ(this.critic1, this.critic2, batch.obs, batch.actions).map((q) => tf.mean(q) as tf.Scalar);
       this.optimizer.applyGradients(critic.grads);
 
       const side: { logProb?: tf.Tensor1D } = {};
@@ -227,8 +225,8 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
         actorLoss: actor.value,
         alpha,
         entropy: tf.neg(tf.mean(logProb)) as tf.Scalar,
-        q1Mean: tf.mean(q1) as tf.Scalar,
-        q2Mean: tf.mean(q2) as tf.Scalar,
+        q1Mean,
+        q2Mean,
       };
       if (this.config.autotune) {
         const a = tf.variableGrads(() => this.alphaLoss(logProb), [this.logAlpha]);

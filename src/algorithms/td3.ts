@@ -24,7 +24,7 @@ import { DeterministicActor, QCritic, type ActorSpec } from '../core/continuousM
 import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
-import { checkBatch, checkNoise, checkRate, criticSpecOf, DeterministicActorCritic, initTargets, softUpdate, type ContinuousBatch } from './offPolicy';
+import { checkBatch, checkNoise, checkRate, criticSpecOf, DeterministicActorCritic, initTargets, softUpdate, twinCriticLoss, twinQ, type ContinuousBatch, type MeanQSink } from './offPolicy';
 
 export interface Td3Config {
   /** Adam learning rate of the actor. */
@@ -145,15 +145,13 @@ export class Td3 extends DeterministicActorCritic<Td3Batch, Td3Config> {
   /** y = r + γ(1 − d)·min_i Q_θi'(s', ã) (step 2); call inside tf.tidy. */
   targets(batch: Td3Batch): tf.Tensor1D {
     const aNext = this.smoothedTargetActions(batch.nextObs, batch.targetNoise);
-    const qNext = tf.minimum(this.critic1Target.qValue(batch.nextObs, aNext), this.critic2Target.qValue(batch.nextObs, aNext));
+    const qNext = tf.minimum(...twinQ(this.critic1Target, this.critic2Target, batch.nextObs, aNext));
     return tf.add(batch.rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, batch.dones)), qNext));
   }
 
-  /** L_Q for given targets y (step 3); call inside tf.tidy. */
-  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D): tf.Scalar {
-    const l1 = tf.mean(tf.square(tf.sub(this.critic1.qValue(batch.obs, batch.actions), y)));
-    const l2 = tf.mean(tf.square(tf.sub(this.critic2.qValue(batch.obs, batch.actions), y)));
-    return tf.add(l1, l2);
+  /** L_Q for given targets y (step 3); `meanQ` gets mean Q_θi(s, a) on the way. Call inside tf.tidy. */
+  criticLoss(batch: ContinuousBatch, y: tf.Tensor1D, meanQ?: MeanQSink): tf.Scalar {
+    return twinCriticLoss(this.critic1, this.critic2, batch, y, meanQ);
   }
 
   /** L_μ = −mean Q_θ1(s, μ_φ(s)) (step 4); call inside tf.tidy. */
@@ -169,14 +167,13 @@ export class Td3 extends DeterministicActorCritic<Td3Batch, Td3Config> {
     const criticVars = [...this.critic1.variables(), ...this.critic2.variables()];
     const scalars = tf.tidy(() => {
       const y = this.targets(batch);
-      const q1 = this.critic1.qValue(batch.obs, batch.actions);
-      const q2 = this.critic2.qValue(batch.obs, batch.actions);
-      const critic = tf.variableGrads(() => this.criticLoss(batch, y), criticVars);
+      const qMeans: tf.Scalar[] = [];
+      const critic = tf.variableGrads(() => this.criticLoss(batch, y, (m1, m2) => qMeans.push(tf.keep(m1), tf.keep(m2))), criticVars);
       this.optimizer.applyGradients(critic.grads);
       const out: Record<string, tf.Scalar> = {
         criticLoss: critic.value,
-        q1Mean: tf.mean(q1) as tf.Scalar,
-        q2Mean: tf.mean(q2) as tf.Scalar,
+        q1Mean: qMeans[0],
+        q2Mean: qMeans[1],
         targetMean: tf.mean(y) as tf.Scalar,
       };
       if (delayed) {

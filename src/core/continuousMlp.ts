@@ -13,6 +13,7 @@
  * `normalNoise`), never with a tfjs random op, so a seed gives the same numbers on every backend.
  */
 import * as tf from '@tensorflow/tfjs';
+import { denseLayer } from './denseKernel';
 import { Dense, DenseStack } from './mlp';
 import { Model, type WeightSpec } from './model';
 import { Rng } from './rng';
@@ -79,6 +80,24 @@ export function normalNoise(rng: Rng, n: number): Float32Array {
   return out;
 }
 
+/**
+ * A DenseStack's forward pass with each layer as one `denseLayer` kernel (product, bias and relu
+ * fused on wasm, with a gradient free of transposed products). The activation follows every
+ * hidden layer, and the last one too when `activateLast` (a trunk that feeds heads).
+ */
+export function applyStack(stack: DenseStack, x: tf.Tensor2D, activateLast = false): tf.Tensor2D {
+  let h = x;
+  const n = stack.layers.length;
+  for (let i = 0; i < n; i++) {
+    const { kernel, bias } = stack.layers[i];
+    const active = i + 1 < n || activateLast;
+    const fuseRelu = active && stack.activation === 'relu';
+    h = denseLayer(h, kernel as tf.Tensor2D, bias as tf.Tensor1D, fuseRelu ? 'relu' : 'linear');
+    if (active && !fuseRelu) h = tf.tanh(h);
+  }
+  return h;
+}
+
 /** Actor models share the bounds as constant tensors (not variables: they are not trained). */
 abstract class BoundedActor<O extends Record<string, tf.Tensor>> extends Model<O> {
   readonly scale: Float32Array;
@@ -129,7 +148,7 @@ export class DeterministicActor extends BoundedActor<{ action: tf.Tensor2D }> {
   }
 
   forward(x: tf.Tensor2D): { action: tf.Tensor2D } {
-    return tf.tidy(() => ({ action: this.toEnvAction(tf.tanh(this.net.apply(x))) }));
+    return tf.tidy(() => ({ action: this.toEnvAction(tf.tanh(applyStack(this.net, x))) }));
   }
 
   variables(): tf.Variable[] {
@@ -168,11 +187,10 @@ export class SquashedGaussianActor extends BoundedActor<{ mean: tf.Tensor2D; log
 
   forward(x: tf.Tensor2D): { mean: tf.Tensor2D; logStd: tf.Tensor2D } {
     return tf.tidy(() => {
-      const pre = this.trunk.apply(x);
-      const z = this.spec.activation === 'tanh' ? tf.tanh(pre) : tf.relu(pre);
+      const z = applyStack(this.trunk, x, true);
       return {
-        mean: this.meanHead.apply(z),
-        logStd: tf.clipByValue(this.logStdHead.apply(z), this.logStdMin, this.logStdMax),
+        mean: denseLayer(z, this.meanHead.kernel as tf.Tensor2D, this.meanHead.bias as tf.Tensor1D, 'linear'),
+        logStd: tf.clipByValue(denseLayer(z, this.logStdHead.kernel as tf.Tensor2D, this.logStdHead.bias as tf.Tensor1D, 'linear'), this.logStdMin, this.logStdMax),
       };
     });
   }
@@ -223,7 +241,7 @@ export class QCritic extends Model<{ q: tf.Tensor1D }> {
 
   /** x = [s, a] of shape [B, obsDim + actionDim]. */
   forward(x: tf.Tensor2D): { q: tf.Tensor1D } {
-    return tf.tidy(() => ({ q: tf.reshape(this.net.apply(x), [-1]) as tf.Tensor1D }));
+    return tf.tidy(() => ({ q: tf.reshape(applyStack(this.net, x), [-1]) as tf.Tensor1D }));
   }
 
   /** Q(s, a) [B] from separate obs [B, obsDim] and action [B, actionDim]. */
@@ -267,9 +285,9 @@ export class GaussianActorCritic extends Model<{ mean: tf.Tensor2D; logStd: tf.T
 
   forward(x: tf.Tensor2D): { mean: tf.Tensor2D; logStd: tf.Tensor2D; value: tf.Tensor1D } {
     return tf.tidy(() => ({
-      mean: this.actor.apply(x),
+      mean: applyStack(this.actor, x),
       logStd: tf.clone(this.logStd) as tf.Tensor2D,
-      value: tf.reshape(this.critic.apply(x), [-1]) as tf.Tensor1D,
+      value: tf.reshape(applyStack(this.critic, x), [-1]) as tf.Tensor1D,
     }));
   }
 

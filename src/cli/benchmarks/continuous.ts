@@ -1,8 +1,8 @@
 /**
  * Continuous-control benchmarks (learner on wasm in Node, actors in worker threads):
  *   - solve-pendulum: env steps and wall seconds until the mean return of the last 10 episodes
- *     reaches −200 on Pendulum-v1, DDPG, TD3 and SAC from their presets, plus SAC's time per
- *     gradient step split into forward + backward + optimizer (inside learn) and the readback;
+ *     reaches −200 on Pendulum-v1, DDPG, TD3 and SAC from their presets (Gaussian PPO with
+ *     --algos ppo), plus SAC's time per gradient step;
  *   - solve-mountaincar-continuous: steps until the mean of the last 10 episodes passes 90, SAC and TD3;
  *   - offline-pendulum: CQL vs behaviour cloning vs SAC offline (CQL with α_cql = 0) from the
  *     shipped dataset, the evaluated return at the end.
@@ -25,11 +25,15 @@ interface SolveSpec {
   preset: string;
   target: number;
   budget: number;
+  /** Settings over the preset's (the bench's flags). */
+  overrides?: Record<string, unknown>;
+  /** Print the steps and the last-10 mean to stderr each time an episode ends (long runs). */
+  progress?: boolean;
 }
 
 /** Run a preset until the mean of the last 10 episodes reaches the target (or the budget ends). */
 async function solve(spec: SolveSpec, seed: number): Promise<{ steps: number; seconds: number } | { final: number }> {
-  const config = resolveExperiment(spec.preset, { seed, 'run.envSteps': spec.budget, backend: 'wasm' });
+  const config = resolveExperiment(spec.preset, { ...spec.overrides, seed, 'run.envSteps': spec.budget, backend: 'wasm' });
   const returns: number[] = [];
   let hit: { steps: number; seconds: number } | null = null;
   const run = new TrainingRun(
@@ -39,6 +43,7 @@ async function solve(spec: SolveSpec, seed: number): Promise<{ steps: number; se
       const u = r as UpdateRecord;
       returns.push(...u.returns);
       const recent = returns.slice(-LAST);
+      if (spec.progress && u.returns.length) process.stderr.write(`  ${spec.algo} seed ${seed}: ${u.envSteps} steps, ${returns.length} episodes, last-${LAST} mean ${(recent.reduce((a, b) => a + b, 0) / recent.length).toFixed(1)}, ${u.wallSeconds.toFixed(0)} s\n`);
       if (recent.length === LAST && recent.reduce((a, b) => a + b, 0) / LAST >= spec.target) {
         hit = { steps: u.envSteps, seconds: u.wallSeconds };
         run.stop();
@@ -79,10 +84,9 @@ async function solveTable(specs: SolveSpec[], seeds: number[]) {
 }
 
 /**
- * SAC's gradient step on the sac-pendulum preset, timed in parts: the whole learn() (forward,
- * backward and the three Adam steps, which tfjs runs eagerly and cannot separate without a
- * readback in between), the same with a readback forced after each phase, and the sampling and
- * upload of a batch.
+ * SAC's gradient step on the sac-pendulum preset: the whole learn() (upload of the batch, forward,
+ * backward, the three Adam steps, the target update and the one readback of the metrics), the
+ * sampling of a batch from the replay buffer, and one actor forward pass with readback.
  */
 async function sacStepProfile(steps = 200): Promise<Record<string, number>> {
   await chooseBackend({ preferred: 'wasm' });
@@ -117,12 +121,13 @@ async function sacStepProfile(steps = 200): Promise<Record<string, number>> {
 
 export const solvePendulumBenchmark: Benchmark = {
   name: 'solve-pendulum',
-  description: 'Env steps and wall seconds until the mean return of the last 10 episodes reaches −200 on Pendulum-v1 (DDPG, TD3, SAC presets; --algos ddpg,td3,sac), and SAC time per gradient step',
+  description: 'Env steps and wall seconds until the mean return of the last 10 episodes reaches −200 on Pendulum-v1 (DDPG, TD3, SAC presets; --algos ddpg,td3,sac; ppo for Gaussian PPO), and SAC time per gradient step',
   async run({ seeds, flags }) {
     const all: SolveSpec[] = [
       { algo: 'ddpg', preset: 'ddpg-pendulum', target: -200, budget: 30_000 },
       { algo: 'td3', preset: 'td3-pendulum', target: -200, budget: 20_000 },
       { algo: 'sac', preset: 'sac-pendulum', target: -200, budget: 20_000 },
+      { algo: 'ppo', preset: 'ppo-continuous-pendulum', target: -200, budget: 200_000, progress: true },
     ];
     const algos = (flags.algos ?? 'ddpg,td3,sac').split(',');
     const result = await solveTable(all.filter((x) => algos.includes(x.algo)), seeds);
@@ -133,44 +138,78 @@ export const solvePendulumBenchmark: Benchmark = {
   },
 };
 
+/**
+ * The MountainCarContinuous specs from the bench's flags: --budget N (env steps per run, default
+ * the presets' 100,000), --algos sac,td3, and the exploration to use: --sac-alpha (SAC's fixed
+ * entropy temperature) and --td3-noise (TD3's Gaussian σ), each defaulting to its preset's.
+ */
+export function mountainCarSpecs(flags: Record<string, string>): SolveSpec[] {
+  const budget = Number(flags.budget ?? 100_000);
+  if (!Number.isInteger(budget) || budget < 1_000) throw new Error('--budget must be an integer of at least 1000 env steps');
+  const algos = (flags.algos ?? 'sac,td3').split(',');
+  const unknown = algos.filter((a) => a !== 'sac' && a !== 'td3');
+  if (unknown.length) throw new Error(`--algos: ${unknown.join(', ')} is not sac or td3`);
+  const overrides = (key: string, flag: string): Record<string, unknown> => (flags[flag] === undefined ? {} : { [key]: Number(flags[flag]) });
+  const all: SolveSpec[] = [
+    { algo: 'sac', preset: 'sac-mountaincar-continuous', target: 90, budget, progress: true, overrides: overrides('sac.initAlpha', 'sac-alpha') },
+    { algo: 'td3', preset: 'td3-mountaincar-continuous', target: 90, budget, progress: true, overrides: overrides('td3.explorationNoise', 'td3-noise') },
+  ];
+  return all.filter((x) => algos.includes(x.algo));
+}
+
 export const solveMountainCarContinuousBenchmark: Benchmark = {
   name: 'solve-mountaincar-continuous',
-  description: 'Env steps until the mean return of the last 10 episodes passes 90 on MountainCarContinuous-v0 (SAC with fixed α 0.1, TD3 with Gaussian noise σ 0.5), 3 seeds',
-  async run({ seeds }) {
-    return solveTable(
-      [
-        { algo: 'sac', preset: 'sac-mountaincar-continuous', target: 90, budget: 100_000 },
-        { algo: 'td3', preset: 'td3-mountaincar-continuous', target: 90, budget: 100_000 },
-      ],
-      seeds.slice(0, 3),
-    );
+  description: 'Env steps until the mean return of the last 10 episodes passes 90 on MountainCarContinuous-v0 (SAC with fixed α 0.1, TD3 with Gaussian noise σ 0.5; --sac-alpha, --td3-noise, --budget, --algos), 3 seeds',
+  async run({ seeds, flags }) {
+    const specs = mountainCarSpecs(flags);
+    const exploration = specs.map((x) => `${x.algo}: ${JSON.stringify(x.overrides)}`).join('; ');
+    process.stderr.write(`exploration over the presets: ${exploration}\n`);
+    const result = await solveTable(specs, seeds.slice(0, 3));
+    return { table: `${result.table}\n\nExploration over the presets: ${exploration}`, figures: { ...result.figures, overrides: Object.fromEntries(specs.map((x) => [x.algo, x.overrides])) } };
   },
 };
 
+/** The offline variants: CQL, the same without its conservative term, and behaviour cloning. */
+const OFFLINE_VARIANTS: { key: string; name: string; preset: string; steps: string; overrides: Record<string, unknown> }[] = [
+  { key: 'cql', name: 'CQL (α_cql 5)', preset: 'cql-pendulum', steps: 'cql.gradientSteps', overrides: {} },
+  { key: 'sac', name: 'SAC offline (α_cql 0)', preset: 'cql-pendulum', steps: 'cql.gradientSteps', overrides: { 'cql.cqlAlpha': 0 } },
+  { key: 'bc', name: 'behaviour cloning', preset: 'bc-pendulum', steps: 'bc.gradientSteps', overrides: {} },
+];
+
+/** --variants cql,sac,bc picks some; --gradient-steps N replaces the presets' 5,000 (a budget cut, the same for all). */
+export function offlineVariants(flags: Record<string, string>): typeof OFFLINE_VARIANTS {
+  const keys = (flags.variants ?? 'cql,sac,bc').split(',');
+  const unknown = keys.filter((k) => !OFFLINE_VARIANTS.some((v) => v.key === k));
+  if (unknown.length) throw new Error(`--variants: ${unknown.join(', ')} is not cql, sac or bc`);
+  const steps = flags['gradient-steps'] === undefined ? null : Number(flags['gradient-steps']);
+  return OFFLINE_VARIANTS.filter((v) => keys.includes(v.key)).map((v) => (steps === null ? v : { ...v, overrides: { ...v.overrides, [v.steps]: steps } }));
+}
+
 export const offlinePendulumBenchmark: Benchmark = {
   name: 'offline-pendulum',
-  description: 'From public/datasets/pendulum-mixed.json: the evaluated return (mean of the last evaluation) of CQL, behaviour cloning and SAC offline (α_cql = 0), 3 seeds',
-  async run({ seeds }) {
-    const variants: { name: string; preset: string; overrides: Record<string, unknown> }[] = [
-      { name: 'CQL (α_cql 5)', preset: 'cql-pendulum', overrides: {} },
-      { name: 'SAC offline (α_cql 0)', preset: 'cql-pendulum', overrides: { 'cql.cqlAlpha': 0 } },
-      { name: 'behaviour cloning', preset: 'bc-pendulum', overrides: {} },
-    ];
+  description: 'From public/datasets/pendulum-mixed.json: the evaluated return (mean of the last evaluation) of CQL, behaviour cloning and SAC offline (α_cql = 0), 3 seeds (--variants cql,sac,bc, --gradient-steps N)',
+  async run({ seeds, flags }) {
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = {};
-    for (const v of variants) {
+    for (const v of offlineVariants(flags)) {
       const finals: number[] = [];
+      const curves: number[][] = [];
       for (const seed of seeds.slice(0, 3)) {
         let last = NaN;
+        const curve: number[] = [];
         const config = resolveExperiment(v.preset, { ...v.overrides, seed, backend: 'wasm' });
         await new TrainingRun(config, (r) => {
-          if (r.type === 'update') last = r.metrics.evalReturn;
+          if (r.type !== 'update') return;
+          last = r.metrics.evalReturn;
+          curve.push(last);
+          process.stderr.write(`  ${v.name} seed ${seed}: ${r.metrics.gradientSteps} gradient steps, evaluated ${last.toFixed(1)}, ${r.wallSeconds.toFixed(0)} s\n`);
         }, nodePlatform()).run();
         finals.push(last);
+        curves.push(curve);
         process.stderr.write(`${v.name} seed ${seed}: ${last.toFixed(1)}\n`);
       }
       rows.push([v.name, finals.map((x) => x.toFixed(0)).join(', '), median(finals).toFixed(0)]);
-      figures[v.name] = finals;
+      figures[v.name] = { finals, evaluations: curves, overrides: v.overrides };
     }
     return { table: markdownTable(['method', 'evaluated return per seed', 'median'], rows), figures };
   },
