@@ -3,6 +3,7 @@
  * learner posts them to the page. Plain data only (no tensors, no classes).
  */
 
+import type { DecompTrace } from '../swarm/decompTrace';
 import type { EpisodeTrace } from '../swarm/trace';
 
 export interface UpdateRecord {
@@ -131,6 +132,13 @@ export interface TraceRecord {
   stageActions?: number[];
 }
 
+/** A recorded episode of the second swarm (decomposition task) for the timeline: subagents by kind, checks, retries. */
+export interface DecompTraceRecord {
+  type: 'decompTrace';
+  update: number;
+  trace: DecompTrace;
+}
+
 /** A greedy episode played by an actor with recent weights, for the live environment view. */
 export interface DemoRecord {
   type: 'demo';
@@ -221,7 +229,7 @@ export interface HeatmapSnapshot {
   value: number[] | null;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DemoRecord | CheckpointRecord | ChangeRecord | InspectRecord;
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DecompTraceRecord | DemoRecord | CheckpointRecord | ChangeRecord | InspectRecord;
 
 /**
  * Caps on what one record may hold. The run-file schema (src/runs/runFile.ts) refuses files past
@@ -247,6 +255,11 @@ export const RECORD_LIMITS = {
   traceStages: 2_000,
   traceSubagentsPerStage: 128,
   traceSubagentRuns: 200_000,
+  /** A swarm-v2 trace: stages, subagents, their items in all, and subagent kinds (an episode has at most 5,000 decisions). */
+  decompTraceStages: 6_000,
+  decompTraceSubagents: 6_000,
+  decompTraceItems: 12_000,
+  decompTraceKinds: 8,
   /** Nesting depth of any JSON value in a run file (a real one is about 10 deep). */
   jsonDepth: 32,
 } as const;

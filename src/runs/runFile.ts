@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
 import { reviveConfig } from '../config/migrations';
-import { RECORD_LIMITS as L, traceOverLimits, type BackendRecord, type ChangeRecord, type SummaryRecord, type SwarmUpdateRecord, type TraceRecord, type UpdateRecord } from './records';
+import { RECORD_LIMITS as L, traceOverLimits, type BackendRecord, type ChangeRecord, type DecompTraceRecord, type SummaryRecord, type SwarmUpdateRecord, type TraceRecord, type UpdateRecord } from './records';
 
 export const RUN_FILE_FORMAT = 'parl-playground-run';
 export const RUN_FILE_VERSION = 1;
@@ -17,7 +17,7 @@ export const MAX_RUN_FILE_CHARS = 64 * 1024 * 1024;
 const MAX_RECORDS = 500_000;
 
 /** The records a run keeps (the ones that carry metrics); the rest are live status only. */
-export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | TraceRecord | ChangeRecord;
+export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | TraceRecord | DecompTraceRecord | ChangeRecord;
 
 export type RunStatusKind = 'running' | 'done' | 'stopped' | 'error' | 'interrupted';
 
@@ -55,7 +55,7 @@ function fromBase64(text: string): Uint8Array {
 }
 
 export function isPersisted(r: { type: string }): r is PersistedRecord {
-  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'trace' || r.type === 'change';
+  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'trace' || r.type === 'decompTrace' || r.type === 'change';
 }
 
 const finite = z.number().finite();
@@ -161,6 +161,58 @@ const TraceSchema = z
 
 const TraceRecordSchema = z.object({ type: z.literal('trace'), update: count, trace: TraceSchema, serialTrace: TraceSchema });
 
+// A swarm-v2 trace: every part the timeline reads is checked and capped (RECORD_LIMITS.decompTrace*).
+const itemOutcome = z.enum(['completed', 'timeout', 'lost', 'cut']);
+const kindName = z.string().min(1).max(32);
+const DecompTraceSchema = z
+  .object({
+    numSubtasks: count,
+    kinds: z.array(kindName).max(L.decompTraceKinds),
+    mode: z.enum(['sampled', 'greedy']),
+    taskSeed: count,
+    decisions: count,
+    capped: z.boolean(),
+    stages: z
+      .array(
+        z.object({
+          index: count,
+          kind: z.enum(['launch', 'direct', 'check', 'finish']),
+          start: count,
+          mainSteps: count,
+          end: count,
+          subtask: count.nullable(),
+          result: z.enum(['completed', 'timeout', 'lost', 'cut', 'right', 'wrong']).nullable(),
+        }),
+      )
+      .max(L.decompTraceStages),
+    subagents: z
+      .array(z.object({ id: count, kind: kindName, stage: count, start: count, end: count, items: z.array(z.object({ subtask: count, outcome: itemOutcome })).max(L.decompTraceItems) }))
+      .max(L.decompTraceSubagents),
+    checks: z.array(z.object({ stage: count, subtask: count, at: count, passed: z.boolean(), subagent: count.nullable(), claimBy: kindName.nullable() })).max(L.decompTraceStages),
+    retries: z.array(z.object({ stage: count, subtask: count, reason: z.enum(['refuted', 'failed', 'unchecked']), subagent: count.nullable(), at: count })).max(L.decompTraceItems + L.decompTraceStages),
+    totals: z.object({
+      criticalSteps: count,
+      criticalBudget: count,
+      serialBaseline: count,
+      lowerBound: count,
+      totalCompute: count,
+      rPerf: finite.min(0).max(1),
+      contextUsed: finite.min(0),
+      contextBudget: finite.min(0),
+      endReason: z.enum(['finish', 'budget']),
+      nSubagents: count,
+      nChecks: count,
+      nChecksWrong: count,
+    }),
+    truncated: z.boolean(),
+  })
+  .superRefine((trace, ctx) => {
+    const items = trace.subagents.reduce((n, a) => n + a.items.length, 0);
+    if (items > L.decompTraceItems) ctx.addIssue({ code: 'custom', message: `trace too large: ${items} subagent items (at most ${L.decompTraceItems})` });
+  });
+
+const DecompTraceRecordSchema = z.object({ type: z.literal('decompTrace'), update: count, trace: DecompTraceSchema });
+
 const WeightsSchema = z.object({
   update: count,
   envSteps: count,
@@ -182,7 +234,7 @@ const WeightsSchema = z.object({
 const liveValue = z.union([finite, z.string().max(64), z.boolean()]);
 const ChangeRecordSchema = z.object({ type: z.literal('change'), update: count, key: z.string().max(64), from: liveValue, to: liveValue });
 
-const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, TraceRecordSchema, ChangeRecordSchema]);
+const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, TraceRecordSchema, DecompTraceRecordSchema, ChangeRecordSchema]);
 
 export const RunFileSchema = z.object({
   format: z.literal(RUN_FILE_FORMAT),

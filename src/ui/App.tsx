@@ -26,7 +26,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
   const { probeBackend, startRun } = useSession();
   const hide = usePlayground((s) => s.view.hide);
   const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
-  const hasTrace = usePlayground((s) => s.trace !== null);
+  const hasTrace = usePlayground((s) => s.trace !== null || s.decompTrace !== null);
   const hasInspect = usePlayground((s) => s.inspect !== null);
   const [touring, setTouring] = useState(false);
   const closeTour = useCallback(() => setTouring(false), []);

@@ -9,13 +9,18 @@
  *   3. Each finished episode gets the PARL reward v2 at the update's λ1, λ2; one PPO update
  *      (src/swarm/decompLearner.ts).
  *   4. Records: 'update' (returns = PARL totals; metrics carry critical steps, serial baseline,
- *      ratio, r_perf, parallelism, finish rate, total compute, forward calls per tick) and 'swarm'.
+ *      ratio, r_perf, parallelism, finish rate, total compute, forward calls per tick), 'swarm' and,
+ *      every `swarm.traceEvery` updates (the first swarm's cadence and setting), a 'decompTrace':
+ *      one episode on a task of its own seed, actions sampled from π with the new weights and a
+ *      random stream of its own (the learner's stream and counts are left alone), src/swarm/decompTrace.ts.
  */
 import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import type { ExperimentSettings } from '../../config/settings';
 import { DecompActor, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DecompLearner, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
-import type { DecompActors } from '../../swarm/decompRollouts';
+import { SetInference, type DecompActors } from '../../swarm/decompRollouts';
+import { buildDecompTrace, decompTraceRng, decompTraceSeed, playTracedDecompEpisode, type DecompTrace } from '../../swarm/decompTrace';
+import { RECORD_LIMITS } from '../../runs/records';
 import { loadMeasuredSkillTable } from '../../swarm/subagentSkills';
 import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
@@ -99,11 +104,23 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: Array.from({ length: actors.size }, (_, i) => r.outcomes.filter((_o, k) => r.rollouts.episodes[k]?.actorIndex === i).reduce((a, o) => a + o.totalCompute, 0) / Math.max(r.seconds, 1e-9)),
         });
         ctx.emit({ type: 'swarm', update: progress.update, trainSteps: progress.update, episodes: r.stats });
+        const traceEvery = s['swarm.traceEvery'];
+        if (traceEvery > 0 && progress.update % traceEvery === 0) {
+          ctx.emit({ type: 'decompTrace', update: progress.update, trace: await traceEpisode(learner, spec, s.seed, progress.update) });
+        }
         if (stop) break;
       }
     },
     { release: () => learner.dispose() },
   );
+}
+
+/** One sampled episode of the current policy, traced (one forward pass of batch 1 per decision). */
+async function traceEpisode(learner: DecompLearner, spec: DecompTaskSpec, seed: number, update: number): Promise<DecompTrace> {
+  const inference = new SetInference(learner.model, decompTraceRng(seed, update), 'sample');
+  const episode = await playTracedDecompEpisode(spec, decompTraceSeed(seed, update), async (obs) => (await inference.decide(obs, 1)).actions[0], 'sampled');
+  const L = RECORD_LIMITS;
+  return buildDecompTrace(episode, { stages: L.decompTraceStages, subagents: L.decompTraceSubagents, items: L.decompTraceItems });
 }
 
 function cannotRun(ctx: LoopContext, error: string): LoopOutcome {

@@ -68,6 +68,9 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
       case 'trace':
         patch.trace = r;
         break;
+      case 'decompTrace':
+        patch.decompTrace = r;
+        break;
       case 'demo':
         if (r.frames.length > 0 && r.keys.length > 0) patch.demo = r;
         break;

@@ -73,6 +73,7 @@ export function emptyMetrics(): MetricsData {
     lagHistogram: {},
     lostSegments: 0,
     trace: null,
+    decompTrace: null,
     demo: null,
     actors: [],
     actorStats: [],
