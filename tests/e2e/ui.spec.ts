@@ -133,8 +133,10 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
   await chart.scrollIntoViewIfNeeded();
   await expect(chart.locator('.recharts-line')).toHaveCount(1 + 1 + 2);
   // Each overlay is named with what differs from the current settings.
-  await expect(chart.locator('.chart-legend')).toContainText('(seed 1, Budget (env steps) 2,000,000)');
-  await expect(chart.locator('.chart-legend')).toContainText('(same settings as now)');
+  // The average plot's legend (the episodes plot has its own: each episode, target).
+  const overlayLegend = chart.locator('.chart-legend', { hasText: 'this run' });
+  await expect(overlayLegend).toContainText('(seed 1, Budget (env steps) 2,000,000)');
+  await expect(overlayLegend).toContainText('(same settings as now)');
   await page.screenshot({ path: `${shots}desktop-overlay.png`, fullPage: true });
 
   // Rename, then export; import into a fresh profile and export again: the same metrics.
