@@ -29,8 +29,9 @@ import { Algorithm } from '../core/algorithm';
 import { DenseStack } from '../core/mlp';
 import { Model, type WeightSpec } from '../core/model';
 import { Rng } from '../core/rng';
-import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
-import { makeOptimizer } from './common';
+import { clipScale, globalNorm, readScalars } from '../core/tensorUtils';
+import { FusedAdam } from '../core/fusedAdam';
+import { applyStack } from '../core/qmixMixer';
 import { checkEpisodeBatch, gumbelNoise, type EpisodeSource, type MarlActingSpec, type MarlAlgorithm, type MarlAlgorithmModule, type MarlEpisodeBatch, type MarlTaskSpec } from './marl';
 
 export interface MaddpgParams {
@@ -78,7 +79,7 @@ export class MaddpgActors extends Model<{ logits: tf.Tensor2D }> {
   /** ℓ_i(o_i) [B, n_i] of agent i from global states x [B, S]. */
   agentLogits(i: number, x: tf.Tensor2D): tf.Tensor2D {
     const o = tf.slice(x, [0, this.task.obsOffsets[i]], [x.shape[0], this.task.obsDims[i]]);
-    return this.nets[i].apply(o);
+    return applyStack(this.nets[i], o);
   }
 
   forward(x: tf.Tensor2D): { logits: tf.Tensor2D } {
@@ -111,12 +112,12 @@ export class MaddpgCritics extends Model<{ q: tf.Tensor2D }> {
 
   /** Q_i [B] for states x [B, S] and joint one-hot actions [B, Σ n]. */
   value(i: number, x: tf.Tensor2D, joint: tf.Tensor2D): tf.Tensor1D {
-    return tf.reshape(this.nets[i].apply(tf.concat([x, joint], 1) as tf.Tensor2D), [-1]) as tf.Tensor1D;
+    return tf.reshape(applyStack(this.nets[i], tf.concat([x, joint], 1) as tf.Tensor2D), [-1]) as tf.Tensor1D;
   }
 
   /** Input [B, S + Σ n] → every critic's Q as [B, N]. */
   forward(input: tf.Tensor2D): { q: tf.Tensor2D } {
-    return tf.tidy(() => ({ q: tf.concat(this.nets.map((n) => n.apply(input)), 1) as tf.Tensor2D }));
+    return tf.tidy(() => ({ q: tf.concat(this.nets.map((n) => applyStack(n, input)), 1) as tf.Tensor2D }));
   }
 
   variables(): tf.Variable[] {
@@ -156,8 +157,8 @@ export interface Staged {
 interface Side {
   index: number;
   agents: number[];
-  actorOptimizer: tf.Optimizer;
-  criticOptimizer: tf.Optimizer;
+  actorOptimizer: FusedAdam;
+  criticOptimizer: FusedAdam;
 }
 
 export class Maddpg extends Algorithm<MaddpgBatch, MaddpgActors> implements MarlAlgorithm<MaddpgBatch> {
@@ -194,8 +195,9 @@ export class Maddpg extends Algorithm<MaddpgBatch, MaddpgActors> implements Marl
     this.sides = sideIds.map((index) => ({
       index,
       agents: task.sides.flatMap((s, i) => (s === index ? [i] : [])),
-      actorOptimizer: makeOptimizer('adam', params.actorLr, 1e-8),
-      criticOptimizer: makeOptimizer('adam', params.criticLr, 1e-8),
+      // = makeOptimizer('adam', lr, 1e-8), as one fused step over the side's variables
+      actorOptimizer: new FusedAdam(params.actorLr, 0.9, 0.999, 1e-8),
+      criticOptimizer: new FusedAdam(params.criticLr, 0.9, 0.999, 1e-8),
     }));
     this.acting = { kind: 'mlpPerAgent', hidden: [params.hidden, params.hidden] };
   }
@@ -322,12 +324,10 @@ export class Maddpg extends Algorithm<MaddpgBatch, MaddpgActors> implements Marl
       for (const side of this.sides) {
         const criticVars = side.agents.flatMap((i) => this.critics.nets[i].variables());
         const critic = tf.variableGrads(() => tf.addN(side.agents.map((i) => this.criticLoss(staged, i, y))) as tf.Scalar, criticVars);
-        const cg = clipByGlobalNorm(critic.grads, this.params.gradClip);
-        side.criticOptimizer.applyGradients(cg.grads);
+        side.criticOptimizer.applyGradients(critic.grads, clipScale(globalNorm(Object.values(critic.grads)), this.params.gradClip));
         const actorVars = side.agents.flatMap((i) => this.model.nets[i].variables());
         const actor = tf.variableGrads(() => tf.addN(side.agents.map((i) => this.actorLoss(staged, i))) as tf.Scalar, actorVars);
-        const ag = clipByGlobalNorm(actor.grads, this.params.gradClip);
-        side.actorOptimizer.applyGradients(ag.grads);
+        side.actorOptimizer.applyGradients(actor.grads, clipScale(globalNorm(Object.values(actor.grads)), this.params.gradClip));
         const name = this.sides.length > 1 ? ` side ${side.index}` : '';
         const n = side.agents.length;
         out[`criticLoss${name}`] = tf.div(critic.value, n) as tf.Scalar;

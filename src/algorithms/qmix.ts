@@ -22,18 +22,22 @@
  *   vdn:  Q_tot(t) = Σ_a Q_a(t, u_a),   y(t) = r(t) + γ Σ_a Q⁻_a(t+1),   same L
  *   none: each agent on its own: y_a(t) = r(t) + γ Q⁻_a(t+1),  L = mean_{b,t,a} (Q_a(t, u_a) − y_a(t))²
  * MPE episodes are truncated, never terminated, so every step bootstraps (t = T−1 from the last
- * observation). Gradients are clipped to a global norm (grad_norm_clip 10); one Adam step.
+ * observation). With `standardiseRewards` (EPyMARL), r(t) is replaced by (r(t) − μ) / σ, the
+ * running statistics of every team reward learned on so far (updated with the batch first).
+ * Gradients are clipped to a global norm (grad_norm_clip 10); one Adam step.
  * Targets are hard copies every `targetUpdateEpisodes` episodes. Acting: ε-greedy, ε linear from
  * startE to endE over `epsilonAnnealSteps` environment steps.
  */
 import * as tf from '@tensorflow/tfjs';
 import { Algorithm } from '../core/algorithm';
+import { denseLayer, type DenseActivation } from '../core/denseKernel';
+import { FusedAdam } from '../core/fusedAdam';
 import { Dense } from '../core/mlp';
 import { Model, type WeightSpec } from '../core/model';
 import { QmixMixer } from '../core/qmixMixer';
 import { Rng } from '../core/rng';
-import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
-import { makeOptimizer } from './common';
+import { clipScale, globalNorm, readScalars } from '../core/tensorUtils';
+import { unstackSteps } from '../core/sequenceKernels';
 import { agentInputDim, checkEpisodeBatch, episodeAgentInputs, type EpisodeSource, type MarlActingSpec, type MarlAlgorithm, type MarlAlgorithmModule, type MarlEpisodeBatch, type MarlTaskSpec } from './marl';
 
 export type MixerKind = 'qmix' | 'vdn' | 'none';
@@ -55,6 +59,58 @@ export interface QmixParams {
   epsilonAnnealSteps: number;
   gradClip: number;
   doubleQ: boolean;
+  /**
+   * Standardise the team reward by its running mean and standard deviation before the TD target
+   * (EPyMARL's standardise_rewards: True in its qmix.yaml, vdn.yaml and iql.yaml; pymarl has no
+   * such option). Absent or false: the raw team reward, as pymarl.
+   */
+  standardiseRewards?: boolean;
+}
+
+/**
+ * Running mean and variance of a scalar stream, merged batch by batch (Chan et al.'s parallel
+ * algorithm, as EPyMARL's RunningMeanStd in src/components/standarize_stream.py, started at
+ * mean 0, variance 1, count 1e-4): for a batch of n values with mean m_b and unbiased variance v_b,
+ *     δ = m_b − μ,   N = c + n,   μ' = μ + δ n / N,
+ *     σ²' = (σ² c + v_b n + δ² c n / N) / N,   c' = N.
+ */
+export class RunningMeanStd {
+  mean = 0;
+  variance = 1;
+  count = 1e-4;
+
+  update(values: ArrayLike<number>): void {
+    const n = values.length;
+    if (n === 0) return;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += values[i];
+    const batchMean = sum / n;
+    let sq = 0;
+    for (let i = 0; i < n; i++) sq += (values[i] - batchMean) ** 2;
+    const batchVar = n > 1 ? sq / (n - 1) : 0; // torch.var: unbiased
+    const delta = batchMean - this.mean;
+    const total = this.count + n;
+    this.variance = (this.variance * this.count + batchVar * n + (delta * delta * this.count * n) / total) / total;
+    this.mean += (delta * n) / total;
+    this.count = total;
+  }
+
+  /** (x − μ) / σ (EPyMARL divides by sqrt(var) with no epsilon; σ is floored here so a constant stream cannot divide by 0). */
+  standardise(x: number): number {
+    return (x - this.mean) / Math.sqrt(Math.max(this.variance, 1e-8));
+  }
+}
+
+/** r(t) = Σ_a r_a(t) per episode and step, [B·T] from rewards [B, T, A]. */
+export function teamRewards(batch: MarlEpisodeBatch, numAgents: number): Float32Array {
+  const n = batch.numEpisodes * batch.T;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    let r = 0;
+    for (let a = 0; a < numAgents; a++) r += batch.rewards[i * numAgents + a];
+    out[i] = r;
+  }
+  return out;
 }
 
 export interface QmixMixerParams {
@@ -62,6 +118,11 @@ export interface QmixMixerParams {
   embedDim: number;
   /** Hidden width of the hypernetworks (hypernet_embed). */
   hypernetEmbed: number;
+}
+
+/** x·W + b (relu optional) through the fused dense kernel (explicit transposes in its gradient). */
+function linear(x: tf.Tensor2D, layer: Dense, activation: DenseActivation = 'linear'): tf.Tensor2D {
+  return denseLayer(x, layer.kernel as tf.Tensor2D, layer.bias as tf.Tensor1D, activation);
 }
 
 /** One GRU cell; the gate weights are packed [r | z | n] along the output axis. */
@@ -80,13 +141,21 @@ class GruCell {
   }
 
   step(x: tf.Tensor2D, h: tf.Tensor2D): tf.Tensor2D {
+    return this.stepFromProjection(linear(x, this.input), h);
+  }
+
+  /**
+   * One step given the input's projection W_i x + b_i [rows, 3H] (computed for a whole sequence
+   * at once by `RnnAgent.unroll`): the only per-step work is what depends on h.
+   */
+  stepFromProjection(gi: tf.Tensor2D, h: tf.Tensor2D): tf.Tensor2D {
     const H = this.units;
-    const [xr, xz, xn] = tf.split(this.input.apply(x), [H, H, H], 1);
-    const [hr, hz, hn] = tf.split(this.recurrent.apply(h), [H, H, H], 1);
-    const r = tf.sigmoid(tf.add(xr, hr));
-    const z = tf.sigmoid(tf.add(xz, hz));
+    const [xrz, xn] = tf.split(gi, [2 * H, H], 1);
+    const [hrz, hn] = tf.split(linear(h, this.recurrent), [2 * H, H], 1);
+    const [r, z] = tf.split(tf.sigmoid(tf.add(xrz, hrz)), 2, 1);
     const n = tf.tanh(tf.add(xn, tf.mul(r, hn)));
-    return tf.add(tf.mul(tf.sub(1, z), n), tf.mul(z, h)) as tf.Tensor2D;
+    // h' = (1 − z) ⊙ n + z ⊙ h = n + z ⊙ (h − n)
+    return tf.add(n, tf.mul(z, tf.sub(h, n))) as tf.Tensor2D;
   }
 
   variables(): tf.Variable[] {
@@ -121,26 +190,32 @@ export class RnnAgent extends Model<{ q: tf.Tensor2D }> {
   }
 
   step(x: tf.Tensor2D, h: tf.Tensor2D): { q: tf.Tensor2D; h: tf.Tensor2D } {
-    const h2 = this.gru.step(tf.relu(this.fc1.apply(x)), h);
-    return { q: this.fc2.apply(h2), h: h2 };
+    const h2 = this.gru.step(linear(x, this.fc1, 'relu'), h);
+    return { q: linear(h2, this.fc2), h: h2 };
   }
 
   forward(x: tf.Tensor2D): { q: tf.Tensor2D } {
     return tf.tidy(() => ({ q: this.step(x, tf.zeros([x.shape[0], this.hidden])).q }));
   }
 
-  /** inputs [steps, rows, D] → Q [steps, rows, numActions] (call inside tf.tidy). */
+  /**
+   * inputs [steps, rows, D] → Q [steps, rows, numActions] (call inside tf.tidy). What does not
+   * depend on h(t − 1) runs once over the whole sequence (fc1, relu, the GRU's input projection,
+   * fc2); per step only the recurrent product and the gates, about a dozen kernels: at these
+   * sizes the kernel count, not the arithmetic, is the cost on wasm.
+   */
   unroll(inputs: tf.Tensor3D): tf.Tensor3D {
-    const [steps, rows] = inputs.shape;
-    let h = tf.zeros([rows, this.hidden]) as tf.Tensor2D;
-    const qs: tf.Tensor2D[] = [];
-    const xs = tf.unstack(inputs, 0) as tf.Tensor2D[];
+    const [steps, rows, D] = inputs.shape;
+    const H = this.hidden;
+    const e = linear(tf.reshape(inputs, [steps * rows, D]) as tf.Tensor2D, this.fc1, 'relu');
+    const gi = unstackSteps<tf.Tensor2D>(tf.reshape(linear(e, this.gru.input), [steps, rows, 3 * H]));
+    let h = tf.zeros([rows, H]) as tf.Tensor2D;
+    const hs: tf.Tensor2D[] = [];
     for (let t = 0; t < steps; t++) {
-      const out = this.step(xs[t], h);
-      qs.push(out.q);
-      h = out.h;
+      h = this.gru.stepFromProjection(gi[t], h);
+      hs.push(h);
     }
-    return tf.stack(qs, 0) as tf.Tensor3D;
+    return tf.reshape(linear(tf.concat(hs, 0) as tf.Tensor2D, this.fc2), [steps, rows, this.numActions]) as tf.Tensor3D;
   }
 
   variables(): tf.Variable[] {
@@ -171,12 +246,15 @@ export class Qmix extends Algorithm<MarlEpisodeBatch, RnnAgent> implements MarlA
   readonly acting: MarlActingSpec;
   readonly target: RnnAgent;
   readonly mixer: Mixer;
-  protected override optimizer: tf.Optimizer;
+  protected override optimizer: FusedAdam;
+  private readonly anyUnavailable: boolean;
   /** [A, maxActions]: 0 where the agent has the action, −1e9 where it does not. */
   private readonly unavailable: Float32Array;
   private readonly numActions: number;
   private episodesAtSync = 0;
   private episodesAtTrain = 0;
+  /** The team reward's running statistics (used when params.standardiseRewards). */
+  readonly rewardStats = new RunningMeanStd();
 
   constructor(
     readonly task: MarlTaskSpec,
@@ -197,11 +275,12 @@ export class Qmix extends Algorithm<MarlEpisodeBatch, RnnAgent> implements MarlA
     this.model.syncWeightsTo(this.target, 0);
     this.mixer = makeMixer(mixerKind, task, mixerParams, seed + 11);
     this.mixer.online?.syncWeightsTo(this.mixer.target as QmixMixer, 0);
-    this.optimizer = makeOptimizer('adam', params.lr, 1e-8);
+    this.optimizer = new FusedAdam(params.lr, 0.9, 0.999, 1e-8); // = makeOptimizer('adam', lr, 1e-8), fused
     this.acting = { kind: 'rnnShared', hidden: params.hidden };
     const A = task.agents.length;
     this.unavailable = new Float32Array(A * numActions);
     for (let a = 0; a < A; a++) for (let u = task.actionSizes[a]; u < numActions; u++) this.unavailable[a * numActions + u] = -1e9;
+    this.anyUnavailable = this.unavailable.some((v) => v !== 0);
   }
 
   override models(): Model[] {
@@ -257,29 +336,41 @@ export class Qmix extends Algorithm<MarlEpisodeBatch, RnnAgent> implements MarlA
   /** Q of every agent at every step 0..T: [T + 1, B, A, maxActions], unavailable actions at −1e9. */
   private sequenceQ(net: RnnAgent, inputs: tf.Tensor3D, B: number, T: number): tf.Tensor4D {
     const A = this.task.agents.length;
-    const q = tf.reshape(net.unroll(inputs), [T + 1, B, A, this.numActions]);
-    return tf.add(q, tf.tensor3d(this.unavailable, [1, A, this.numActions])) as tf.Tensor4D;
+    const q = tf.reshape(net.unroll(inputs), [T + 1, B, A, this.numActions]) as tf.Tensor4D;
+    return this.anyUnavailable ? (tf.add(q, tf.tensor3d(this.unavailable, [1, A, this.numActions])) as tf.Tensor4D) : q;
   }
 
-  /** The loss of the header for one batch; call inside tf.tidy / variableGrads. */
-  loss(batch: MarlEpisodeBatch): { loss: tf.Scalar; chosen: tf.Tensor3D; target: tf.Tensor } {
+  /**
+   * A batch as time-major tensors, and the target network's Q⁻(τ(t + 1), ·) [T, B, A, n], which
+   * takes no gradient: `learn` builds this before the gradient tape so that the target unroll
+   * is not recorded. Call inside tf.tidy.
+   */
+  prepare(batch: MarlEpisodeBatch): PreparedBatch {
     const { numEpisodes: B, T } = batch;
     const A = this.task.agents.length;
     const S = this.task.stateDim;
     const D = agentInputDim(this.task);
     // [B, T+1, A, D] → time-major [T+1, B·A, D]
     const inputs = tf.reshape(tf.transpose(tf.tensor4d(episodeAgentInputs(this.task, batch), [B, T + 1, A, D]), [1, 0, 2, 3]), [T + 1, B * A, D]) as tf.Tensor3D;
-    const actions = tf.transpose(tf.tensor3d(batch.actions, [B, T, A], 'int32'), [1, 0, 2]); // [T, B, A]
-    const rewards = tf.transpose(tf.tensor3d(batch.rewards, [B, T, A]), [1, 0, 2]); // [T, B, A]
-    const teamReward = tf.sum(rewards, 2); // [T, B]
-    const states = tf.transpose(tf.tensor3d(batch.state, [B, T + 1, S]), [1, 0, 2]); // [T+1, B, S]
+    const actions = tf.transpose(tf.tensor3d(batch.actions, [B, T, A], 'int32'), [1, 0, 2]) as tf.Tensor3D; // [T, B, A]
+    const team = teamRewards(batch, A); // [B, T]
+    if (this.params.standardiseRewards) for (let i = 0; i < team.length; i++) team[i] = this.rewardStats.standardise(team[i]);
+    const teamReward = tf.transpose(tf.tensor2d(team, [B, T])) as tf.Tensor2D; // [T, B]
+    const states = tf.transpose(tf.tensor3d(batch.state, [B, T + 1, S]), [1, 0, 2]) as tf.Tensor3D; // [T+1, B, S]
+    const qTarget = this.sequenceQ(this.target, inputs, B, T);
+    const qTargetNext = tf.slice(qTarget, [1, 0, 0, 0], [T, B, A, this.numActions]);
+    return { B, T, inputs, actions, teamReward, states, qTargetNext };
+  }
 
+  /** The loss of the header for one batch; call inside tf.tidy / variableGrads. */
+  loss(batch: MarlEpisodeBatch, prepared: PreparedBatch = this.prepare(batch)): { loss: tf.Scalar; chosen: tf.Tensor3D; target: tf.Tensor } {
+    const { B, T, inputs, actions, teamReward, states, qTargetNext } = prepared;
+    const A = this.task.agents.length;
+    const S = this.task.stateDim;
     const q = this.sequenceQ(this.model, inputs, B, T);
     const qNow = tf.slice(q, [0, 0, 0, 0], [T, B, A, this.numActions]);
     const chosen = tf.sum(tf.mul(qNow, tf.oneHot(actions, this.numActions)), 3) as tf.Tensor3D; // [T, B, A]
 
-    const qTarget = this.sequenceQ(this.target, inputs, B, T);
-    const qTargetNext = tf.slice(qTarget, [1, 0, 0, 0], [T, B, A, this.numActions]);
     let nextValue: tf.Tensor3D; // Q⁻_a(t+1), [T, B, A]
     if (this.params.doubleQ) {
       const greedy = tf.argMax(tf.slice(q, [1, 0, 0, 0], [T, B, A, this.numActions]), 3);
@@ -319,22 +410,24 @@ export class Qmix extends Algorithm<MarlEpisodeBatch, RnnAgent> implements MarlA
     const A = this.task.agents.length;
     // Figures read inside the gradient closure are kept past its scope; readScalars frees them.
     const kept: Record<string, tf.Scalar> = {};
+    // EPyMARL's q_learner updates the statistics with the batch, then standardises it.
+    if (this.params.standardiseRewards) this.rewardStats.update(teamRewards(batch, A));
     const scalars = tf.tidy(() => {
+      const prepared = this.prepare(batch);
       const { value, grads } = tf.variableGrads(() => {
-        const out = this.loss(batch);
+        const out = this.loss(batch, prepared);
         kept.qTaken = tf.keep(tf.mean(out.chosen) as tf.Scalar);
         kept.targetMean = tf.keep(tf.mean(out.target) as tf.Scalar);
         const perAgent = tf.unstack(tf.mean(tf.reshape(out.chosen, [-1, A]), 0));
         this.task.agents.forEach((name, a) => (kept[`Q ${name}`] = tf.keep(perAgent[a] as tf.Scalar)));
         return out.loss;
       }, this.trainables());
-      const clipped = clipByGlobalNorm(grads, this.params.gradClip);
-      this.optimizer.applyGradients(clipped.grads);
-      const out: Record<string, tf.Scalar> = { loss: value, gradNorm: clipped.norm };
+      // Global-norm clipping folded into the fused Adam step (one scale of the flat gradient).
+      const norm = globalNorm(Object.values(grads));
+      this.optimizer.applyGradients(grads, clipScale(norm, this.params.gradClip));
+      const out: Record<string, tf.Scalar> = { loss: value, gradNorm: norm };
       if (this.mixer.online) {
-        const S = this.task.stateDim;
-        const states = tf.reshape(tf.tensor3d(batch.state, [batch.numEpisodes, batch.T + 1, S]), [-1, S]) as tf.Tensor2D;
-        const w = this.mixer.online.weightsFor(states);
+        const w = this.mixer.online.weightsFor(tf.reshape(prepared.states, [-1, this.task.stateDim]) as tf.Tensor2D);
         out['mixer |W1| mean'] = tf.mean(w.w1) as tf.Scalar;
         out['mixer |Wf| mean'] = tf.mean(w.wFinal) as tf.Scalar;
       }
@@ -342,6 +435,22 @@ export class Qmix extends Algorithm<MarlEpisodeBatch, RnnAgent> implements MarlA
     });
     return readScalars({ ...scalars, ...kept });
   }
+}
+
+/** A batch staged for `Qmix.loss` (see `Qmix.prepare`). */
+export interface PreparedBatch {
+  B: number;
+  T: number;
+  /** [T + 1, B·A, D] agent inputs. */
+  inputs: tf.Tensor3D;
+  /** [T, B, A] */
+  actions: tf.Tensor3D;
+  /** [T, B] r(t) = Σ_a r_a(t) */
+  teamReward: tf.Tensor2D;
+  /** [T + 1, B, S] */
+  states: tf.Tensor3D;
+  /** [T, B, A, n] the target network's Q at t + 1. */
+  qTargetNext: tf.Tensor;
 }
 
 type QmixAllParams = QmixParams & QmixMixerParams;

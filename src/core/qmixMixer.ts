@@ -16,6 +16,7 @@
  * `mix(q, s)` takes them apart. Output `{ qTot: [B] }`.
  */
 import * as tf from '@tensorflow/tfjs';
+import { denseLayer } from './denseKernel';
 import { DenseStack } from './mlp';
 import { Model, type WeightSpec } from './model';
 import { Rng } from './rng';
@@ -102,8 +103,10 @@ export class QmixMixer extends Model<{ qTot: tf.Tensor1D }> {
     return tf.tidy(() => {
       const { w1, b1, wFinal, v } = this.weightsFor(states);
       const B = agentQs.shape[0];
-      const q3 = tf.reshape(agentQs, [B, 1, this.numAgents]) as tf.Tensor3D;
-      const hidden = tf.elu(tf.add(tf.reshape(tf.matMul(q3, w1), [B, this.embedDim]), b1)); // [B, E]
+      // Q · W1(s) row by row as Σ_a Q_a W1(s)[a, :]: a batch of B [1, n] × [n, E] products is
+      // thousands of tiny matrices, far slower as BatchMatMul (and its gradient) on wasm.
+      const q3 = tf.reshape(agentQs, [B, this.numAgents, 1]) as tf.Tensor3D;
+      const hidden = tf.elu(tf.add(tf.sum(tf.mul(q3, w1), 1), b1)); // [B, E]
       const mixed = tf.sum(tf.mul(hidden, wFinal), 1); // h · Wf(s)
       return tf.add(mixed, v) as tf.Tensor1D;
     });
@@ -114,10 +117,10 @@ export class QmixMixer extends Model<{ qTot: tf.Tensor1D }> {
     return tf.tidy(() => {
       const B = states.shape[0];
       return {
-        w1: tf.reshape(tf.abs(this.hyperW1.apply(states)), [B, this.numAgents, this.embedDim]) as tf.Tensor3D,
-        b1: this.hyperB1.apply(states),
-        wFinal: tf.abs(this.hyperWFinal.apply(states)) as tf.Tensor2D,
-        v: tf.reshape(this.valueNet.apply(states), [B]) as tf.Tensor1D,
+        w1: tf.reshape(tf.abs(applyStack(this.hyperW1, states)), [B, this.numAgents, this.embedDim]) as tf.Tensor3D,
+        b1: applyStack(this.hyperB1, states),
+        wFinal: tf.abs(applyStack(this.hyperWFinal, states)) as tf.Tensor2D,
+        v: tf.reshape(applyStack(this.valueNet, states), [B]) as tf.Tensor1D,
       };
     });
   }
@@ -129,4 +132,17 @@ export class QmixMixer extends Model<{ qTot: tf.Tensor1D }> {
   weightSpecs(): WeightSpec[] {
     return [...this.hyperW1.specs(), ...this.hyperB1.specs(), ...this.hyperWFinal.specs(), ...this.valueNet.specs()];
   }
+}
+
+/**
+ * A relu DenseStack through the fused dense kernel (the same arithmetic as `stack.apply`, with
+ * explicit transposes in the gradient: tfjs's transposed products are slow on wasm).
+ */
+export function applyStack(stack: DenseStack, x: tf.Tensor2D): tf.Tensor2D {
+  if (stack.activation !== 'relu') return stack.apply(x);
+  let h = x;
+  stack.layers.forEach((l, i) => {
+    h = denseLayer(h, l.kernel as tf.Tensor2D, l.bias as tf.Tensor1D, i + 1 < stack.layers.length ? 'relu' : 'linear');
+  });
+  return h;
 }
