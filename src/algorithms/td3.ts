@@ -41,7 +41,7 @@ export interface Td3Config {
   targetPolicyNoise: number;
   /** c: the smoothing noise is clipped to [−c, c] (same units). */
   targetNoiseClip: number;
-  /** Std of the Gaussian exploration noise, in units of the action half-range. */
+  /** Std of the exploration noise (Gaussian, or the Ornstein-Uhlenbeck process's σ; the actors add it), in units of the action half-range. */
   explorationNoise: number;
   // For the training loop:
   /** Replay capacity. */

@@ -14,6 +14,7 @@
  */
 import { actionScaleBias, LOG_STD_MAX, LOG_STD_MIN, type ActorSpec } from '../core/continuousMlp';
 import { exp, log, tanh } from '../core/portableMath';
+import type { NoiseProcess } from '../core/ouNoise';
 import type { Rng } from '../core/rng';
 
 export type ContinuousPolicyKind = 'deterministic' | 'squashedGaussian' | 'gaussian';
@@ -22,8 +23,13 @@ export type ContinuousPolicyKind = 'deterministic' | 'squashedGaussian' | 'gauss
 export interface ExploreMode {
   /** Uniform in the bounds (before learning starts). */
   random: boolean;
-  /** Std of Gaussian noise added on the tanh scale, in units of the half-range (0: none). */
+  /** Scale σ of the noise added on the tanh scale, in units of the half-range (0: none). */
   noise: number;
+  /**
+   * How that noise evolves (core/ouNoise.ts): independent Gaussian draws (the default) or an
+   * Ornstein-Uhlenbeck process per env copy, which the rollout actor keeps and passes to `act`.
+   */
+  process?: NoiseProcess;
   /** Stochastic policies: sample (true) or act with the mean (false). */
   sample: boolean;
 }
@@ -81,10 +87,15 @@ export class ContinuousPolicy {
     this.layers = layers;
   }
 
-  /** Actions [batch · A] in env units for observations [batch · obsDim]. */
-  act(obs: Float32Array, batch: number, rng: Rng, mode: ExploreMode): Float32Array {
+  /**
+   * Actions [batch · A] in env units for observations [batch · obsDim]. `noise` [batch · A], when
+   * given, is the exploration noise already drawn on the tanh scale (an OU process's values) and
+   * replaces the Gaussian σ·ε draws.
+   */
+  act(obs: Float32Array, batch: number, rng: Rng, mode: ExploreMode, noise?: Float32Array): Float32Array {
     const A = this.spec.actionDim;
     const out = new Float32Array(batch * A);
+    if (noise && noise.length !== batch * A) throw new Error(`ContinuousPolicy: noise has ${noise.length} values, expected ${batch * A}`);
     if (mode.random) {
       for (let i = 0; i < out.length; i++) {
         const j = i % A;
@@ -111,7 +122,7 @@ export class ContinuousPolicy {
       } else if (this.kind === 'deterministic') {
         const f = this.stack(x, 0, this.layers.length, act);
         for (let j = 0; j < A; j++) {
-          const noisy = tanh(f[j]) + (mode.noise > 0 ? mode.noise * rng.normal() : 0);
+          const noisy = tanh(f[j]) + (noise ? noise[r * A + j] : mode.noise > 0 ? mode.noise * rng.normal() : 0);
           // clip(μ + σ·scale·ε) in env units = bias + scale·clip(tanh f + σε, −1, 1)
           out[r * A + j] = this.bias[j] + this.scale[j] * Math.min(1, Math.max(-1, noisy));
         }
@@ -125,7 +136,8 @@ export class ContinuousPolicy {
           const ls = Math.min(LOG_STD_MAX, Math.max(LOG_STD_MIN, logStd[j]));
           const u = mode.sample ? mean[j] + exp(ls) * rng.normal() : mean[j];
           // Extra Gaussian noise on the tanh scale, as for the deterministic actor (noisy dataset episodes).
-          const y = mode.noise > 0 ? Math.min(1, Math.max(-1, tanh(u) + mode.noise * rng.normal())) : tanh(u);
+          const extra = noise ? noise[r * A + j] : mode.noise > 0 ? mode.noise * rng.normal() : 0;
+          const y = noise || mode.noise > 0 ? Math.min(1, Math.max(-1, tanh(u) + extra)) : tanh(u);
           out[r * A + j] = this.bias[j] + this.scale[j] * y;
         }
       }

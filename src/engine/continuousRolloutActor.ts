@@ -2,9 +2,12 @@
  * ContinuousRolloutActor: the remote actor of the Box-action loops (DDPG, TD3, SAC, offline
  * evaluation). It owns a VectorEnv of a continuous env and acts with a typed-array copy of the
  * learner's actor network (continuousPolicy.ts), exploring with noise drawn from its own seeded
- * Rng. Off-policy loops get transitions, one message of typed arrays per segment (Ape-X style).
+ * Rng: independent Gaussian draws, or an Ornstein-Uhlenbeck process per env copy (core/ouNoise.ts)
+ * that starts over at each episode start. Off-policy loops get transitions, one message of typed
+ * arrays per segment (Ape-X style).
  */
 import type { ActorSpec } from '../core/continuousMlp';
+import { OrnsteinUhlenbeckNoise } from '../core/ouNoise';
 import { Rng, deriveSeed } from '../core/rng';
 import { makeEnv } from '../envs/registry';
 import type { BoxActionEnv, TimeLimitedEnv } from '../envs/types';
@@ -82,12 +85,19 @@ export function validateContinuousSegment(s: ContinuousSegment, obsDim: number, 
   return null;
 }
 
+/** Whether a mode explores with an OU process (uniform warm-up actions and σ 0 draw none). */
+function usesOu(mode: ExploreMode): boolean {
+  return mode.process === 'ou' && !mode.random && mode.noise > 0;
+}
+
 export class ContinuousRolloutActor {
   static readonly actorKey: string = 'ContinuousRolloutActor';
   private readonly policy: ContinuousPolicy;
   private readonly rng: Rng;
   private version = -1;
   private readonly training: ActorVector;
+  /** The OU process of the training env copies (made on first use). */
+  private trainingNoise: OrnsteinUhlenbeckNoise | null = null;
   private evalEnv: BoxActionEnv | null = null;
   private evalEpisodes = 0;
 
@@ -137,7 +147,8 @@ export class ContinuousRolloutActor {
     const lengths: number[] = [];
     let obs = this.training.obs;
     for (let t = 0; t < T; t++) {
-      const actions = this.policy.act(obs, N, this.rng, mode);
+      const noise = usesOu(mode) ? this.ouOfTraining(N, A).next(this.rng, mode.noise) : undefined;
+      const actions = this.policy.act(obs, N, this.rng, mode, noise);
       // Gaussian PPO's draws are unbounded: the env gets them clipped (CleanRL's ClipAction), the segment keeps them.
       const step = vec.step(this.options.policy === 'gaussian' ? this.clipped(actions) : actions);
       if (this.options.policy === 'gaussian') seg.logProbs.set(this.policy.lastLogProbs, t * N);
@@ -149,6 +160,7 @@ export class ContinuousRolloutActor {
         if (step.terminated[n] || step.truncated[n]) seg.nextObs.set(step.finalObs.subarray(n * d, (n + 1) * d), (t * N + n) * d);
         seg.dones[t * N + n] = step.terminated[n];
         seg.ended[t * N + n] = step.terminated[n] | step.truncated[n];
+        if (seg.ended[t * N + n]) this.trainingNoise?.reset(n);
       }
       returns.push(...step.episodeReturns);
       lengths.push(...step.episodeLengths);
@@ -180,8 +192,9 @@ export class ContinuousRolloutActor {
     const lengths = new Int32Array(episodes);
     for (let e = 0; e < episodes; e++) {
       let obs = env.reset({ seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xe7a1, this.evalEpisodes++) }).obs;
+      const ou = usesOu(mode) ? new OrnsteinUhlenbeckNoise(1, A) : null;
       for (;;) {
-        const raw = this.policy.act(obs, 1, this.rng, mode);
+        const raw = this.policy.act(obs, 1, this.rng, mode, ou?.next(this.rng, mode.noise));
         const a = this.options.policy === 'gaussian' ? this.clipped(raw) : raw;
         const step = env.step(a);
         returns[e] += step.reward;
@@ -225,6 +238,10 @@ export class ContinuousRolloutActor {
   /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
   crash(message = 'crash requested'): void {
     crashSoon(message);
+  }
+
+  private ouOfTraining(numEnvs: number, actionDim: number): OrnsteinUhlenbeckNoise {
+    return (this.trainingNoise ??= new OrnsteinUhlenbeckNoise(numEnvs, actionDim));
   }
 
   private clipped(actions: Float32Array): Float32Array {

@@ -141,7 +141,8 @@ export const solvePendulumBenchmark: Benchmark = {
 /**
  * The MountainCarContinuous specs from the bench's flags: --budget N (env steps per run, default
  * the presets' 100,000), --algos sac,td3, and the exploration to use: --sac-alpha (SAC's fixed
- * entropy temperature) and --td3-noise (TD3's Gaussian σ), each defaulting to its preset's.
+ * entropy temperature), --td3-noise (TD3's noise σ) and --td3-process (gaussian or ou), each
+ * defaulting to its preset's.
  */
 export function mountainCarSpecs(flags: Record<string, string>): SolveSpec[] {
   const budget = Number(flags.budget ?? 100_000);
@@ -150,16 +151,18 @@ export function mountainCarSpecs(flags: Record<string, string>): SolveSpec[] {
   const unknown = algos.filter((a) => a !== 'sac' && a !== 'td3');
   if (unknown.length) throw new Error(`--algos: ${unknown.join(', ')} is not sac or td3`);
   const overrides = (key: string, flag: string): Record<string, unknown> => (flags[flag] === undefined ? {} : { [key]: Number(flags[flag]) });
+  const process = flags['td3-process'];
+  if (process !== undefined && process !== 'gaussian' && process !== 'ou') throw new Error(`--td3-process: ${process} is not gaussian or ou`);
   const all: SolveSpec[] = [
     { algo: 'sac', preset: 'sac-mountaincar-continuous', target: 90, budget, progress: true, overrides: overrides('sac.initAlpha', 'sac-alpha') },
-    { algo: 'td3', preset: 'td3-mountaincar-continuous', target: 90, budget, progress: true, overrides: overrides('td3.explorationNoise', 'td3-noise') },
+    { algo: 'td3', preset: 'td3-mountaincar-continuous', target: 90, budget, progress: true, overrides: { ...overrides('td3.explorationNoise', 'td3-noise'), ...(process === undefined ? {} : { 'td3.explorationProcess': process }) } },
   ];
   return all.filter((x) => algos.includes(x.algo));
 }
 
 export const solveMountainCarContinuousBenchmark: Benchmark = {
   name: 'solve-mountaincar-continuous',
-  description: 'Env steps until the mean return of the last 10 episodes passes 90 on MountainCarContinuous-v0 (SAC with fixed α 0.1, TD3 with Gaussian noise σ 0.5; --sac-alpha, --td3-noise, --budget, --algos), 3 seeds',
+  description: 'Env steps until the mean return of the last 10 episodes passes 90 on MountainCarContinuous-v0 (SAC with fixed α 0.1, TD3 with Ornstein-Uhlenbeck noise σ 0.5; --sac-alpha, --td3-noise, --td3-process, --budget, --algos), 3 seeds',
   async run({ seeds, flags }) {
     const specs = mountainCarSpecs(flags);
     const exploration = specs.map((x) => `${x.algo}: ${JSON.stringify(x.overrides)}`).join('; ');

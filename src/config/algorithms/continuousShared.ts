@@ -1,4 +1,5 @@
 /** Settings and preset pieces the Box-action descriptors share (DDPG, TD3, SAC, CQL, BC). */
+import { NOISE_PROCESSES } from '../../core/ouNoise';
 import { choice, int, num } from '../settingKinds';
 
 /** Replay and learning-rate settings every off-policy continuous algorithm has, under its own prefix. */
@@ -11,6 +12,23 @@ export function offPolicySettings<P extends string>(prefix: P, d: { lr: number; 
     bufferSize: int(prefix, 'Replay buffer', 1_000, 1_000_000, d.bufferSize, 'Transitions the replay buffer keeps.'),
     batchSize: int(prefix, 'Batch size', 16, 1_024, d.batchSize, 'Transitions per gradient step.'),
     learningStarts: int(prefix, 'Learning starts', 0, 100_000, d.learningStarts, 'Environment steps of uniformly random actions before the first update.'),
+  };
+}
+
+/**
+ * The exploration noise of the deterministic-policy algorithms (DDPG, TD3): its scale σ and its
+ * process, independent Gaussian draws or an Ornstein-Uhlenbeck process (core/ouNoise.ts).
+ */
+export function explorationSettings<P extends string>(prefix: P, sigma: number) {
+  return {
+    explorationNoise: num(prefix, 'Exploration noise σ', 0, 2, sigma, 'Scale of the noise added to μ(s), in units of the action half-range (the Gaussian std, or the OU process\'s σ).'),
+    explorationProcess: choice(
+      prefix,
+      'Exploration noise process',
+      NOISE_PROCESSES,
+      'gaussian',
+      'gaussian: independent draws each step; ou: Ornstein-Uhlenbeck, x ← x + 0.15·(0 − x)·0.01 + σ·√0.01·N(0, 1), reset each episode (correlated pushes).',
+    ),
   };
 }
 

@@ -1,8 +1,7 @@
-/** DDPG (Lillicrap et al. 2016): deterministic actor, one critic, Gaussian exploration noise, Ape-X style actors. */
+/** DDPG (Lillicrap et al. 2016): deterministic actor, one critic, Gaussian (or Ornstein-Uhlenbeck) exploration noise, Ape-X style actors. */
 import { defineAlgorithm } from '../algorithm';
-import { num } from '../settingKinds';
 import { BOX_ACTION_ALGORITHM } from './boxDescriptor';
-import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
+import { explorationSettings, offPolicySettings, PENDULUM_RUN } from './continuousShared';
 
 export const DDPG = defineAlgorithm({
   id: 'ddpg',
@@ -13,7 +12,7 @@ export const DDPG = defineAlgorithm({
   // Defaults: Stable-Baselines3 DDPG (lr 1e-3, τ 0.005, γ 0.99, batch 256, learning_starts 100).
   settings: {
     ...offPolicySettings('ddpg', { lr: 1e-3, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
-    explorationNoise: num('ddpg', 'Exploration noise σ', 0, 2, 0.1, 'Std of the Gaussian noise added to μ(s), in units of the action half-range.'),
+    ...explorationSettings('ddpg', 0.1),
   },
   presets: [
     {

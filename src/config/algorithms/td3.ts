@@ -2,7 +2,7 @@
 import { defineAlgorithm } from '../algorithm';
 import { int, num } from '../settingKinds';
 import { BOX_ACTION_ALGORITHM, MOUNTAINCAR_CONTINUOUS_RUN } from './boxDescriptor';
-import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
+import { explorationSettings, offPolicySettings, PENDULUM_RUN } from './continuousShared';
 
 export const TD3 = defineAlgorithm({
   id: 'td3',
@@ -16,7 +16,7 @@ export const TD3 = defineAlgorithm({
     policyDelay: int('td3', 'Policy delay', 1, 10, 2, 'Critic updates per actor (and target) update.'),
     targetPolicyNoise: num('td3', 'Target noise σ̃', 0, 1, 0.2, 'Std of the smoothing noise on the target action, in half-ranges.'),
     targetNoiseClip: num('td3', 'Target noise clip c', 0, 1, 0.5, 'The smoothing noise is clipped to [−c, c].'),
-    explorationNoise: num('td3', 'Exploration noise σ', 0, 2, 0.1, 'Std of the Gaussian noise added to μ(s), in units of the action half-range.'),
+    ...explorationSettings('td3', 0.1),
   },
   presets: [
     {
@@ -36,13 +36,16 @@ export const TD3 = defineAlgorithm({
     },
     {
       name: 'td3-mountaincar-continuous',
-      title: 'TD3 on MountainCarContinuous (sparse goal, strong exploration noise)',
-      description: 'The goal reward only comes once the car has swung up the hill: wide exploration noise finds it before the action cost teaches the car to stand still.',
-      // rl-baselines3-zoo hyperparams/td3.yml MountainCarContinuous-v0: Ornstein-Uhlenbeck noise σ 0.5,
-      // 3e5 steps, otherwise SB3 defaults. Here Gaussian noise σ 0.5 (no OU process).
+      title: 'TD3 on MountainCarContinuous (sparse goal, temporally correlated exploration)',
+      description: 'The goal reward only comes once the car has swung up the hill: Ornstein-Uhlenbeck noise keeps pushing one way for hundreds of steps and finds it before the action cost teaches the car to stand still.',
+      // rl-baselines3-zoo hyperparams/td3.yml MountainCarContinuous-v0: noise_type
+      // 'ornstein-uhlenbeck', noise_std 0.5 (SB3's OrnsteinUhlenbeckActionNoise, θ 0.15, dt 1e-2),
+      // 3e5 steps, otherwise SB3 defaults. Independent Gaussian noise σ 0.5 never reached the flag in
+      // 2e4 steps on 3 seeds here. Changed: learning_starts 1000 (SB3 100), nets [64, 64] relu.
       settings: {
         ...MOUNTAINCAR_CONTINUOUS_RUN,
         'td3.explorationNoise': 0.5,
+        'td3.explorationProcess': 'ou',
         'td3.learningStarts': 1_000,
       },
     },

@@ -30,6 +30,7 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const batchSize = numParam(params, 'batchSize');
   const learningStarts = numParam(params, 'learningStarts');
   const noise = typeof params.explorationNoise === 'number' ? params.explorationNoise : 0;
+  const noiseProcess = params.explorationProcess === 'ou' ? 'ou' : 'gaussian';
   const utd = s['sampling.updateToData'];
   const T = s['sampling.segmentLength'];
   const queue = new BoundedQueue<ContinuousSegment>(Math.max(2, s.actors));
@@ -62,7 +63,7 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
       stopping: () => stopping,
       fetch: () =>
         callWithWeights(sentVersion, i, published, (weights, version) => {
-          const mode: ExploreMode = { random: requested < learningStarts, noise, sample: true };
+          const mode: ExploreMode = { random: requested < learningStarts, noise, process: noiseProcess, sample: true };
           requested += T * s.envsPerActor;
           return pool.call(i, 'sampleTransitions', weights, version, T, mode);
         }),

@@ -18,6 +18,8 @@ describe('solve-mountaincar-continuous flags', () => {
     expect(mountainCarSpecs({ algos: 'sac', 'sac-alpha': '0.2' })[0].overrides).toEqual({ 'sac.initAlpha': 0.2 });
     expect(() => mountainCarSpecs({ algos: 'ddpg' })).toThrow(/ddpg is not sac or td3/);
     expect(() => mountainCarSpecs({ budget: '10' })).toThrow(/--budget/);
+    expect(mountainCarSpecs({ algos: 'td3', 'td3-process': 'gaussian', 'td3-noise': '0.5' })[0].overrides).toEqual({ 'td3.explorationNoise': 0.5, 'td3.explorationProcess': 'gaussian' });
+    expect(() => mountainCarSpecs({ 'td3-process': 'pink' })).toThrow(/pink is not gaussian or ou/);
   });
 });
 
