@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster-scaling [--seconds S]`: rollout throughput of RolloutActors in 1, 2 and
+ * `npm run bench -- cluster-scaling [--seconds S] [--t STEPS]`: rollout throughput of RolloutActors in 1, 2 and
  * 4 Node actor-host processes (one actor each) whose segments go through the JetStream work queue,
  * against the same number of in-process worker-thread actors answering directly; the ratio, the
  * messages and bytes per segment, and the latency from the host's publish to the learner's take.
@@ -40,10 +40,11 @@ async function pool(spawner: ActorSpawner, n: number): Promise<ActorPool<Rollout
   return p;
 }
 
-const T = 64;
+/** Env steps per actor per segment unless `--t` says otherwise. */
+const DEFAULT_T = 64;
 
 /** Env steps per second of `n` in-process worker actors over `seconds`. */
-async function inProcess(n: number, seconds: number): Promise<number> {
+async function inProcess(n: number, seconds: number, T: number): Promise<number> {
   const p = await pool(nodeActorSpawner, n);
   await p.map('sampleSegment', () => [null, 0, T, 0]); // warm-up, as the cluster side's first segments
   let steps = 0;
@@ -83,7 +84,7 @@ interface ClusterFigures {
   latencyP99Ms: number;
 }
 
-async function throughCluster(n: number, seconds: number): Promise<ClusterFigures> {
+async function throughCluster(n: number, seconds: number, T: number): Promise<ClusterFigures> {
   const token = generateToken();
   const server = await startNatsServer({ host: '127.0.0.1', port: -1, wsPort: null, token, allowedOrigins: [] });
   const credsPath = `${server.dir}/bench.creds`;
@@ -159,11 +160,13 @@ export const clusterScalingBenchmark: Benchmark = {
   description: 'rollout throughput with actors in 1, 2, 4 actor-host processes through NATS JetStream vs in-process workers',
   async run(args) {
     const seconds = Number(args.flags.seconds ?? 8);
+    const T = Number(args.flags.t ?? DEFAULT_T);
+    if (!Number.isInteger(T) || T < 1 || T > 4096) throw new Error('--t must be a whole number of steps from 1 to 4096');
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = { loadAverageBefore: loadavg()[0] };
     for (const n of [1, 2, 4]) {
-      const local = await inProcess(n, seconds);
-      const c = await throughCluster(n, seconds);
+      const local = await inProcess(n, seconds, T);
+      const c = await throughCluster(n, seconds, T);
       figures[`actors${n}`] = { inProcessStepsPerSecond: local, ...c, ratio: c.stepsPerSecond / local };
       rows.push([n, Math.round(local), Math.round(c.stepsPerSecond), (c.stepsPerSecond / local).toFixed(2), c.messagesPerSegment.toFixed(1), Math.round(c.bytesPerSegment), c.latencyMedianMs.toFixed(1), c.latencyP99Ms.toFixed(1)]);
     }
