@@ -21,10 +21,10 @@
  *   npm run bench -- soak [--backend wasm|webgpu] [--minutes 10] [--preset quickstart] [--set k=v,...] [--warmup 2] [--gc false]
  *   npm run bench -- soak --control bare-webgpu|bare-tfjs [--parts ...] [--tf-flags K=v,...] [--minutes 10]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildApp, startPreview } from './previewServer';
 import { resolveExperiment } from '../../config/config';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
@@ -150,19 +150,6 @@ export function flatness(t: number[], values: number[]): Flatness | null {
   const sxx = t.reduce((a, x) => a + (x - mt) ** 2, 0);
   const sxy = t.reduce((a, x, i) => a + (x - mt) * (values[i] - mv), 0);
   return { n: values.length, first, last: values[values.length - 1], maxDeviation, slopePerMinute: sxx > 0 ? (60 * sxy) / sxx : 0, flat: maxDeviation <= FLAT_WITHIN };
-}
-
-async function waitForServer(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the page's server did not answer at ${url}`);
 }
 
 const MEASURES: { key: keyof SoakSample; label: string; unit: string }[] = [
@@ -343,12 +330,8 @@ export const soakBenchmark: Benchmark = {
       // Its own build folder (ignored by git), so an e2e run serving dist/ meanwhile is not disturbed.
       // `--dist`: another build folder, so a second soak can build while one serves the first.
       const dist = flags.dist ?? OUT_DIR;
-      if (!existsSync(`${dist}/index.html`) || flags.build !== 'false') {
-        const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', dist], { stdio: 'inherit' });
-        if (b.status !== 0) throw new Error('vite build failed');
-      }
-      const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', dist], { stdio: 'ignore', detached: true });
-      stopServer = () => void (server.pid && process.kill(-server.pid));
+      buildApp(dist, flags.build === 'false');
+      stopServer = (await startPreview(port, dist)).stop;
     }
     const base = `http://127.0.0.1:${port}/`;
     const { chromium } = await import('@playwright/test');
@@ -364,7 +347,6 @@ export const soakBenchmark: Benchmark = {
       throw err;
     });
     try {
-      await waitForServer(base, 30_000);
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
       let crashed = false;

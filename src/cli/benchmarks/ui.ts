@@ -8,9 +8,8 @@
  * and SwiftShader share them with the page), a task's wall time is mostly time the main thread
  * waited for a core, and only the CPU time is the page's own work.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { buildApp, startPreview } from './previewServer';
 import { resolveExperiment } from '../../config/config';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
@@ -92,19 +91,6 @@ const OBSERVERS = `
   requestAnimationFrame(tick);
 `;
 
-async function waitForServer(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`vite preview did not answer at ${url}`);
-}
-
 export const uiBenchmark: Benchmark = {
   name: 'ui',
   description: 'Playground page in headless Chromium: time to interactive, JS before first paint, main-thread long tasks and slow frames while training (--mode time-to-target: a preset trained in the page until it reaches its target)',
@@ -118,17 +104,16 @@ export const uiBenchmark: Benchmark = {
     // `--backend NAME` sets the learner backend of the training window (default: auto).
     const backend = flags.backend;
     // Built every time (a stale dist/ would measure old code) unless `--build false`.
-    if (!existsSync('dist/index.html') || flags.build !== 'false') {
-      const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-      if (b.status !== 0) throw new Error('vite build failed');
-    }
-    const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
-    const base = `http://127.0.0.1:${PORT}/`;
+    buildApp(undefined, flags.build === 'false');
+    const server = await startPreview(PORT);
+    const base = server.base;
     // Imported here so the other benchmarks do not need Playwright.
     const { chromium } = await import('@playwright/test');
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true });
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
+      server.stop();
+      throw err;
+    });
     try {
-      await waitForServer(base, 30_000);
       const pages: PageFigures[] = [];
       for (let i = 0; i < loads; i++) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -231,7 +216,7 @@ export const uiBenchmark: Benchmark = {
       return { table: markdownTable(['measure', 'value', 'notes'], rows), figures: { pages, training } };
     } finally {
       await browser.close();
-      if (server.pid) process.kill(-server.pid);
+      server.stop();
     }
   },
 };
@@ -261,17 +246,15 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
   const backend = flags.backend ?? 'wasm';
   const timeoutS = Number(flags.timeout ?? 900);
   const runSeeds = flags.seeds === undefined ? [1] : seeds;
-  if (!existsSync('dist/index.html') || flags.build !== 'false') {
-    const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-    if (b.status !== 0) throw new Error('vite build failed');
-  }
-  const port = PORT + 1;
-  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
-  const base = `http://127.0.0.1:${port}/`;
+  buildApp(undefined, flags.build === 'false');
+  const server = await startPreview(PORT + 1);
+  const base = server.base;
   const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
+    server.stop();
+    throw err;
+  });
   try {
-    await waitForServer(base, 30_000);
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown>[] = [];
     for (const seed of runSeeds) {
@@ -301,6 +284,6 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
     return { table: markdownTable(header, rows), figures: { preset, runs: figures } };
   } finally {
     await browser.close();
-    if (server.pid) process.kill(-server.pid);
+    server.stop();
   }
 }
