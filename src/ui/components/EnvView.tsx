@@ -14,6 +14,7 @@ import { usePlayground } from '../store';
 import { descriptorOf } from '../../config/registry';
 import { MpeView } from './MpeView';
 import { CONTINUOUS_DRAW } from './ContinuousEnvViews';
+import { useNewestDemo } from './useNewestDemo';
 
 const W = 320;
 const H = 200;
@@ -117,15 +118,9 @@ export function EnvView() {
 function ClassicEnvView() {
   const envId = usePlayground((s) => s.config.settings['env.id']);
   const seed = usePlayground((s) => s.config.settings.seed);
-  const demo = usePlayground((s) => (s.demo && s.demo.envId === s.config.settings['env.id'] ? s.demo : null));
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  // The animation loop reads the newest demo from here, so a new record never restarts it.
-  const newest = useRef<DemoRecord | null>(demo);
+  const newest = useNewestDemo(envId);
   const [playing, setPlaying] = useState<Playing>({ kind: 'random', n: 0, ret: 0 });
-
-  useEffect(() => {
-    newest.current = demo;
-  }, [demo]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -213,7 +208,7 @@ function ClassicEnvView() {
       cancelAnimationFrame(raf);
       observer.disconnect();
     };
-  }, [envId, seed]);
+  }, [envId, seed, newest]);
 
   if (!DRAW[envId]) return null;
   return (

@@ -10,6 +10,7 @@ import { Rng } from '../../core/rng';
 import { makeMpeEnv, messageWord, type MpeRenderFrame } from '../../envs/mpe';
 import type { DemoRecord } from '../../runs/records';
 import { usePlayground } from '../store';
+import { useNewestDemo } from './useNewestDemo';
 
 const SIZE = 260;
 const FRAME_MS = 120;
@@ -61,15 +62,10 @@ type Playing = { kind: 'random' } | { kind: 'demo'; update: number; ret: number 
 export function MpeView() {
   const envId = usePlayground((s) => s.config.settings['marl.env']);
   const seed = usePlayground((s) => s.config.settings.seed);
-  const demo = usePlayground((s) => (s.demo && s.demo.envId === s.config.settings['marl.env'] ? s.demo : null));
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const newest = useRef<DemoRecord | null>(demo);
+  const newest = useNewestDemo(envId);
   const [playing, setPlaying] = useState<Playing>({ kind: 'random' });
   const [message, setMessage] = useState<string | null>(null);
-
-  useEffect(() => {
-    newest.current = demo;
-  }, [demo]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -124,7 +120,7 @@ export function MpeView() {
     };
     raf = requestAnimationFrame(tick);
     return () => cancelAnimationFrame(raf);
-  }, [envId, seed]);
+  }, [envId, seed, newest]);
 
   return (
     <section aria-label="Environment view" id="env-view">
