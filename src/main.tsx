@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { createSession, openBrowserRunStore, SessionContext } from './ui/session';
 import { usePlayground } from './ui/store';
-import { loadFromHash, syncHash } from './ui/urlSync';
+import { followHashChange, loadFromHash, syncHash } from './ui/urlSync';
 import { takeJoinLink } from './ui/session/clusterJoinLink';
 import { useCluster } from './ui/session/clusterControl';
 import { createLearner } from './workers/learnerClient';
@@ -14,6 +14,9 @@ takeJoinLink(useCluster);
 // The link is read before the first render, so the page never shows the defaults first.
 const autostart = loadFromHash();
 syncHash();
+window.addEventListener('hashchange', () => {
+  if (!takeJoinLink(useCluster)) followHashChange();
+});
 
 // One session for the page; nothing starts until it is used (the learner after the first paint).
 const session = createSession({ learner: createLearner, runStore: openBrowserRunStore, store: usePlayground });

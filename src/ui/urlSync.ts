@@ -1,7 +1,8 @@
 /**
  * The experiment lives in the URL hash: read once on load (a bad link loads what it can and
  * lists the rest in a notice), then rewritten with replaceState whenever the settings or the
- * view options change, so reload and back keep the experiment.
+ * view options change, so reload and back keep the experiment. A link pasted into the address bar
+ * of the open tab (only the hash changes, so nothing reloads) is followed too.
  */
 import { decodeExperiment, experimentUrl, type UiOptions } from '../config/urlState';
 import { usePlayground, type PlaygroundState } from './store';
@@ -35,17 +36,40 @@ export function shareLink(ui: Partial<UiOptions>): string {
   return linkFor(usePlayground.getState(), ui);
 }
 
+/** The address this module last wrote, so a hash change can tell a new link from its own writes. */
+let lastWritten = '';
+
+function writeHash(): void {
+  const s = usePlayground.getState();
+  const url = linkFor(s, s.view);
+  if (url !== lastWritten) {
+    lastWritten = url;
+    window.history.replaceState(window.history.state, '', url);
+  }
+}
+
+const BUSY: ReadonlySet<PlaygroundState['status']> = new Set(['starting', 'running', 'pausing', 'paused', 'stopping']);
+
+/**
+ * Follow a new link in the address bar of the open tab. During a run the run's settings stay: the
+ * address goes back to the running experiment and a notice says why, so nothing the run had is lost.
+ */
+export function followHashChange(): void {
+  if (window.location.href === lastWritten) return;
+  const s = usePlayground.getState();
+  if (BUSY.has(s.status)) {
+    lastWritten = '';
+    writeHash();
+    s.notify('warning', 'The link in the address bar was not loaded because a run is going on. Stop the run, then open the link again.');
+    return;
+  }
+  loadFromHash();
+  writeHash();
+}
+
 /** Keep the hash in step with the store; returns the unsubscribe function. */
 export function syncHash(): () => void {
-  let last = '';
-  const write = () => {
-    const s = usePlayground.getState();
-    const url = linkFor(s, s.view);
-    if (url !== last) {
-      last = url;
-      window.history.replaceState(window.history.state, '', url);
-    }
-  };
+  const write = writeHash;
   write();
   return usePlayground.subscribe((s, prev) => {
     if (s.config !== prev.config || s.view !== prev.view || s.changes !== prev.changes) write();

@@ -30,6 +30,27 @@ test('an invalid learning rate stays in the field with one inline error in words
   await expect(error).toHaveCount(0);
 });
 
+test('a link pasted into the address bar of the open tab loads without a reload, and waits while a run goes on', async ({ page }) => {
+  await page.goto('/');
+  const ppo = page.getByRole('radio', { name: /^PPO on CartPole \(synchronous/ });
+  await expect(ppo).not.toBeChecked();
+  await page.evaluate((t) => { window.location.hash = `x=${t}`; }, token({ v: 1, p: 'ppo-cartpole' }));
+  await expect(ppo).toBeChecked();
+
+  // During a run the running experiment stays, the address goes back to it, and a notice says why.
+  await page.getByRole('radio', { name: /^QuickStart/ }).check();
+  await page.getByLabel('Budget (env steps)').fill('5000000');
+  await page.getByLabel('Budget (env steps)').press('Enter');
+  await page.getByTestId('start').click();
+  await expect(page.getByTestId('status')).toHaveText('running', { timeout: 60_000 });
+  const running = page.url();
+  await page.evaluate((t) => { window.location.hash = `x=${t}`; }, token({ v: 1, p: 'ppo-cartpole' }));
+  await expect(page.getByTestId('notices')).toContainText('not loaded because a run is going on');
+  await expect(page.getByRole('radio', { name: /^QuickStart/ })).toBeChecked();
+  expect(page.url()).toBe(running);
+  await page.getByTestId('stop').click();
+});
+
 test('notices sit in the page flow, never over the runs panel, and dismiss themselves', async ({ page }) => {
   await page.goto('/');
   await page.getByText('Share this experiment').click();

@@ -28,4 +28,9 @@ test('QMIX on simple_spread trains in the page: per-agent and mixer charts, the 
     return coloured;
   });
   expect(painted).toBeGreaterThan(50);
+  // The heading names the task in words, and the picture sits on the dark panel like the other views.
+  await expect(page.locator('#env-view h2')).toContainText('cooperative navigation (simple_spread)');
+  const corner = await page.getByTestId('mpe-canvas').evaluate((c: HTMLCanvasElement) => Array.from(c.getContext('2d')!.getImageData(1, 1, 1, 1).data.slice(0, 3)));
+  expect(Math.max(...corner)).toBeLessThan(64);
+  await page.locator('#env-view').screenshot({ path: 'tests/e2e/artifacts/screenshots/mpe-view.png' });
 });

@@ -10,6 +10,7 @@ import { Rng } from '../../core/rng';
 import { makeMpeEnv, messageWord, type MpeRenderFrame } from '../../envs/mpe';
 import type { DemoRecord } from '../../runs/records';
 import { usePlayground } from '../store';
+import { optionText } from './settingText';
 import { useNewestDemo } from './useNewestDemo';
 
 const SIZE = 260;
@@ -37,7 +38,7 @@ export function frameFromDemo(template: MpeRenderFrame, d: DemoRecord, f: number
 }
 
 function draw(ctx: CanvasRenderingContext2D, frame: MpeRenderFrame): void {
-  ctx.fillStyle = '#f8fafc';
+  ctx.fillStyle = '#0b1220';
   ctx.fillRect(0, 0, SIZE, SIZE);
   const cam = Math.max(1, frame.camRange);
   const scale = (SIZE / 2) * 0.9 / cam;
@@ -46,13 +47,15 @@ function draw(ctx: CanvasRenderingContext2D, frame: MpeRenderFrame): void {
   // Landmarks first, agents on top (PettingZoo draws entities in world order: agents, then landmarks).
   const ordered = [...frame.entities.filter((e) => e.kind === 'landmark'), ...frame.entities.filter((e) => e.kind === 'agent')];
   for (const e of ordered) {
-    const [r, g, b] = e.color.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 200));
+    // PettingZoo's colours are meant for a white page; on the dark panel they are lifted so that
+    // its dark grey landmarks stay visible, keeping their hue.
+    const [r, g, b] = e.color.map((c) => Math.round(70 + Math.min(1, Math.max(0, c)) * 185));
     ctx.beginPath();
     ctx.arc(px(e.x), py(e.y), Math.max(2, e.size * scale), 0, 2 * Math.PI);
     ctx.fillStyle = `rgb(${r}, ${g}, ${b})`;
     ctx.fill();
     ctx.lineWidth = e.isGoal ? 2.5 : 1;
-    ctx.strokeStyle = e.isGoal ? '#0f172a' : '#334155';
+    ctx.strokeStyle = e.isGoal ? '#f8fafc' : '#94a3b8';
     ctx.stroke();
   }
 }
@@ -125,7 +128,7 @@ export function MpeView() {
   return (
     <section aria-label="Environment view" id="env-view">
       <h2>
-        {envId} <span className="muted">live view</span>
+        {optionText('marl.env', envId)} <span className="muted">live view</span>
       </h2>
       <canvas ref={canvasRef} className="env-canvas" style={{ aspectRatio: '1 / 1', maxWidth: SIZE }} role="img" aria-label={`${envId}: agents and landmarks`} data-testid="mpe-canvas" />
       {message && (

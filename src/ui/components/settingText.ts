@@ -14,6 +14,11 @@ function num(v: number): string {
 const OPTION_LABELS: Record<string, Record<string, string>> = {
   algorithm: Object.fromEntries(ALGORITHM_DESCRIPTORS.map((d) => [d.id, d.label])),
   'swarm.task': { wideSearch: 'wide search', taskGraph: 'task graph' },
+  'marl.env': {
+    simple_spread_v3: 'cooperative navigation (simple_spread)',
+    simple_tag_v3: 'predator and prey (simple_tag)',
+    simple_speaker_listener_v4: 'speaker and listener (simple_speaker_listener)',
+  },
 };
 
 /** What an enum setting's option is called on screen: its label, else the value itself. */
