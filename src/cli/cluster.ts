@@ -11,6 +11,7 @@
 import { resolve } from 'node:path';
 import { writeCreds } from '../cluster/creds';
 import { intFlag, parseFlags } from '../cluster/flags';
+import { joinLinkFor } from '../cluster/joinLink';
 import { startNatsServer } from '../cluster/natsServer';
 import { generateToken, isLoopback } from '../cluster/serverConfig';
 import { runMain } from './runMain';
@@ -48,8 +49,7 @@ async function main(): Promise<number> {
     ...(tls ? { tlsCert: flags.get('--tls-cert'), tlsKey: flags.get('--tls-key') } : {}),
   });
   writeCreds(credsPath, { version: 1, servers: [server.url], token, ws: server.wsUrl });
-  const join = new URL(app);
-  join.hash = `join=${encodeURIComponent(server.wsUrl ?? '')}&token=${token}`;
+  const join = joinLinkFor(new URL(app).href, { url: server.wsUrl ?? '', token });
   process.stdout.write(
     [
       `nats-server ${server.pid} is up: ${server.url}${server.wsUrl ? `, browser tabs: ${server.wsUrl}` : ''} (JetStream on)`,
@@ -61,7 +61,7 @@ async function main(): Promise<number> {
       `  npm run train -- --preset impala-cartpole --cluster ${server.url} --creds ${credsPath}`,
       '',
       'Join link for browser tabs (it GRANTS ACCESS to this cluster: share it only with people you trust):',
-      `  ${join.href}`,
+      `  ${join}`,
       '',
       'Ctrl-C stops the cluster.',
       '',
