@@ -1,7 +1,7 @@
 /** Connecting a Node process to the cluster: token auth, reconnecting for ever. */
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { FIRST_CONNECT_TIMEOUT_MS, RECONNECTING } from './connectionOptions';
+import { FIRST_CONNECT_TIMEOUT_MS, LEAN_REQUESTS, RECONNECTING } from './connectionOptions';
 
 export interface ConnectOptions {
   servers: string | string[];
@@ -20,6 +20,7 @@ export function connectCluster(o: ConnectOptions): Promise<NatsConnection> {
     name: o.name,
     timeout: o.timeoutMs ?? FIRST_CONNECT_TIMEOUT_MS,
     ...RECONNECTING,
+    ...LEAN_REQUESTS,
     ...(o.tlsCa ? { tls: { caFile: o.tlsCa } } : {}),
   });
 }

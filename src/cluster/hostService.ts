@@ -8,6 +8,14 @@
  * A request the learner sends again after a reconnect is not run twice: an answered one is
  * answered from a small cache, one still running is left to finish. An actor that hears nothing
  * from its learner for `idleTimeoutMs` (the learner's pool pings every few seconds) is stopped.
+ *
+ * Streamed calls (their answer goes into the run's stream) are pipelined: the learner keeps more
+ * than one in flight per actor (src/engine/producers.ts), the host queues them and hands the
+ * actor the next one as soon as it answered the last, so the actor computes segment k+1 while
+ * segment k is being published and acknowledged. The actor still runs them one at a time, in the
+ * order they came; and it starts one only while at most {@link MAX_UNACKED_WHILE_COMPUTING}
+ * of its segments await their PubAck, so a host holds at most one segment per actor more than
+ * without pipelining.
  */
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { ActorSpawner, SpawnedWorker } from '../core/remote/spawner';
@@ -16,8 +24,8 @@ import { serializeError } from '../core/remote/errors';
 import { FrameReceiver, FrameSender } from './channel';
 import { decodeFrame, encodeFrame, DEFAULT_CAPS, type FrameCaps } from './codec';
 import { randomId } from './ids';
-import { actorInboundSchema, actorMessageSchema, emptyStats, spawnRequestSchema, subjects, type HostBeat, type SpawnReply, type StreamReceipt, type StreamRoute, type TransportStats } from './protocol';
-import { openExperience, runIdOf, SegmentPublisher, WeightsStore } from './experience';
+import { actorInboundSchema, actorMessageSchema, emptyStats, spawnRequestSchema, subjects, type HostBeat, type LearnerMessage, type SpawnReply, type StreamReceipt, type StreamRoute, type TransportStats } from './protocol';
+import { openExperience, runIdOf, SegmentPublisher, WeightsStore, type Experience } from './experience';
 
 export interface HostServiceOptions {
   capacity: number;
@@ -28,9 +36,14 @@ export interface HostServiceOptions {
   idleTimeoutMs?: number;
   caps?: FrameCaps;
   log?(line: string): void;
+  /** How this host puts segments into a run's stream (default: a {@link SegmentPublisher}). */
+  publisher?(exp: Experience): SegmentPublisher;
 }
 
 const ANSWER_CACHE = 64;
+
+/** An actor starts its next streamed call only while at most this many of its segments await their PubAck. */
+export const MAX_UNACKED_WHILE_COMPUTING = 1;
 
 /** What a host has done so far, for its own page or log (a browser tab shows it in its cluster panel). */
 export interface HostWork {
@@ -134,7 +147,7 @@ export class HostService {
     if (!run) return Promise.reject(new Error(`not a run's stream: ${route.s} / ${route.b}`));
     let p = this.runs.get(run);
     if (!p) {
-      p = openExperience(this.nc, run, false).then((exp) => ({ publisher: new SegmentPublisher(exp), weights: new WeightsStore(exp.os) }));
+      p = openExperience(this.nc, run, false).then((exp) => ({ publisher: this.options.publisher?.(exp) ?? new SegmentPublisher(exp), weights: new WeightsStore(exp.os) }));
       p.catch(() => this.runs.delete(run));
       this.runs.set(run, p);
     }
@@ -155,6 +168,13 @@ export class HostService {
   }
 }
 
+/** A streamed call waiting for its actor, with the weights it names being fetched meanwhile (null: the actor has them). */
+interface QueuedCall {
+  m: Extract<LearnerMessage, { type: 'APPLY' }>;
+  route: StreamRoute;
+  weights: Promise<Float32Array[]> | null;
+}
+
 class HostedActor {
   lastHeard = Date.now();
   private readonly sender: FrameSender;
@@ -168,6 +188,12 @@ class HostedActor {
   /** Calls whose answer goes into a stream: their route and segment id. */
   private readonly streamed = new Map<string, { route: StreamRoute; sid: string }>();
   private segments = 0;
+  /** Streamed calls not given to the actor yet, in the order they came. */
+  private readonly queued: QueuedCall[] = [];
+  /** The streamed call the actor is computing (its comlink id), or null. */
+  private computing: string | null = null;
+  /** This actor's segments being published, not acknowledged by the stream yet. */
+  private unacked = 0;
   /** The weights version this actor was last given (a call for the same version passes null: the actor keeps its own). */
   private weightsVersion = -1;
   private ended = false;
@@ -241,23 +267,49 @@ class HostedActor {
       }
       const route = frame.x;
       this.streamed.set(m.id, { route, sid: `${this.actorId}-${(this.segments++).toString(36)}` });
-      void (async () => {
-        let args = m.argumentList;
-        try {
-          // Weights by version, fetched once per host and version; a copy for each actor (it is transferred).
-          if (route.w !== null && route.w !== this.weightsVersion) args = [{ type: 'HANDLER' as const, name: 'parl-typed-arrays' as const, value: (await this.host.experience(route).then((e) => e.weights.fetch(route.w ?? 0))).map((w) => w.slice()) }, ...args.slice(1)];
-        } catch (err) {
-          this.running.delete(m.id);
-          this.streamed.delete(m.id);
-          this.publish({ k: 'msg', m: { id: m.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: serializeError(err) } } });
-          return;
-        }
-        if (this.ended) return;
-        if (route.w !== null) this.weightsVersion = route.w;
-        const call = { ...m, argumentList: args };
-        this.worker.endpoint.postMessage(call, collectTransferables(args));
-      })();
+      this.queued.push({ m, route, weights: this.prefetch(route) });
+      this.pump();
     }
+  }
+
+  /** Starts fetching the weights a queued call names, unless the actor has them already. */
+  private prefetch(route: StreamRoute): Promise<Float32Array[]> | null {
+    const version = route.w;
+    if (version === null || version === this.weightsVersion) return null;
+    const p = this.host.experience(route).then((e) => e.weights.fetch(version));
+    p.catch(() => undefined); // its failure is reported when the call goes to the actor
+    return p;
+  }
+
+  /** Gives the actor its next streamed call, if it is free and few enough of its segments await their PubAck. */
+  private pump(): void {
+    if (this.ended || this.computing !== null || this.unacked > MAX_UNACKED_WHILE_COMPUTING) return;
+    const next = this.queued.shift();
+    if (!next) return;
+    this.computing = next.m.id;
+    void this.dispatch(next);
+  }
+
+  private async dispatch({ m, route, weights }: QueuedCall): Promise<void> {
+    let args = m.argumentList;
+    const version = route.w;
+    try {
+      // Weights by version, fetched once per host and version; a copy for each actor (it is transferred).
+      if (version !== null && version !== this.weightsVersion) {
+        const shared = await (weights ?? this.host.experience(route).then((e) => e.weights.fetch(version)));
+        args = [{ type: 'HANDLER' as const, name: 'parl-typed-arrays' as const, value: shared.map((w) => w.slice()) }, ...args.slice(1)];
+      }
+    } catch (err) {
+      this.running.delete(m.id);
+      this.streamed.delete(m.id);
+      this.computing = null;
+      this.publish({ k: 'msg', m: { id: m.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: serializeError(err) } } });
+      this.pump();
+      return;
+    }
+    if (this.ended) return;
+    if (version !== null) this.weightsVersion = version;
+    this.worker.endpoint.postMessage({ ...m, argumentList: args }, collectTransferables(args));
   }
 
   /** A streamed call's answer: into the run's stream; the learner gets the receipt (or the error). */
@@ -290,7 +342,15 @@ class HostedActor {
       if (to) {
         // Still 'running' until its receipt is cached, so a resent request is not run again meanwhile.
         this.streamed.delete(m.id);
-        void this.toStream(m, to).finally(() => this.running.delete(m.id));
+        if (this.computing === m.id) this.computing = null;
+        this.unacked++;
+        void this.toStream(m, to).finally(() => {
+          this.running.delete(m.id);
+          this.unacked--;
+          this.pump();
+        });
+        // The next call goes to the actor while this segment is published.
+        this.pump();
         return;
       }
       if (!this.running.delete(m.id)) return;
@@ -307,6 +367,7 @@ class HostedActor {
   private finish(why: string): void {
     if (this.ended) return;
     this.ended = true;
+    this.queued.length = 0;
     this.sub.unsubscribe();
     this.host.forget(this, why);
   }

@@ -3,7 +3,7 @@
  * reconnecting for ever (like connect.ts does for Node over TCP).
  */
 import { wsconnect, type NatsConnection } from '@nats-io/nats-core';
-import { FIRST_CONNECT_TIMEOUT_MS, RECONNECTING } from './connectionOptions';
+import { FIRST_CONNECT_TIMEOUT_MS, LEAN_REQUESTS, RECONNECTING } from './connectionOptions';
 import { tokenProblem, wsUrlProblem } from './joinLink';
 
 export interface WsConnectOptions {
@@ -36,6 +36,7 @@ export function connectClusterWs(o: WsConnectOptions): Promise<NatsConnection> {
     name: o.name.slice(0, 256),
     timeout: o.timeoutMs ?? FIRST_CONNECT_TIMEOUT_MS,
     ...RECONNECTING,
+    ...LEAN_REQUESTS,
     wsFactory: normallyClosingSocket,
   });
 }

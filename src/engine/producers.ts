@@ -58,3 +58,54 @@ export async function callWithWeights<S>(sentVersion: number[], i: number, publi
   sentVersion[i] = version;
   return result;
 }
+
+/** The room a stream producer asks for before each request (src/cluster/segmentSource.ts). */
+export interface StreamRoom {
+  /** Resolves when the stream has room for one more segment, and counts it as asked for. */
+  reserve(): Promise<void>;
+  /** A request failed: its reserved place is free again. */
+  release(): void;
+}
+
+/**
+ * Requests kept in flight per actor whose segments go into a stream. A streamed request is answered
+ * only after its segment was published and acknowledged, a round trip longer than a small
+ * segment's compute (CartPole, T=32: well under a millisecond); with a second request already at
+ * the host, the actor computes the next segment during that round trip. The host runs an actor's
+ * requests one at a time and bounds its un-acked segments (src/cluster/hostService.ts).
+ */
+export const STREAM_REQUESTS_PER_ACTOR = 2;
+
+export interface StreamProducerOptions {
+  stream: StreamRoom;
+  progress: Pick<LoopProgress, 'lose' | 'backoff'>;
+  /** True once the run is ending. */
+  stopping: () => boolean;
+  /** Asks actor `i` for one segment into the stream (resolves with the host's receipt). */
+  request: (i: number) => Promise<unknown>;
+  /** Requests in flight for this actor (default {@link STREAM_REQUESTS_PER_ACTOR}). */
+  inFlight?: number;
+}
+
+/**
+ * Keep actor `i` producing into the stream until the run stops: `inFlight` request loops, each
+ * reserving room first (backpressure). A failed request frees its room, is counted as a lost
+ * segment and backed off, as in {@link produceInto}.
+ */
+export async function produceIntoStream(i: number, o: StreamProducerOptions): Promise<void> {
+  const requestLoop = async (): Promise<void> => {
+    while (!o.stopping()) {
+      try {
+        await o.stream.reserve();
+        if (o.stopping()) return;
+        await o.request(i);
+      } catch {
+        o.stream.release();
+        if (o.stopping()) return;
+        o.progress.lose();
+        await o.progress.backoff(i);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: o.inFlight ?? STREAM_REQUESTS_PER_ACTOR }, requestLoop));
+}

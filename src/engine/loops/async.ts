@@ -14,7 +14,7 @@ import { collectSegmentCentral, InferenceServer } from '../centralInference';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import { buildLearner } from '../learner';
-import { callWithWeights, produceInto } from '../producers';
+import { callWithWeights, produceInto, produceIntoStream } from '../producers';
 import { VtraceSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
 import { openStreamedExperience } from '../../cluster/segmentSource';
@@ -59,18 +59,9 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
 
   const produce = async (i: number): Promise<void> => {
-    while (stream && !stopping) {
-      try {
-        await stream.reserve();
-        if (stopping) return;
-        // The host fetches the weights of this version and puts the segment into the stream.
-        await pool.call(i, 'sampleSegment', null, published.version, T, 0);
-      } catch {
-        stream.release();
-        if (stopping) return;
-        progress.lose();
-        await progress.backoff(i);
-      }
+    if (stream) {
+      // The host fetches the weights of this version and puts the segment into the stream.
+      return produceIntoStream(i, { stream, progress, stopping: () => stopping, request: () => pool.call(i, 'sampleSegment', null, published.version, T, 0) });
     }
     await produceInto(i, {
       queue,
