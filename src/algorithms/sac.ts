@@ -25,10 +25,19 @@
  *    the policy's entropy is below H̄ the gradient is negative and a descent step RAISES α (more
  *    exploration); above H̄ it lowers α. One Adam step on log α.
  * 5. Targets (Polyak): θi' ← τθi + (1 − τ)θi'.
+ *
+ * With gSDE (a GsdeActor, setting `useSde`; Raffin, Kober & Stulp 2022, as SB3's SAC with use_sde) the actor is a
+ * GsdeActor: u = μ(s) + z(s)·M with M = exp(L) ∘ E, and log π from core/gsde.ts:
+ *     log π(a|s) = Σ_j [ log N(u_j; μ_j, (z²·exp(L)²)_j + δ) − log(1 − tanh(u_j)²) ].
+ * Each update draws one standard-normal E [H, A] (`sdeNoise`, SB3's reset_noise() per gradient
+ * step) shared by every row at s (step 3) and at s' (step 1); L is trained by L_π through both the
+ * sample and the variance, and z is not detached (learn_features). `noise` / `nextNoise` go unused.
+ * The actors explore with their own draws of M (engine/continuousPolicy.ts).
  */
 import * as tf from '@tensorflow/tfjs';
 import { Algorithm } from '../core/algorithm';
-import { QCritic, squashedGaussian, SquashedGaussianActor, type ActorSpec, type CriticSpec } from '../core/continuousMlp';
+import { GsdeActor, QCritic, squashedGaussian, SquashedGaussianActor, type ActorSpec, type CriticSpec } from '../core/continuousMlp';
+import { gsdeSquashed } from '../core/gsde';
 import { deriveSeed } from '../core/rng';
 import type { Model, ModelOutput } from '../core/model';
 import { readScalars } from '../core/tensorUtils';
@@ -85,10 +94,15 @@ export interface SacBatch extends ContinuousBatch {
   noise: tf.Tensor2D;
   /** [B, A] standard-normal ε for the sample at s' (step 1). */
   nextNoise: tf.Tensor2D;
+  /** gSDE only: [H, A] standard-normal E of this update's exploration matrix, for s and s'. */
+  sdeNoise?: tf.Tensor2D;
 }
 
+/** SAC's actor: plain squashed Gaussian, or with gSDE. */
+export type SacActor = SquashedGaussianActor | GsdeActor;
+
 export interface SacModels {
-  actor: SquashedGaussianActor;
+  actor: SacActor;
   critic1: QCritic;
   critic2: QCritic;
   /** Overwritten with their critic's weights at construction. */
@@ -96,7 +110,7 @@ export interface SacModels {
   critic2Target: QCritic;
 }
 
-export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
+export class Sac extends Algorithm<SacBatch, SacActor> {
   readonly config: SacConfig;
   readonly critic1: QCritic;
   readonly critic2: QCritic;
@@ -145,35 +159,67 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
     return tf.tidy(() => this.model.toEnvAction(tf.tanh(this.model.forward(obs).mean)));
   }
 
+  /** Whether the actor explores with gSDE. */
+  get sde(): boolean {
+    return this.model instanceof GsdeActor;
+  }
+
   /**
-   * What sampling needs: [mean | logStd] of u, [B, 2A]. The caller draws ε with its seeded Rng
-   * and acts with a = bias + scale·tanh(mean + exp(logStd)·ε) (or calls `explore`). Caller disposes.
+   * What sampling needs: [mean | logStd] of u, [B, 2A] (with gSDE, logStd = ½ log Var(u|s) of
+   * gsde.ts). The caller draws ε with its seeded Rng and acts with
+   * a = bias + scale·tanh(mean + exp(logStd)·ε) (or calls `explore`). Caller disposes.
    */
   sample(obs: tf.Tensor2D): tf.Tensor2D {
     return tf.tidy(() => {
-      const { mean, logStd } = this.model.forward(obs);
+      const m = this.model;
+      if (m instanceof GsdeActor) {
+        const { mean, latent } = m.forward(obs);
+        const { variance } = gsdeSquashed(mean, latent, m.logStd as tf.Tensor2D, tf.zerosLike(m.logStd) as tf.Tensor2D);
+        return tf.concat([mean, tf.mul(0.5, tf.log(variance))], 1);
+      }
+      const { mean, logStd } = m.forward(obs);
       return tf.concat([mean, logStd], 1);
     });
   }
 
-  /** a = bias + scale·tanh(mean + exp(logStd)·ε) for standard-normal ε [B, A]. Caller disposes. */
+  /** a = bias + scale·tanh(u) for the sample of `policySample` with ε. Caller disposes. */
   explore(obs: tf.Tensor2D, eps: tf.Tensor2D): tf.Tensor2D {
-    return tf.tidy(() => {
-      const { mean, logStd } = this.model.forward(obs);
-      return this.model.toEnvAction(squashedGaussian(mean, logStd, eps).y);
-    });
+    return tf.tidy(() => this.policySample(obs, eps).action);
   }
 
-  /** (a ~ π_φ(·|s) in env units, log π(a|s)) for given ε; call inside tf.tidy or a gradient closure. */
+  /**
+   * (a ~ π_φ(·|s) in env units, log π(a|s)) for given draws; call inside tf.tidy or a gradient
+   * closure. ε is standard-normal [B, A] (u = mean + exp(logStd)·ε), or with gSDE the [H, A]
+   * standard-normal E of the exploration matrix M = exp(L) ∘ E.
+   */
   policySample(obs: tf.Tensor2D, eps: tf.Tensor2D): { action: tf.Tensor2D; logProb: tf.Tensor1D } {
-    const { mean, logStd } = this.model.forward(obs);
+    const m = this.model;
+    if (m instanceof GsdeActor) {
+      const { mean, latent } = m.forward(obs);
+      const s = gsdeSquashed(mean, latent, m.logStd as tf.Tensor2D, eps);
+      return { action: m.toEnvAction(s.y), logProb: s.logProb };
+    }
+    const { mean, logStd } = m.forward(obs);
     const s = squashedGaussian(mean, logStd, eps);
-    return { action: this.model.toEnvAction(s.y), logProb: s.logProb };
+    return { action: m.toEnvAction(s.y), logProb: s.logProb };
+  }
+
+  /** The draws for the samples at s (step 3) and s' (step 1): ε per row, or gSDE's one E for both. */
+  private drawsOf(batch: SacBatch): { now: tf.Tensor2D; next: tf.Tensor2D } {
+    if (!this.sde) return { now: batch.noise, next: batch.nextNoise };
+    if (!batch.sdeNoise) throw new Error('Sac: a gSDE actor needs batch.sdeNoise, the [H, A] standard-normal draw of the exploration matrix');
+    return { now: batch.sdeNoise, next: batch.sdeNoise };
+  }
+
+  /** Draws of a fixed shape per update that the batch must carry (engine/continuousAgent.ts): gSDE's E [H, A]. */
+  updateDraws(): { name: string; shape: [number, number] }[] {
+    const m = this.model;
+    return m instanceof GsdeActor ? [{ name: 'sdeNoise', shape: [m.latentDim, m.spec.actionDim] }] : [];
   }
 
   /** y (step 1) for a given α; call inside tf.tidy. */
   targets(batch: SacBatch, alpha: tf.Scalar): tf.Tensor1D {
-    const next = this.policySample(batch.nextObs, batch.nextNoise);
+    const next = this.policySample(batch.nextObs, this.drawsOf(batch).next);
     const qNext = tf.minimum(...twinQ(this.critic1Target, this.critic2Target, batch.nextObs, next.action));
     const soft = tf.sub(qNext, tf.mul(alpha, next.logProb));
     return tf.add(batch.rewards, tf.mul(tf.mul(this.config.gamma, tf.sub(1, batch.dones)), soft));
@@ -186,7 +232,7 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
 
   /** L_π and the log π(ã|s) it used (step 3); call inside tf.tidy or a gradient closure. */
   actorLoss(batch: SacBatch, alpha: tf.Scalar): { loss: tf.Scalar; logProb: tf.Tensor1D } {
-    const { action, logProb } = this.policySample(batch.obs, batch.noise);
+    const { action, logProb } = this.policySample(batch.obs, this.drawsOf(batch).now);
     const q = tf.minimum(...twinQ(this.critic1, this.critic2, batch.obs, action));
     return { loss: tf.mean(tf.sub(tf.mul(alpha, logProb), q)), logProb };
   }
@@ -201,6 +247,8 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
     const B = checkBatch(batch, obsDim, actionDim, 'Sac.learn');
     checkNoise(batch.noise, B, actionDim, 'noise', 'Sac.learn');
     checkNoise(batch.nextNoise, B, actionDim, 'nextNoise', 'Sac.learn');
+    const m = this.model;
+    if (m instanceof GsdeActor) checkNoise(batch.sdeNoise, m.latentDim, actionDim, 'sdeNoise', 'Sac.learn');
     const criticVars = [...this.critic1.variables(), ...this.critic2.variables()];
     const scalars = tf.tidy(() => {
       const alpha = tf.exp(this.logAlpha) as tf.Scalar; // a constant for steps 1–3
@@ -228,6 +276,8 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
         q1Mean,
         q2Mean,
       };
+      // SB3's train/std: the mean of exp(L) with gSDE.
+      if (m instanceof GsdeActor) out.sdeStd = tf.mean(tf.exp(m.logStd)) as tf.Scalar;
       if (this.config.autotune) {
         const a = tf.variableGrads(() => this.alphaLoss(logProb), [this.logAlpha]);
         this.alphaOptimizer.applyGradients(a.grads);
@@ -254,17 +304,30 @@ export class Sac extends Algorithm<SacBatch, SquashedGaussianActor> {
   }
 }
 
-/** The settings the playground exposes (src/config/algorithms/sac.ts), by field name (H̄ stays −|A|). */
-export type SacParams = Omit<SacConfig, 'targetEntropy'>;
+/**
+ * gSDE's settings (SB3's use_sde, sde_sample_freq, log_std_init). They shape the actor
+ * (ActorSpec.sde, made by engine/continuousLearner.ts) and how the actors resample, not the
+ * update rule, which follows its actor.
+ */
+export interface SacGsdeParams {
+  useSde: boolean;
+  /** Actors draw a new exploration matrix every this many env steps; ≤ 0: only at each segment start. */
+  sdeSampleFreq: number;
+  /** Initial entries of the log-std matrix L. */
+  logStdInit: number;
+}
 
-/** How the actors act: a = bias + scale·tanh(mean + exp(logStd)·ε). */
+/** The settings the playground exposes (src/config/algorithms/sac.ts), by field name (H̄ stays −|A|). */
+export type SacParams = Omit<SacConfig, 'targetEntropy'> & SacGsdeParams;
+
+/** How the actors act: a = bias + scale·tanh(mean + exp(logStd)·ε), or with gSDE (ActorSpec.sde) mean + z·M. */
 export const policy = 'squashedGaussian' as const;
 
-/** SAC's actor and twin critics with their targets, for an env's sizes and bounds. */
+/** SAC's actor (a GsdeActor when `net.sde` is set) and twin critics with their targets, for an env's sizes and bounds. */
 export function sacModels(net: ActorSpec, seed: number): SacModels {
   const critic: CriticSpec = { obsDim: net.obsDim, actionDim: net.actionDim, hidden: net.hidden, activation: net.activation };
   return {
-    actor: new SquashedGaussianActor(net, seed),
+    actor: net.sde ? new GsdeActor(net, seed) : new SquashedGaussianActor(net, seed),
     critic1: new QCritic(critic, deriveSeed(seed, 1)),
     critic2: new QCritic(critic, deriveSeed(seed, 2)),
     critic1Target: new QCritic(critic, deriveSeed(seed, 1)),
@@ -274,5 +337,6 @@ export function sacModels(net: ActorSpec, seed: number): SacModels {
 
 /** Builds SAC for an env's sizes and bounds (engine entry point). */
 export function create(net: ActorSpec, params: SacParams, seed: number): Sac {
+  if (params.useSde !== (net.sde !== undefined)) throw new Error(`sac: useSde is ${params.useSde} but the actor spec ${net.sde ? 'has' : 'lacks'} gSDE`);
   return new Sac(sacModels(net, seed), params);
 }

@@ -4,6 +4,8 @@
  *   - DeterministicActor (DDPG, TD3):      a = bias + scale · tanh(f(s))                  `{ action: [B, A] }`
  *   - SquashedGaussianActor (SAC):         u ~ N(mean(s), exp(logStd(s))²), a = bias + scale · tanh(u)
  *                                          `{ mean: [B, A], logStd: [B, A] }`, logStd clamped to [logStdMin, logStdMax]
+ *   - GsdeActor (SAC with gSDE, gsde.ts):  u = mean(s) + z(s)·M, M ~ N(0, exp(L)²), a = bias + scale · tanh(u)
+ *                                          `{ mean: [B, A], latent: [B, H] }`, L [H, A] a trained variable
  *   - QCritic (all three):                 Q(s, a) from the concatenation [s, a]           `{ q: [B] }`
  *
  * with scale = (high − low)/2 and bias = (high + low)/2 per action dimension (CleanRL's
@@ -14,6 +16,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { denseLayer } from './denseKernel';
+import { GSDE_CLIP_MEAN, logOneMinusTanhSq, type GsdeSpec } from './gsde';
 import { Dense, DenseStack } from './mlp';
 import { Model, type WeightSpec } from './model';
 import { Rng } from './rng';
@@ -28,6 +31,8 @@ export interface ActorSpec {
   actionLow: number[];
   /** Per-dimension upper action bounds (length actionDim). */
   actionHigh: number[];
+  /** SAC with gSDE: the actor is a GsdeActor and the remote actors explore with its matrix (absent: off). */
+  sde?: GsdeSpec;
 }
 
 /** Serialisable description of a Q(s, a) critic. */
@@ -205,6 +210,55 @@ export class SquashedGaussianActor extends BoundedActor<{ mean: tf.Tensor2D; log
 }
 
 /**
+ * SAC's actor with gSDE (Stable-Baselines3's SAC Actor with use_sde, full_std, exp): the same trunk
+ * and mean head as SquashedGaussianActor (same init for a seed), the mean clipped by
+ * hardtanh(−2, 2) (SB3's clip_mean), and instead of a log-std head a state-independent log-std
+ * matrix L [H, A] (H = the last hidden size), a trained variable with every entry `logStdInit`.
+ * z(s) = act(trunk(s)) is the latent the exploration noise z·M is linear in (see gsde.ts).
+ * Variable order: trunk layers, mean head, L.
+ */
+export class GsdeActor extends BoundedActor<{ mean: tf.Tensor2D; latent: tf.Tensor2D }> {
+  readonly trunk: DenseStack;
+  readonly meanHead: Dense;
+  /** L [H, A]. */
+  readonly logStd: tf.Variable;
+  readonly sde: GsdeSpec;
+  /** H. */
+  readonly latentDim: number;
+
+  constructor(
+    spec: ActorSpec,
+    readonly seed: number,
+  ) {
+    super(spec);
+    if (!spec.sde || !Number.isFinite(spec.sde.logStdInit) || !Number.isInteger(spec.sde.sampleFreq)) throw bad('ActorSpec.sde (GsdeActor)', spec.sde);
+    this.sde = spec.sde;
+    const rng = new Rng(seed).fork(12);
+    const h = spec.hidden;
+    this.latentDim = h[h.length - 1];
+    this.trunk = new DenseStack('actor', spec.obsDim, h.slice(0, -1), this.latentDim, spec.activation, Math.SQRT2, rng.fork(0));
+    this.meanHead = new Dense('actor/mean', this.latentDim, spec.actionDim, 0.01, rng.fork(1));
+    this.logStd = tf.variable(tf.fill([this.latentDim, spec.actionDim], spec.sde.logStdInit), true);
+  }
+
+  forward(x: tf.Tensor2D): { mean: tf.Tensor2D; latent: tf.Tensor2D } {
+    return tf.tidy(() => {
+      const latent = applyStack(this.trunk, x, true);
+      const raw = denseLayer(latent, this.meanHead.kernel as tf.Tensor2D, this.meanHead.bias as tf.Tensor1D, 'linear');
+      return { mean: tf.clipByValue(raw, -GSDE_CLIP_MEAN, GSDE_CLIP_MEAN), latent };
+    });
+  }
+
+  variables(): tf.Variable[] {
+    return [...this.trunk.variables(), this.meanHead.kernel, this.meanHead.bias, this.logStd];
+  }
+
+  weightSpecs(): WeightSpec[] {
+    return [...this.trunk.specs(), ...this.meanHead.specs(), { name: 'actor/sdeLogStd', shape: [this.latentDim, this.spec.actionDim] }];
+  }
+}
+
+/**
  * The tanh-squashed diagonal Gaussian, reparameterised (call inside tf.tidy or a gradient closure):
  *     u = mean + exp(logStd) · ε,   y = tanh(u) ∈ (−1, 1)
  *     log π(y|s) = Σ_i [ log N(u_i; mean_i, σ_i) − log(1 − tanh(u_i)²) ]                     (change of variables)
@@ -221,7 +275,7 @@ export function squashedGaussian(
   const u = tf.add(mean, tf.mul(tf.exp(logStd), eps));
   const y = tf.tanh(u);
   const logN = tf.sub(tf.sub(tf.mul(-0.5, tf.square(eps)), logStd), 0.5 * Math.log(2 * Math.PI));
-  const logDet = tf.mul(2, tf.sub(tf.sub(Math.log(2), u), tf.softplus(tf.mul(-2, u))));
+  const logDet = logOneMinusTanhSq(u as tf.Tensor2D);
   const logProb = tf.sum(tf.sub(logN, logDet), 1) as tf.Tensor1D;
   return { u: u as tf.Tensor2D, y: y as tf.Tensor2D, logProb };
 }

@@ -1,8 +1,9 @@
 /**
  * The learner-side Agent of the Box-action algorithms: turns replay samples (typed arrays) into
  * the tensor batch `learn` takes, with the random draws the update needs (SAC's ε at s and s',
- * TD3's target-smoothing ε, CQL's sampled actions) drawn in JS from the run's seeded Rng, so a
- * seed gives the same numbers on every backend. It frees every tensor it makes.
+ * TD3's target-smoothing ε, CQL's sampled actions, SAC-with-gSDE's exploration matrix) drawn in JS
+ * from the run's seeded Rng, so a seed gives the same numbers on every backend. It frees every
+ * tensor it makes.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { BatchDraw } from '../config/algorithm';
@@ -18,8 +19,20 @@ export const STANDARD_DRAWS: readonly BatchDraw[] = [
   { name: 'targetNoise', rows: 1, kind: 'normal' },
 ];
 
+/** A standard-normal draw of a fixed shape per update rather than per transition (gSDE's E [H, A]). */
+export interface UpdateDraw {
+  name: string;
+  shape: [number, number];
+}
+
+/** Whether an update rule asks for per-update draws (SAC declares `updateDraws()`). */
+function hasUpdateDraws(a: object): a is { updateDraws(): readonly UpdateDraw[] } {
+  return typeof (a as { updateDraws?: unknown }).updateDraws === 'function';
+}
+
 export class ContinuousAgent {
   private readonly draws: readonly BatchDraw[];
+  private readonly updateDraws: readonly UpdateDraw[];
 
   constructor(
     readonly algorithm: Algorithm,
@@ -29,6 +42,7 @@ export class ContinuousAgent {
     extraDraws: readonly BatchDraw[] = [],
   ) {
     this.draws = [...STANDARD_DRAWS, ...extraDraws];
+    this.updateDraws = hasUpdateDraws(algorithm) ? algorithm.updateDraws() : [];
   }
 
   /** One update from a replay sample; returns the algorithm's metrics. */
@@ -39,6 +53,12 @@ export class ContinuousAgent {
       const values = new Float32Array(B * d.rows * this.actionDim);
       for (let i = 0; i < values.length; i++) values[i] = d.kind === 'normal' ? this.rng.normal() : 2 * this.rng.uniform() - 1;
       batch[d.name] = tf.tensor2d(values, [B * d.rows, this.actionDim]);
+    }
+    // After the per-transition draws, so a rule without update draws sees the same stream.
+    for (const d of this.updateDraws) {
+      const values = new Float32Array(d.shape[0] * d.shape[1]);
+      for (let i = 0; i < values.length; i++) values[i] = this.rng.normal();
+      batch[d.name] = tf.tensor2d(values, d.shape);
     }
     try {
       return this.algorithm.learn(batch);

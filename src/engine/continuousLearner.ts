@@ -21,10 +21,15 @@ export interface BuiltContinuousLearner {
   env: ContinuousEnvSpec;
 }
 
-/** The actor network's description for a config (what the remote actors rebuild). */
+/**
+ * The actor network's description for a config (what the remote actors rebuild), with its gSDE
+ * exploration when the algorithm has a `useSde` setting that is on (SAC).
+ */
 export function continuousNetFor(config: ExperimentConfig): ActorSpec {
   const s = config.settings;
   const env = continuousEnvSpec(s['env.id']);
+  const params = paramsOf(s, descriptorOf(s.algorithm));
+  const sde = params.useSde === true ? { sde: { logStdInit: numParam(params, 'logStdInit'), sampleFreq: numParam(params, 'sdeSampleFreq') } } : {};
   return {
     obsDim: env.obsDim,
     actionDim: env.actionDim,
@@ -32,6 +37,7 @@ export function continuousNetFor(config: ExperimentConfig): ActorSpec {
     actionHigh: env.actionHigh,
     hidden: Array.from({ length: s['model.layers'] }, () => s['model.hidden']),
     activation: s['model.activation'],
+    ...sde,
   };
 }
 

@@ -6,6 +6,8 @@
  *   - 'deterministic' (DeterministicActor): μ(s) = bias + scale·tanh(f(s)), f = DenseStack(obs → hidden… → A);
  *   - 'squashedGaussian' (SquashedGaussianActor): z = act(trunk(s)), mean = z·Wm + bm,
  *     logStd = clip(z·Ws + bs, LOG_STD_MIN, LOG_STD_MAX), u = mean + exp(logStd)·ε, a = bias + scale·tanh(u);
+ *     with gSDE (spec.sde, GsdeActor): mean = clip(z·Wm + bm, −2, 2), u = mean + z·M_n with the
+ *     exploration matrix M_n = exp(L) ∘ E of env copy n (core/gsde.ts; weights: trunk, mean head, L);
  *   - 'gaussian' (GaussianActorCritic, Gaussian PPO): a = μ(s) + exp(logStd)·ε, unbounded (the caller
  *     clips what it sends to the env), with log π(a|s) = Σ_i [−ε_i²/2 − logStd_i − ½ log 2π]
  *     (weights: actor layers, the logStd vector, then the critic's layers, which acting ignores).
@@ -13,6 +15,7 @@
  * core/portableMath.ts: the page's and Node's engines differ in the last bit of Math's.
  */
 import { actionScaleBias, LOG_STD_MAX, LOG_STD_MIN, type ActorSpec } from '../core/continuousMlp';
+import { GSDE_CLIP_MEAN, GsdeExploration } from '../core/gsde';
 import { exp, log, tanh } from '../core/portableMath';
 import type { NoiseProcess } from '../core/ouNoise';
 import type { Rng } from '../core/rng';
@@ -47,8 +50,10 @@ interface Layer {
 
 export class ContinuousPolicy {
   private layers: Layer[] = [];
-  /** Gaussian PPO's state-independent log-std. */
+  /** Gaussian PPO's state-independent log-std, or gSDE's log-std matrix L [H · A]. */
   private logStd: Float32Array | null = null;
+  /** Whether the actor is SAC's gSDE actor (spec.sde). */
+  readonly sde: boolean;
   /** log π(a|s) of the rows of the last `act` (gaussian only; zeros otherwise). */
   lastLogProbs = new Float32Array(0);
   private readonly scale: Float32Array;
@@ -64,17 +69,37 @@ export class ContinuousPolicy {
     this.scale = scale;
     this.bias = bias;
     // deterministic: hidden.length + 1 layers; squashed: hidden.length trunk layers + 2 heads
+    // gSDE: hidden.length trunk layers, the mean head and L
     const h = spec.hidden.length;
-    this.weightArrays = kind === 'gaussian' ? 4 * (h + 1) + 1 : 2 * (h + (kind === 'deterministic' ? 1 : 2));
+    this.sde = kind === 'squashedGaussian' && spec.sde !== undefined;
+    this.weightArrays = kind === 'gaussian' ? 4 * (h + 1) + 1 : this.sde ? 2 * (h + 1) + 1 : 2 * (h + (kind === 'deterministic' ? 1 : 2));
+  }
+
+  /** H, the size of the latent z the gSDE noise is linear in. */
+  get latentDim(): number {
+    return this.spec.hidden[this.spec.hidden.length - 1];
+  }
+
+  /** Empty exploration matrices for a gSDE actor (draw them with `resampleExploration`). */
+  newExploration(): GsdeExploration {
+    if (!this.sde) throw new Error('ContinuousPolicy: only a gSDE actor has exploration matrices');
+    return new GsdeExploration(this.latentDim, this.spec.actionDim);
+  }
+
+  /** Draw new matrices M_n = exp(L) ∘ E_n for `numEnvs` env copies with the current weights' L. */
+  resampleExploration(exploration: GsdeExploration, rng: Rng, numEnvs: number): void {
+    if (!this.logStd) throw new Error('ContinuousPolicy: no weights yet');
+    exploration.resample(rng, this.logStd, numEnvs);
   }
 
   setWeights(weights: Float32Array[]): void {
     if (weights.length !== this.weightArrays) throw new Error(`ContinuousPolicy: expected ${this.weightArrays} weight arrays, got ${weights.length}`);
     const layers: Layer[] = [];
-    const actorArrays = this.kind === 'gaussian' ? 2 * (this.spec.hidden.length + 1) : weights.length;
-    if (this.kind === 'gaussian') {
+    const actorArrays = this.kind === 'gaussian' || this.sde ? 2 * (this.spec.hidden.length + 1) : weights.length;
+    if (this.kind === 'gaussian' || this.sde) {
+      const want = this.sde ? this.latentDim * this.spec.actionDim : this.spec.actionDim;
       this.logStd = weights[actorArrays].slice();
-      if (this.logStd.length !== this.spec.actionDim) throw new Error(`ContinuousPolicy: logStd has ${this.logStd.length} values, expected ${this.spec.actionDim}`);
+      if (this.logStd.length !== want) throw new Error(`ContinuousPolicy: logStd has ${this.logStd.length} values, expected ${want}`);
     }
     for (let i = 0; i < actorArrays; i += 2) {
       const b = weights[i + 1];
@@ -90,9 +115,10 @@ export class ContinuousPolicy {
   /**
    * Actions [batch · A] in env units for observations [batch · obsDim]. `noise` [batch · A], when
    * given, is the exploration noise already drawn on the tanh scale (an OU process's values) and
-   * replaces the Gaussian σ·ε draws.
+   * replaces the Gaussian σ·ε draws. A gSDE actor samples with `exploration`'s matrix of row r's
+   * env copy (required when mode.sample).
    */
-  act(obs: Float32Array, batch: number, rng: Rng, mode: ExploreMode, noise?: Float32Array): Float32Array {
+  act(obs: Float32Array, batch: number, rng: Rng, mode: ExploreMode, noise?: Float32Array, exploration?: GsdeExploration): Float32Array {
     const A = this.spec.actionDim;
     const out = new Float32Array(batch * A);
     if (noise && noise.length !== batch * A) throw new Error(`ContinuousPolicy: noise has ${noise.length} values, expected ${batch * A}`);
@@ -125,6 +151,23 @@ export class ContinuousPolicy {
           const noisy = tanh(f[j]) + (noise ? noise[r * A + j] : mode.noise > 0 ? mode.noise * rng.normal() : 0);
           // clip(μ + σ·scale·ε) in env units = bias + scale·clip(tanh f + σε, −1, 1)
           out[r * A + j] = this.bias[j] + this.scale[j] * Math.min(1, Math.max(-1, noisy));
+        }
+      } else if (this.sde) {
+        const n = this.layers.length;
+        const z = this.stack(x, 0, n - 1, act);
+        activate(z, act);
+        const mean = dense(this.layers[n - 1], z);
+        let sdeNoise: Float32Array | null = null;
+        if (mode.sample) {
+          if (!exploration || exploration.numEnvs !== batch) throw new Error(`ContinuousPolicy: a gSDE actor samples with exploration matrices for ${batch} env copies (resampleExploration first)`);
+          sdeNoise = exploration.noise(z, r);
+        }
+        for (let j = 0; j < A; j++) {
+          const m = Math.min(GSDE_CLIP_MEAN, Math.max(-GSDE_CLIP_MEAN, mean[j]));
+          const u = sdeNoise ? m + sdeNoise[j] : m;
+          const extra = noise ? noise[r * A + j] : mode.noise > 0 ? mode.noise * rng.normal() : 0;
+          const y = noise || mode.noise > 0 ? Math.min(1, Math.max(-1, tanh(u) + extra)) : tanh(u);
+          out[r * A + j] = this.bias[j] + this.scale[j] * y;
         }
       } else {
         const n = this.layers.length;

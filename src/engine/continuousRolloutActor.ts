@@ -3,10 +3,13 @@
  * evaluation). It owns a VectorEnv of a continuous env and acts with a typed-array copy of the
  * learner's actor network (continuousPolicy.ts), exploring with noise drawn from its own seeded
  * Rng: independent Gaussian draws, or an Ornstein-Uhlenbeck process per env copy (core/ouNoise.ts)
- * that starts over at each episode start. Off-policy loops get transitions, one message of typed
- * arrays per segment (Ape-X style).
+ * that starts over at each episode start; SAC with gSDE samples with an exploration matrix per env
+ * copy (core/gsde.ts), drawn anew at the start of each segment (SB3's rollout start) and every
+ * `net.sde.sampleFreq` steps within it when that is positive, and at each evaluation episode's
+ * start. Off-policy loops get transitions, one message of typed arrays per segment (Ape-X style).
  */
 import type { ActorSpec } from '../core/continuousMlp';
+import type { GsdeExploration } from '../core/gsde';
 import { OrnsteinUhlenbeckNoise } from '../core/ouNoise';
 import { Rng, deriveSeed } from '../core/rng';
 import { makeEnv } from '../envs/registry';
@@ -98,6 +101,8 @@ export class ContinuousRolloutActor {
   private readonly training: ActorVector;
   /** The OU process of the training env copies (made on first use). */
   private trainingNoise: OrnsteinUhlenbeckNoise | null = null;
+  /** gSDE's exploration matrices of the training env copies (made on first use). */
+  private trainingSde: GsdeExploration | null = null;
   private evalEnv: BoxActionEnv | null = null;
   private evalEpisodes = 0;
 
@@ -146,9 +151,12 @@ export class ContinuousRolloutActor {
     const returns: number[] = [];
     const lengths: number[] = [];
     let obs = this.training.obs;
+    const sde = this.usesSde(mode) ? (this.trainingSde ??= this.policy.newExploration()) : undefined;
+    const sampleFreq = this.options.net.sde?.sampleFreq ?? 0;
     for (let t = 0; t < T; t++) {
+      if (sde && (t === 0 || (sampleFreq > 0 && t % sampleFreq === 0))) this.policy.resampleExploration(sde, this.rng, N);
       const noise = usesOu(mode) ? this.ouOfTraining(N, A).next(this.rng, mode.noise) : undefined;
-      const actions = this.policy.act(obs, N, this.rng, mode, noise);
+      const actions = this.policy.act(obs, N, this.rng, mode, noise, sde);
       // Gaussian PPO's draws are unbounded: the env gets them clipped (CleanRL's ClipAction), the segment keeps them.
       const step = vec.step(this.options.policy === 'gaussian' ? this.clipped(actions) : actions);
       if (this.options.policy === 'gaussian') seg.logProbs.set(this.policy.lastLogProbs, t * N);
@@ -193,8 +201,11 @@ export class ContinuousRolloutActor {
     for (let e = 0; e < episodes; e++) {
       let obs = env.reset({ seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xe7a1, this.evalEpisodes++) }).obs;
       const ou = usesOu(mode) ? new OrnsteinUhlenbeckNoise(1, A) : null;
-      for (;;) {
-        const raw = this.policy.act(obs, 1, this.rng, mode, ou?.next(this.rng, mode.noise));
+      const sde = this.usesSde(mode) ? this.policy.newExploration() : undefined;
+      const sampleFreq = this.options.net.sde?.sampleFreq ?? 0;
+      for (let t = 0; ; t++) {
+        if (sde && (t === 0 || (sampleFreq > 0 && t % sampleFreq === 0))) this.policy.resampleExploration(sde, this.rng, 1);
+        const raw = this.policy.act(obs, 1, this.rng, mode, ou?.next(this.rng, mode.noise), sde);
         const a = this.options.policy === 'gaussian' ? this.clipped(raw) : raw;
         const step = env.step(a);
         returns[e] += step.reward;
@@ -238,6 +249,11 @@ export class ContinuousRolloutActor {
   /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
   crash(message = 'crash requested'): void {
     crashSoon(message);
+  }
+
+  /** Whether acting in this mode samples from a gSDE actor (uniform warm-up and greedy actions do not). */
+  private usesSde(mode: ExploreMode): boolean {
+    return this.policy.sde && mode.sample && !mode.random;
   }
 
   private ouOfTraining(numEnvs: number, actionDim: number): OrnsteinUhlenbeckNoise {

@@ -3,7 +3,8 @@
  *   - solve-pendulum: env steps and wall seconds until the mean return of the last 10 episodes
  *     reaches −200 on Pendulum-v1, DDPG, TD3 and SAC from their presets (Gaussian PPO with
  *     --algos ppo), plus SAC's time per gradient step;
- *   - solve-mountaincar-continuous: steps until the mean of the last 10 episodes passes 90, SAC and TD3;
+ *   - solve-mountaincar-continuous: steps until the mean of the last 10 episodes passes 90, SAC (with
+ *     gSDE, as its preset) and TD3;
  *   - offline-pendulum: CQL vs behaviour cloning vs SAC offline (CQL with α_cql = 0) from the
  *     shipped dataset, the evaluated return at the end.
  */
@@ -43,7 +44,13 @@ async function solve(spec: SolveSpec, seed: number): Promise<{ steps: number; se
       const u = r as UpdateRecord;
       returns.push(...u.returns);
       const recent = returns.slice(-LAST);
-      if (spec.progress && u.returns.length) process.stderr.write(`  ${spec.algo} seed ${seed}: ${u.envSteps} steps, ${returns.length} episodes, last-${LAST} mean ${(recent.reduce((a, b) => a + b, 0) / recent.length).toFixed(1)}, ${u.wallSeconds.toFixed(0)} s\n`);
+      if (spec.progress && u.returns.length) {
+        const m = u.metrics;
+        // What the exploration looks like: the spread of the actions of this update's segments, α, gSDE's mean σ.
+        const shown: [string, number | undefined][] = [['action std', m.actionStd], ['α', m.alpha], ['gSDE σ', m.sdeStd]];
+        const extra = shown.flatMap(([k, v]) => (v === undefined ? [] : [`${k} ${v.toFixed(3)}`]));
+        process.stderr.write(`  ${spec.algo} seed ${seed}: ${u.envSteps} steps, ${returns.length} episodes, last-${LAST} mean ${(recent.reduce((a, b) => a + b, 0) / recent.length).toFixed(1)}${extra.length ? `, ${extra.join(', ')}` : ''}, ${u.wallSeconds.toFixed(0)} s\n`);
+      }
       if (recent.length === LAST && recent.reduce((a, b) => a + b, 0) / LAST >= spec.target) {
         hit = { steps: u.envSteps, seconds: u.wallSeconds };
         run.stop();
@@ -141,8 +148,9 @@ export const solvePendulumBenchmark: Benchmark = {
 /**
  * The MountainCarContinuous specs from the bench's flags: --budget N (env steps per run, default
  * the presets' 100,000), --algos sac,td3, and the exploration to use: --sac-alpha (SAC's fixed
- * entropy temperature), --td3-noise (TD3's noise σ) and --td3-process (gaussian or ou), each
- * defaulting to its preset's.
+ * entropy temperature), --sac-sde (on or off: gSDE), --sac-log-std-init (gSDE's initial log σ),
+ * --sac-sde-freq (steps between exploration matrices, −1: each segment), --td3-noise (TD3's noise
+ * σ) and --td3-process (gaussian or ou), each defaulting to its preset's.
  */
 export function mountainCarSpecs(flags: Record<string, string>): SolveSpec[] {
   const budget = Number(flags.budget ?? 100_000);
@@ -151,10 +159,18 @@ export function mountainCarSpecs(flags: Record<string, string>): SolveSpec[] {
   const unknown = algos.filter((a) => a !== 'sac' && a !== 'td3');
   if (unknown.length) throw new Error(`--algos: ${unknown.join(', ')} is not sac or td3`);
   const overrides = (key: string, flag: string): Record<string, unknown> => (flags[flag] === undefined ? {} : { [key]: Number(flags[flag]) });
+  const sde = flags['sac-sde'];
+  if (sde !== undefined && sde !== 'on' && sde !== 'off') throw new Error(`--sac-sde: ${sde} is not on or off`);
+  const sacOverrides = {
+    ...overrides('sac.initAlpha', 'sac-alpha'),
+    ...(sde === undefined ? {} : { 'sac.useSde': sde === 'on' }),
+    ...overrides('sac.logStdInit', 'sac-log-std-init'),
+    ...overrides('sac.sdeSampleFreq', 'sac-sde-freq'),
+  };
   const process = flags['td3-process'];
   if (process !== undefined && process !== 'gaussian' && process !== 'ou') throw new Error(`--td3-process: ${process} is not gaussian or ou`);
   const all: SolveSpec[] = [
-    { algo: 'sac', preset: 'sac-mountaincar-continuous', target: 90, budget, progress: true, overrides: overrides('sac.initAlpha', 'sac-alpha') },
+    { algo: 'sac', preset: 'sac-mountaincar-continuous', target: 90, budget, progress: true, overrides: sacOverrides },
     { algo: 'td3', preset: 'td3-mountaincar-continuous', target: 90, budget, progress: true, overrides: { ...overrides('td3.explorationNoise', 'td3-noise'), ...(process === undefined ? {} : { 'td3.explorationProcess': process }) } },
   ];
   return all.filter((x) => algos.includes(x.algo));
@@ -162,7 +178,7 @@ export function mountainCarSpecs(flags: Record<string, string>): SolveSpec[] {
 
 export const solveMountainCarContinuousBenchmark: Benchmark = {
   name: 'solve-mountaincar-continuous',
-  description: 'Env steps until the mean return of the last 10 episodes passes 90 on MountainCarContinuous-v0 (SAC with fixed α 0.1, TD3 with Ornstein-Uhlenbeck noise σ 0.5; --sac-alpha, --td3-noise, --td3-process, --budget, --algos), 3 seeds',
+  description: 'Env steps until the mean return of the last 10 episodes passes 90 on MountainCarContinuous-v0 (SAC with gSDE and fixed α 0.1, TD3 with Ornstein-Uhlenbeck noise σ 0.5; --sac-alpha, --sac-sde, --sac-log-std-init, --sac-sde-freq, --td3-noise, --td3-process, --budget, --algos), 3 seeds',
   async run({ seeds, flags }) {
     const specs = mountainCarSpecs(flags);
     const exploration = specs.map((x) => `${x.algo}: ${JSON.stringify(x.overrides)}`).join('; ');

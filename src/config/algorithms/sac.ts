@@ -1,6 +1,6 @@
 /** SAC (Haarnoja et al. 2018): squashed-Gaussian actor, twin soft critics, automatic entropy tuning. */
 import { defineAlgorithm } from '../algorithm';
-import { flag, num } from '../settingKinds';
+import { flag, int, num } from '../settingKinds';
 import { BOX_ACTION_ALGORITHM, MOUNTAINCAR_CONTINUOUS_RUN } from './boxDescriptor';
 import { offPolicySettings, PENDULUM_RUN } from './continuousShared';
 
@@ -16,6 +16,10 @@ export const SAC = defineAlgorithm({
     alphaLr: num('sac', 'α learning rate', 1e-5, 0.05, 3e-4, 'Adam step size of log α.', true),
     initAlpha: num('sac', 'Initial α', 0.001, 10, 1, 'Entropy temperature at the start (throughout when autotune is off).', true),
     autotune: flag('sac', 'Tune α', true, 'Move α so that the policy entropy tracks the target −|A|.'),
+    // gSDE (Raffin, Kober & Stulp 2022), SB3's defaults: use_sde False, sde_sample_freq −1, log_std_init −3.
+    useSde: flag('sac', 'gSDE exploration', false, 'State-dependent exploration: the noise is the last hidden layer times a random matrix, kept for a whole segment, so the pushes are smooth and consistent.'),
+    sdeSampleFreq: int('sac', 'gSDE resample every', -1, 10_000, -1, 'Env steps between new exploration matrices on the actors (−1: only at the start of each segment).'),
+    logStdInit: num('sac', 'gSDE initial log σ', -6, 1, -3, 'Initial log standard deviation of every entry of the exploration matrix.'),
   },
   presets: [
     {
@@ -34,11 +38,13 @@ export const SAC = defineAlgorithm({
     },
     {
       name: 'sac-mountaincar-continuous',
-      title: 'SAC on MountainCarContinuous (fixed temperature for exploration)',
-      description: 'A sparse-reward task: a fixed, fairly high entropy temperature keeps the car trying until it first reaches the flag.',
+      title: 'SAC on MountainCarContinuous (gSDE exploration, fixed temperature)',
+      description: 'A sparse-reward task: state-dependent exploration pushes the car consistently for a whole segment, so it rocks back and forth until it first reaches the flag.',
       // rl-baselines3-zoo hyperparams/sac.yml MountainCarContinuous-v0: lr 3e-4, buffer 5e4,
-      // batch 512, ent_coef 0.1, train_freq 32 with 32 gradient steps, γ 0.9999, τ 0.01,
-      // learning_starts 0, net [64, 64], 5e4 steps (and gSDE, which this playground lacks).
+      // batch 512, ent_coef 0.1, train_freq 32 with 32 gradient steps (segments of 32 at an
+      // update-to-data ratio of 1), γ 0.9999, τ 0.01, learning_starts 0, use_sde True (with
+      // sde_sample_freq −1: a new matrix at each rollout start), policy_kwargs log_std_init −3.67,
+      // net_arch [64, 64], 5e4 steps.
       settings: {
         ...MOUNTAINCAR_CONTINUOUS_RUN,
         'sac.bufferSize': 50_000,
@@ -48,6 +54,9 @@ export const SAC = defineAlgorithm({
         'sac.learningStarts': 0,
         'sac.initAlpha': 0.1,
         'sac.autotune': false,
+        'sac.useSde': true,
+        'sac.sdeSampleFreq': -1,
+        'sac.logStdInit': -3.67,
       },
     },
   ],

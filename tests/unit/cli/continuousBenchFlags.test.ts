@@ -21,6 +21,12 @@ describe('solve-mountaincar-continuous flags', () => {
     expect(mountainCarSpecs({ algos: 'td3', 'td3-process': 'gaussian', 'td3-noise': '0.5' })[0].overrides).toEqual({ 'td3.explorationNoise': 0.5, 'td3.explorationProcess': 'gaussian' });
     expect(() => mountainCarSpecs({ 'td3-process': 'pink' })).toThrow(/pink is not gaussian or ou/);
   });
+
+  it('takes SAC’s gSDE settings over its preset', () => {
+    expect(mountainCarSpecs({ algos: 'sac', 'sac-sde': 'off' })[0].overrides).toEqual({ 'sac.useSde': false });
+    expect(mountainCarSpecs({ algos: 'sac', 'sac-sde': 'on', 'sac-log-std-init': '-2', 'sac-sde-freq': '8' })[0].overrides).toEqual({ 'sac.useSde': true, 'sac.logStdInit': -2, 'sac.sdeSampleFreq': 8 });
+    expect(() => mountainCarSpecs({ 'sac-sde': 'yes' })).toThrow(/yes is not on or off/);
+  });
 });
 
 describe('offline-pendulum flags', () => {
