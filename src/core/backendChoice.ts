@@ -78,9 +78,10 @@ export function chooseMeasuredBackend(measurements: readonly BackendMeasurement[
   const ratio = runnerUp.msPerUpdate / best.msPerUpdate;
   const atLeast = runnerUp.cutShort ? 'at least ' : '';
   const why = runnerUp.software ? `; ${runnerUp.name} runs on a software adapter, the CPU emulating a GPU` : '';
+  const unmeasured = available.filter((m) => !measured.includes(m as BackendMeasurement & { msPerUpdate: number })).map((m) => `; ${label(m)}: ${m.detail ?? 'not measured'}`);
   const rest = sorted.slice(2).map((m) => `${label(m)} ${m.cutShort ? '> ' : ''}${formatMs(m.msPerUpdate)}`);
   const reason =
     `${best.name}: ${atLeast}${formatRatio(ratio)} faster than ${runnerUp.name} here ` +
-    `(${formatMs(best.msPerUpdate)} against ${runnerUp.cutShort ? 'over ' : ''}${formatMs(runnerUp.msPerUpdate)} ${per}${rest.length ? `; ${rest.join(', ')}` : ''})${why}${absent}`;
+    `(${formatMs(best.msPerUpdate)} against ${runnerUp.cutShort ? 'over ' : ''}${formatMs(runnerUp.msPerUpdate)} ${per}${rest.length ? `; ${rest.join(', ')}` : ''})${why}${unmeasured.join('')}${absent}`;
   return { name: best.name, reason, ratio, versus: runnerUp.name };
 }

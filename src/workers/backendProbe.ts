@@ -129,10 +129,48 @@ export async function measureBackends(shape: ProbeShape, wasmPaths: string | und
   const hardwareWarmup = 3_000;
   if (adapter) out.push({ ...(await measureOne('webgpu', shape, wasmPaths, adapter.software ? warmup : hardwareWarmup, timed)), software: adapter.software });
   else out.push({ name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' });
-  const webgl = await measureOne('webgl', shape, wasmPaths, warmup, timed);
-  out.push({ ...webgl, software: webgl.available ? webglIsSoftware() : undefined });
+  // Opening a WebGL context is synchronous, and on a software renderer it blocked this worker for
+  // 7-13 s (SwiftShader, load 8), where no budget can stop it; so the renderer is asked first, from
+  // a worker that can be given up on. A software renderer is never faster than wasm here.
+  const renderer = await webglRenderer();
+  if (renderer.kind === 'slow') {
+    out.push({ name: 'webgl', available: true, msPerUpdate: null, detail: `not timed: opening a WebGL context took over ${WEBGL_OPEN_BUDGET_MS / 1000} s` });
+  } else if (renderer.kind === 'named' && SOFTWARE_RENDERER.test(renderer.name)) {
+    out.push({ name: 'webgl', available: true, msPerUpdate: null, software: true, detail: `not timed: ${renderer.name.includes('SwiftShader') ? 'SwiftShader, ' : ''}a software renderer` });
+  } else {
+    const webgl = await measureOne('webgl', shape, wasmPaths, warmup, timed);
+    out.push({ ...webgl, software: webgl.available ? webglIsSoftware() : undefined });
+  }
   if (!wasm.available || wasm.msPerUpdate === null) out.push(await measureOne('cpu', shape, wasmPaths, budgetMs, budgetMs));
   return out;
+}
+
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|software/i;
+/** How long opening a bare WebGL context may take before WebGL is left out (tens of ms on a GPU). */
+const WEBGL_OPEN_BUDGET_MS = 1_000;
+
+type WebglRenderer = { kind: 'named'; name: string } | { kind: 'none' } | { kind: 'slow' };
+
+/** The WebGL renderer's name from a bare context in a throwaway worker, before tfjs sets WebGL up. */
+function webglRenderer(budgetMs = WEBGL_OPEN_BUDGET_MS): Promise<WebglRenderer> {
+  if (typeof Worker === 'undefined') return Promise.resolve({ kind: 'none' });
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./webglRenderer.worker.ts', import.meta.url), { type: 'module' });
+    } catch {
+      resolve({ kind: 'none' });
+      return;
+    }
+    const done = (r: WebglRenderer) => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done({ kind: 'slow' }), budgetMs);
+    worker.onmessage = (e: MessageEvent<string | null>) => done(typeof e.data === 'string' ? { kind: 'named', name: e.data } : { kind: 'none' });
+    worker.onerror = () => done({ kind: 'none' });
+  });
 }
 
 /** True when the active WebGL context renders in software (SwiftShader, llvmpipe). */
@@ -142,7 +180,7 @@ function webglIsSoftware(): boolean {
     if (!gl) return false;
     const ext = gl.getExtension('WEBGL_debug_renderer_info');
     const renderer = String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
-    return /swiftshader|llvmpipe|software/i.test(renderer);
+    return SOFTWARE_RENDERER.test(renderer);
   } catch {
     return false;
   }

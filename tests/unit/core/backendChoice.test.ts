@@ -39,6 +39,18 @@ describe('chooseMeasuredBackend', () => {
     expect(c.reason).toMatch(/software adapter/);
   });
 
+  it('names an available backend that was not timed, with the reason, after the measured ones', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'wasm', available: true, msPerUpdate: 5 },
+      { name: 'webgpu', available: true, msPerUpdate: 250, cutShort: true, software: true },
+      { name: 'webgl', available: true, msPerUpdate: null, software: true, detail: 'not timed: a software renderer' },
+    ]);
+    expect(c.name).toBe('wasm');
+    expect(c.versus).toBe('webgpu');
+    expect(c.reason).toMatch(/^wasm: at least 50x faster than webgpu here \(5\.00 ms against over 250 ms/);
+    expect(c.reason).toContain('; webgl (software adapter): not timed: a software renderer');
+  });
+
   it('names the backends that are not available here', () => {
     const c = chooseMeasuredBackend([
       { name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' },
