@@ -268,18 +268,38 @@ export class FastMlp {
 
 /**
  * y[r] = x[r]·W + b, W [inDim, outDim] row-major. Each output accumulates in float32 in input
- * order: the Float32Array store rounds every sum, Math.fround every product (XNNPACK's order).
+ * order, acc ← fl(acc + fl(x_k · W_kj)) from acc = 0, then fl(acc + b_j) (XNNPACK's order).
+ * Four outputs at a time, each in its own local: a float32 sum in JS is a chain of double add and
+ * two conversions (Math.fround), about 13 cycles of latency, so four independent chains keep the
+ * core busy where one chain (or a sum kept in the Float32Array, a load and a store per step) waits.
  */
 function dense(x: Float32Array, w: Float32Array, b: Float32Array, batch: number, inDim: number, outDim: number, y: Float32Array): void {
   for (let r = 0; r < batch; r++) {
     const yo = r * outDim;
     const xo = r * inDim;
-    y.fill(0, yo, yo + outDim);
-    for (let k = 0; k < inDim; k++) {
-      const xk = x[xo + k];
-      const wo = k * outDim;
-      for (let j = 0; j < outDim; j++) y[yo + j] += f(xk * w[wo + j]);
+    let j = 0;
+    for (; j + 4 <= outDim; j += 4) {
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let a3 = 0;
+      for (let k = 0, wo = j; k < inDim; k++, wo += outDim) {
+        const xk = x[xo + k];
+        a0 = f(a0 + f(xk * w[wo]));
+        a1 = f(a1 + f(xk * w[wo + 1]));
+        a2 = f(a2 + f(xk * w[wo + 2]));
+        a3 = f(a3 + f(xk * w[wo + 3]));
+      }
+      // The Float32Array store rounds the bias sum.
+      y[yo + j] = a0 + b[j];
+      y[yo + j + 1] = a1 + b[j + 1];
+      y[yo + j + 2] = a2 + b[j + 2];
+      y[yo + j + 3] = a3 + b[j + 3];
     }
-    for (let j = 0; j < outDim; j++) y[yo + j] += b[j];
+    for (; j < outDim; j++) {
+      let a = 0;
+      for (let k = 0, wo = j; k < inDim; k++, wo += outDim) a = f(a + f(x[xo + k] * w[wo]));
+      y[yo + j] = a + b[j];
+    }
   }
 }

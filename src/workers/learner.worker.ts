@@ -57,10 +57,13 @@ const api: LearnerApi = {
     if (current) throw new Error('a run is already in progress; stop it first');
     await planAuto(config);
     if (current) throw new Error('a run is already in progress; stop it first');
-    // Batch records so the page gets at most about 10 updates a second.
+    // Batch records so the page gets at most about 10 updates a second; a record after a quiet
+    // spell (the run's first ones) goes at once instead of waiting for the timer.
     let pending: RunRecord[] = [];
+    let lastFlush = -Infinity;
     const flush = async () => {
       if (pending.length === 0) return;
+      lastFlush = performance.now();
       const out = pending;
       pending = [];
       await onRecords(out);
@@ -71,6 +74,7 @@ const api: LearnerApi = {
       (record) => {
         if (record.type === 'backend') runBackend = record;
         pending.push(record);
+        if (performance.now() - lastFlush >= FLUSH_MS) void flush();
       },
       { wasmPaths },
       { changes: options.changes ?? [], inspectEveryMs: INSPECT_EVERY_MS },

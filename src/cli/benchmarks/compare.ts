@@ -9,7 +9,9 @@
  * The worktree is removed at the end, on an error and on Ctrl-C / SIGTERM.
  *
  * The benchmark CLI takes any `--key value` and ignores keys it does not read, so a flag the old code
- * does not know would silently run different settings on the two sides: such a flag is refused up front.
+ * does not know would silently run different settings on the two sides: such a flag is refused up front,
+ * unless named in `--unread-ok` (a flag that the old code does without on purpose: `--version 1` picks the
+ * first swarm in swarm-story now, which was the only one at the old commits).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { outputPathProblem } from '../args';
 import { markdownTable, median } from './types';
 
-export const COMPARE_USAGE = 'Usage: npm run bench -- compare --ref GITREF [--seeds 1,2,3,4,5] [--json FILE] -- NAME [--flag value]...';
+export const COMPARE_USAGE = 'Usage: npm run bench -- compare --ref GITREF [--seeds 1,2,3,4,5] [--json FILE] [--unread-ok KEY,...] -- NAME [--flag value]...';
 
 export interface CompareArgs {
   ref: string;
@@ -27,6 +29,8 @@ export interface CompareArgs {
   bench: string;
   /** The benchmark's own flags, as `--key value` pairs in the order given. */
   benchFlags: [string, string][];
+  /** Benchmark flags one side may leave unread (`--unread-ok`): not refused up front. */
+  unreadOk: string[];
 }
 
 export type Side = 'before' | 'after';
@@ -68,8 +72,14 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
   let ref: string | null = null;
   let seeds = [1, 2, 3, 4, 5];
   let json: string | null = null;
+  let unreadOk: string[] = [];
   for (const [key, value] of own) {
     if (key === 'ref') ref = value;
+    else if (key === 'unread-ok') {
+      unreadOk = value.split(',');
+      const stray = unreadOk.find((k) => !benchFlags.some(([b]) => b === k));
+      if (stray !== undefined) throw new CompareUsageError(`--unread-ok: ${JSON.stringify(stray)} is not one of ${bench}'s flags given after "--"`);
+    }
     else if (key === 'seeds') {
       const parts = value.split(',');
       if (parts.some((p) => !/^\d+$/.test(p))) throw new CompareUsageError('--seeds must be a comma-separated list of non-negative integers');
@@ -78,7 +88,7 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
     else throw new CompareUsageError(`unknown compare flag --${key} (the benchmark's own flags go after "--")`);
   }
   if (!ref) throw new CompareUsageError('--ref GITREF is required (the code to compare against)');
-  return { ref, seeds, json, bench, benchFlags };
+  return { ref, seeds, json, bench, benchFlags, unreadOk };
 }
 
 /** The order of the runs: for each seed the old code, then the new one, so both sides see the same load. */
@@ -323,7 +333,10 @@ async function preflight(root: string, tree: Tree, args: CompareArgs): Promise<s
   if (!names.includes(args.bench)) {
     return `${tree.label} has no benchmark ${JSON.stringify(args.bench)} (it has: ${names.join(', ') || 'none found'})`;
   }
-  const unread = unreadFlags(sourcesUnder(join(tree.dir, 'src')), args.benchFlags.map(([k]) => k));
+  const allUnread = unreadFlags(sourcesUnder(join(tree.dir, 'src')), args.benchFlags.map(([k]) => k));
+  const allowed = allUnread.filter((k) => args.unreadOk.includes(k));
+  if (allowed.length) process.stderr.write(`compare: note: ${tree.label} never reads ${allowed.map((k) => `--${k}`).join(', ')} (allowed by --unread-ok)\n`);
+  const unread = allUnread.filter((k) => !args.unreadOk.includes(k));
   if (unread.length) {
     return `${tree.label} never reads ${unread.map((k) => `--${k}`).join(', ')} (the bench CLI ignores flags it does not read, so the two sides would run different settings): leave ${unread.length > 1 ? 'them' : 'it'} out, or compare against a later --ref`;
   }

@@ -24,7 +24,9 @@ import { chooseBackend } from '../../core/backend';
 import { FusedAdam } from '../../core/fusedAdam';
 import { resolveExperiment } from '../../config/config';
 import { modelSpecFor } from '../../config/modelSpec';
-import { RolloutActor } from '../../engine/rolloutActor';
+import { FAST_PATH_MAX_BATCH, RolloutActor } from '../../engine/rolloutActor';
+import { FastMlp } from '../../core/fastMlp';
+import { ActorCriticMlp, PolicyMlp, buildModel, type MlpSpec } from '../../core/mlp';
 import { TrainingRun } from '../../engine/trainer';
 import { VectorEnv } from '../../envs/vectorEnv';
 import { envSpec } from '../../envs/registry';
@@ -200,6 +202,9 @@ async function profileUpdates(preset: string, overrides: Record<string, unknown>
   return { samples, envStepsPerUpdate: samples.length ? (lastSteps - firstSteps) / samples.length : 0 };
 }
 
+/** Env steps each part of the rollout profile is timed over (enough that a part is not a few ms of timer noise). */
+const RO_STEPS = 200_000;
+
 /** One actor's segment of the preset, timed piece by piece in this thread. */
 async function profileRollout(preset: string, overrides: Record<string, unknown>, seed: number): Promise<(string | number)[][]> {
   const config = resolveExperiment(preset, { ...overrides, seed });
@@ -211,7 +216,7 @@ async function profileRollout(preset: string, overrides: Record<string, unknown>
   const numEnvs = s.envsPerActor;
   const T = s['sampling.segmentLength'];
   const spec = envSpec(s['env.id']);
-  const reps = Math.max(3, Math.ceil(20_000 / (T * numEnvs)));
+  const reps = Math.max(3, Math.ceil(RO_STEPS / (T * numEnvs)));
   const rows: (string | number)[][] = [];
   const vec = new VectorEnv(s['env.id'], numEnvs);
   vec.reset(seed);
@@ -219,11 +224,12 @@ async function profileRollout(preset: string, overrides: Record<string, unknown>
   let started = performance.now();
   for (let r = 0; r < reps; r++) for (let t = 0; t < T; t++) vec.step(actions.map((_, i) => (t + i) % spec.numActions));
   const envMs = (performance.now() - started) / reps;
+  const model = modelSpecFor(config, kind);
   for (const [label, maxBatch] of [
     ['tfjs wasm', 0],
     ['as the actor chooses', undefined],
   ] as const) {
-    const actor = new RolloutActor({ envId: s['env.id'], numEnvs, seed, actorIndex: 0, model: modelSpecFor(config, kind), backend: 'wasm', fastPathMaxBatch: maxBatch });
+    const actor = new RolloutActor({ envId: s['env.id'], numEnvs, seed, actorIndex: 0, model, backend: 'wasm', fastPathMaxBatch: maxBatch });
     await actor.init();
     actor.sampleSegment(null, 0, T); // warm up
     const prof = instrument();
@@ -237,11 +243,14 @@ async function profileRollout(preset: string, overrides: Record<string, unknown>
     for (let r = 0; r < reps; r++) structuredClone(seg);
     const messageMs = (performance.now() - started) / reps;
     const kernels = PHASES.reduce((a, p) => a + t.kernels[p].n, 0) / reps;
+    const inferenceMs = inferenceAlone(model, numEnvs, T, seg.obs, numEnvs <= (maxBatch ?? FAST_PATH_MAX_BATCH));
     rows.push([
       `${label}: ${numEnvs} envs x ${T} steps`,
       totalMs.toFixed(2),
       envMs.toFixed(2),
       (totalMs - envMs).toFixed(2),
+      inferenceMs.toFixed(2),
+      (totalMs - envMs - inferenceMs).toFixed(2),
       messageMs.toFixed(2),
       (kernels / T).toFixed(1),
       (t.readbacks.n / reps / T).toFixed(1),
@@ -250,6 +259,40 @@ async function profileRollout(preset: string, overrides: Record<string, unknown>
     actor.dispose();
   }
   return rows;
+}
+
+/**
+ * The segment's T forward passes alone (the actor's policy probabilities for `numEnvs` rows of the
+ * segment's observations), as the actor computes them: typed arrays (`fast`) or tfjs wasm. What a
+ * segment costs beyond this and the env steps is the sampling and the segment writing.
+ */
+function inferenceAlone(spec: MlpSpec, numEnvs: number, T: number, obs: Float32Array, fast: boolean): number {
+  const rows = numEnvs * spec.obsDim;
+  const net = buildModel(spec, 1);
+  const typed = new FastMlp(spec);
+  typed.setWeights(net.getWeights());
+  const head = net instanceof ActorCriticMlp || net instanceof PolicyMlp ? net.policy : net.net;
+  // A Q-network acts on its Q-values, a policy on softmax(logits), as RolloutActor.scores does.
+  const q = spec.kind === 'q';
+  const pass = (t: number): void => {
+    const x = obs.subarray(t * rows, (t + 1) * rows);
+    if (fast) {
+      if (q) typed.forward(x, numEnvs);
+      else typed.probabilities(x, numEnvs);
+      return;
+    }
+    tf.tidy(() => {
+      const input = tf.tensor2d(x, [numEnvs, spec.obsDim]);
+      const out = head.apply(input);
+      return (q ? out : tf.softmax(out)).dataSync();
+    });
+  };
+  for (let t = 0; t < T; t++) pass(t); // warm up
+  const reps = Math.max(3, Math.ceil(RO_STEPS / (T * numEnvs)));
+  const started = performance.now();
+  for (let r = 0; r < reps; r++) for (let t = 0; t < T; t++) pass(t);
+  net.dispose();
+  return (performance.now() - started) / reps;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -287,7 +330,7 @@ export const profileBenchmark: Benchmark = {
     let table = `Preset \`${preset}\`${flags.set === undefined ? '' : ` with ${flags.set}`}, seed ${seed}, ${samples.length} updates after ${skip} warm-up, ${Math.round(envStepsPerUpdate)} env steps per update, ${Math.round((envStepsPerUpdate * 1000) / wall).toLocaleString('en-US')} env steps/s.\n\n`;
     table += markdownTable(['learner thread, per update', 'ms', 'share', 'calls'], rows);
     if (rollout.length) {
-      table += `\n\n${markdownTable(['one actor segment', 'ms', 'env stepping ms', 'inference + writing ms', 'message (structured clone) ms', 'kernels per step', 'readbacks per step', 'env steps/s'], rollout)}`;
+      table += `\n\n${markdownTable(['one actor segment', 'ms', 'env stepping ms', 'inference + sampling + writing ms', 'inference alone ms', 'sampling + writing ms (the rest)', 'message (structured clone) ms', 'kernels per step', 'readbacks per step', 'env steps/s'], rollout)}`;
     }
     return {
       table,

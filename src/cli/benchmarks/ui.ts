@@ -8,11 +8,13 @@
  * and SwiftShader share them with the page), a task's wall time is mostly time the main thread
  * waited for a core, and only the CPU time is the page's own work.
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildApp, startPreview } from './previewServer';
 import { resolveExperiment } from '../../config/config';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
+import type { SwarmUpdateRecord } from '../../runs/records';
 import { markdownTable, median, type Benchmark } from './types';
 
 const PORT = 4179;
@@ -93,9 +95,10 @@ const OBSERVERS = `
 
 export const uiBenchmark: Benchmark = {
   name: 'ui',
-  description: 'Playground page in headless Chromium: time to interactive, JS before first paint, main-thread long tasks and slow frames while training (--mode time-to-target: a preset trained in the page until it reaches its target)',
+  description: 'Playground page in headless Chromium: time to interactive, JS before first paint, main-thread long tasks and slow frames while training (--mode time-to-target: a preset trained in the page until it reaches its target; --mode quickstart-start: QuickStart from the Start click to its first record and to a mean return of 195, per seed)',
   async run({ flags, seeds }) {
     if (flags.mode === 'time-to-target') return timeToTargetInPage(flags, seeds);
+    if (flags.mode === 'quickstart-start') return quickstartFromStart(flags, seeds);
     const loads = Number(flags.loads ?? 3);
     const trainSeconds = Number(flags.seconds ?? 15);
     // `--preset NAME` trains that preset in the window instead of QuickStart.
@@ -235,7 +238,7 @@ export function parseTargetLine(text: string): { seconds: number; envSteps: numb
 }
 
 /**
- * `--mode time-to-target [--preset sac-pendulum] [--backend wasm] [--timeout 900] [--seeds 1]`:
+ * `--mode time-to-target [--preset sac-pendulum] [--backend wasm] [--timeout 900] [--seeds 1] [--dist DIR]`:
  * the preset opened from an autostart link in the page (its own budget, its own target, here the
  * mean return of the last 20 episodes), and the page's own account of when it first reached the
  * target: seconds and env steps since the run started, beside the seconds from page load.
@@ -246,8 +249,8 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
   const backend = flags.backend ?? 'wasm';
   const timeoutS = Number(flags.timeout ?? 900);
   const runSeeds = flags.seeds === undefined ? [1] : seeds;
-  buildApp(undefined, flags.build === 'false');
-  const server = await startPreview(PORT + 1);
+  buildApp(flags.dist, flags.build === 'false');
+  const server = await startPreview(PORT + 1, flags.dist);
   const base = server.base;
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
@@ -274,14 +277,161 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
       const status = await page.getByTestId('status').innerText();
       const envSteps = Number(await page.getByTestId('progress').getAttribute('aria-valuenow'));
       const loadAfter = loadavg()[0];
+      // A swarm run has no return target in the page: its curve comes from the saved run's records.
+      const curve = preset.startsWith('swarm') ? await swarmCurveFromPage(page) : null;
+      if (curve) process.stderr.write(`${preset} seed ${seed}: ${curve.length} updates in the saved run\n${swarmCurveTable(curve)}\n`);
       await context.close();
       const load = `${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`;
       process.stderr.write(`${preset} seed ${seed}: ${hit ? `${hit.envSteps} steps, ${hit.seconds} s in the run (${fromLoad.toFixed(0)} s from page load)` : `not reached (${envSteps} steps in ${fromLoad.toFixed(0)} s)`}; status "${status}"; load ${load}\n`);
       rows.push([seed, hit ? hit.envSteps.toLocaleString('en-US') : '–', hit ? hit.seconds.toFixed(0) : '–', fromLoad.toFixed(0), backendShown, load]);
-      figures.push({ seed, target, reached: hit, status, secondsFromLoad: fromLoad, envStepsAtEnd: envSteps, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
+      figures.push({ seed, target, reached: hit, status, secondsFromLoad: fromLoad, envStepsAtEnd: envSteps, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(curve ? { swarmCurve: curve } : {}) });
     }
     const header = ['seed', `env steps to ${preset}'s target (mean of last 20)`, 'run seconds', 'seconds from page load', 'backend', 'load average'];
     return { table: markdownTable(header, rows), figures: { preset, runs: figures } };
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+
+/** One orchestrator update of a swarm run in the page: medians over its episodes. */
+interface SwarmPoint {
+  update: number;
+  episodes: number;
+  rPerf: number;
+  criticalOverSerial: number;
+  maxParallelism: number;
+  finishRate: number;
+}
+
+/** The swarm records of a run file (`{ format, version, run: { records } }`, see runs/runFile.ts) as one point per update. */
+export function swarmCurve(runFile: unknown): SwarmPoint[] {
+  const records = (runFile as { run?: { records?: unknown[] } } | null)?.run?.records ?? [];
+  const out: SwarmPoint[] = [];
+  for (const r of records) {
+    const rec = r as Partial<SwarmUpdateRecord>;
+    if (rec.type !== 'swarm' || !Array.isArray(rec.episodes) || rec.episodes.length === 0) continue;
+    const eps = rec.episodes;
+    out.push({
+      update: Number(rec.update),
+      episodes: eps.length,
+      rPerf: median(eps.map((e) => e.rPerf)),
+      criticalOverSerial: median(eps.map((e) => e.criticalSteps / Math.max(1, e.serialBaseline))),
+      maxParallelism: Math.max(...eps.map((e) => e.maxParallelism)),
+      finishRate: median(eps.map((e) => e.finishRate)),
+    });
+  }
+  return out;
+}
+
+function swarmCurveTable(curve: SwarmPoint[]): string {
+  return markdownTable(
+    ['update', 'episodes', 'r_perf (median)', 'critical ÷ serial (median)', 'most subagents at once', 'finish rate (median)', 'r_perf ≥ 0.9 and critical ≤ serial/3'],
+    curve.map((p) => [p.update, p.episodes, p.rPerf.toFixed(3), p.criticalOverSerial.toFixed(3), p.maxParallelism, p.finishRate.toFixed(2), p.rPerf >= 0.9 && p.criticalOverSerial <= 1 / 3 ? 'yes' : '']),
+  );
+}
+
+/** Stops the page's run if it still runs, then downloads the newest saved run (JSON) and reads its swarm curve. */
+async function swarmCurveFromPage(page: import('@playwright/test').Page): Promise<SwarmPoint[] | null> {
+  try {
+    const stop = page.getByTestId('stop');
+    if (await stop.isEnabled()) await stop.click();
+    await page.getByTestId('status').filter({ hasText: /done|error|idle/ }).waitFor({ timeout: 30_000 });
+    const exportButton = page.getByTestId('export-run').first();
+    await exportButton.waitFor({ timeout: 10_000 });
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), exportButton.click()]);
+    const path = await download.path();
+    return swarmCurve(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (err) {
+    process.stderr.write(`ui: could not read the swarm run's records from the page: ${err instanceof Error ? err.message : String(err)}\n`);
+    return null;
+  }
+}
+
+// Installed before any page script: the Start click and the first DOM changes that show the run's
+// first records, each stamped with performance.now() by a MutationObserver (it runs right after
+// React commits the change).
+const START_WATCH = `
+  window.__start = { click: -1, running: -1, firstSteps: -1, target: -1 };
+  document.addEventListener('click', (e) => {
+    const s = window.__start;
+    if (s.click < 0 && e.target instanceof Element && e.target.closest('[data-testid="start"]')) s.click = performance.now();
+  }, true);
+  new MutationObserver(() => {
+    const s = window.__start;
+    if (s.click < 0) return;
+    const now = performance.now();
+    if (s.running < 0 && /running/.test(document.querySelector('[data-testid="status"]')?.textContent ?? '')) s.running = now;
+    if (s.firstSteps < 0 && Number(document.querySelector('[data-testid="progress"]')?.getAttribute('aria-valuenow')) > 0) s.firstSteps = now;
+    if (s.target < 0 && document.querySelector('[data-testid="time-to-target"]')) s.target = now;
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+`;
+
+/** Milliseconds from the Start click, as the page saw them (-1 when it never happened). */
+interface StartMarks {
+  click: number;
+  running: number;
+  firstSteps: number;
+  target: number;
+}
+
+const QUICKSTART_TARGET = 195;
+
+/**
+ * `--mode quickstart-start [--seeds 1,2,3,4,5] [--backend NAME] [--timeout 60] [--dist DIR]`: QuickStart opened
+ * from a link with its seed (target 195, stop at the target), the page left until Start is enabled
+ * and the backend known, then Start clicked. Times from the click, in the page's clock: the status
+ * turning "running" (the first update or actors record), the first env steps on the progress bar
+ * (the first update record), and the "reached the target" line (the first update whose mean return
+ * of the last 20 episodes is at least 195); beside them the run's own seconds to the target (the
+ * learner's clock, from the start of the training run in the worker).
+ */
+async function quickstartFromStart(flags: Record<string, string>, seeds: number[]) {
+  const timeoutS = Number(flags.timeout ?? 60);
+  // `--dist DIR`: a build of its own (vite's default dist/ is rebuilt by the other page benchmarks).
+  buildApp(flags.dist, flags.build === 'false');
+  const server = await startPreview(PORT + 2, flags.dist);
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
+    server.stop();
+    throw err;
+  });
+  try {
+    const rows: (string | number)[][] = [];
+    const runs: Record<string, unknown>[] = [];
+    for (const seed of seeds) {
+      const overrides: Record<string, unknown> = { seed, 'run.targetReturn': QUICKSTART_TARGET, 'run.stopAtTarget': true };
+      if (flags.backend) overrides.backend = flags.backend;
+      const config = resolveExperiment('quickstart', overrides);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript(START_WATCH);
+      const page = await context.newPage();
+      const loadBefore = loadavg()[0];
+      await page.goto(`${server.base}#x=${encodeExperiment(config)}`);
+      await page.locator('[data-testid="start"]:not([disabled])').waitFor();
+      await page.getByTestId('backend-name').filter({ hasNotText: 'probing' }).waitFor();
+      await page.getByTestId('start').click();
+      const reached = page.getByTestId('time-to-target');
+      const ended = page.getByTestId('status').filter({ hasText: /done|error/ });
+      await reached.or(ended).first().waitFor({ timeout: timeoutS * 1000 }).catch(() => undefined);
+      const raw = await page.evaluate(() => (window as unknown as { __start: StartMarks }).__start);
+      const since = (t: number) => (t >= 0 && raw.click >= 0 ? t - raw.click : NaN);
+      const marks = { running: since(raw.running), firstSteps: since(raw.firstSteps), target: since(raw.target) };
+      const hit = (await reached.count()) ? parseTargetLine(await reached.innerText()) : null;
+      const backendShown = await page.getByTestId('backend-name').innerText();
+      const loadAfter = loadavg()[0];
+      await context.close();
+      const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
+      const load = `${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`;
+      process.stderr.write(`quickstart seed ${seed}: first record ${ms(marks.running)} ms, first steps ${ms(marks.firstSteps)} ms, target ${ms(marks.target)} ms after Start (run's own ${hit ? `${hit.seconds} s, ${hit.envSteps} steps` : 'not reached'}); ${backendShown}; load ${load}\n`);
+      rows.push([seed, ms(marks.running), ms(marks.firstSteps), ms(marks.target), ms(marks.target - marks.firstSteps), hit ? hit.seconds.toFixed(1) : '–', hit ? hit.envSteps.toLocaleString('en-US') : '–', backendShown, load]);
+      runs.push({ seed, ...marks, reached: hit, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
+    }
+    const med = (key: 'running' | 'firstSteps' | 'target') => median(runs.map((r) => r[key] as number).filter(Number.isFinite));
+    const medians = { running: med('running'), firstSteps: med('firstSteps'), target: med('target'), training: median(runs.map((r) => (r.target as number) - (r.firstSteps as number)).filter(Number.isFinite)) };
+    rows.push(['median', medians.running.toFixed(0), medians.firstSteps.toFixed(0), medians.target.toFixed(0), medians.training.toFixed(0), '', '', `${runs.filter((r) => r.reached).length}/${runs.length} reached`, '']);
+    const header = ['seed', 'first record (running), ms', 'first env steps shown, ms', `mean return ${QUICKSTART_TARGET} shown, ms`, 'from first steps to target, ms', "run's own s to target", 'env steps to target', 'backend', 'load average'];
+    return { table: markdownTable(header, rows), figures: { target: QUICKSTART_TARGET, medians, runs } };
   } finally {
     await browser.close();
     server.stop();

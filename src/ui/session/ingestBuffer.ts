@@ -1,4 +1,7 @@
-/** Collects the learner's record batches and hands them on at most once every `delayMs`. */
+/**
+ * Collects the learner's record batches and hands them on at most once every `delayMs`: a batch
+ * after a quiet spell of `delayMs` (a run's first records) at once, later ones when the delay is up.
+ */
 import type { RunRecord } from '../../runs/records';
 
 export interface IngestBuffer {
@@ -10,17 +13,23 @@ export interface IngestBuffer {
 export function createIngestBuffer(delayMs: number, deliver: (batch: RunRecord[]) => void): IngestBuffer {
   let buffered: RunRecord[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastDelivery = -Infinity;
   const flush = () => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     const batch = buffered;
     buffered = [];
-    if (batch.length > 0) deliver(batch);
+    if (batch.length === 0) return;
+    lastDelivery = performance.now();
+    deliver(batch);
   };
   return {
     push(records) {
       buffered.push(...records);
-      if (timer === null) timer = setTimeout(flush, delayMs);
+      if (timer !== null) return;
+      const wait = lastDelivery + delayMs - performance.now();
+      if (wait <= 0) flush();
+      else timer = setTimeout(flush, wait);
     },
     flush,
   };

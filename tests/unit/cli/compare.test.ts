@@ -20,7 +20,17 @@ describe('compare: arguments', () => {
       json: null,
       bench: 'solve-cartpole',
       benchFlags: [['algos', 'ppo']],
+      unreadOk: [],
     });
+  });
+
+  it('--unread-ok names benchmark flags that one side may leave unread', () => {
+    const a = parseCompareArgs(['--ref', 'x', '--unread-ok', 'version', '--', 'swarm-story', '--version', '1', '--updates', '20']);
+    expect(a.unreadOk).toEqual(['version']);
+    expect(a.benchFlags).toEqual([
+      ['version', '1'],
+      ['updates', '20'],
+    ]);
   });
 
   it('runs seeds 1 to 5 by default and takes --json for the combined figures', () => {
@@ -45,6 +55,7 @@ describe('compare: arguments', () => {
     [['--ref', 'x', '--seeds', '1,,2', '--', 'profile'], '--seeds must be'],
     [['--ref', 'x', '--seeds', '-1', '--', 'profile'], '--seeds must be'],
     [['--ref', 'x', '--seeds', '', '--', 'profile'], '--seeds must be'],
+    [['--ref', 'x', '--unread-ok', 'versoin', '--', 'swarm-story', '--version', '1'], '--unread-ok: "versoin" is not one of swarm-story\'s flags'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCompareArgs(argv)).toThrow(CompareUsageError);
     expect(() => parseCompareArgs(argv)).toThrow(message);
