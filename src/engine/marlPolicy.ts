@@ -107,14 +107,15 @@ export class MarlPolicy {
 
   /**
    * Every agent's action for one global state, written at out[outOffset + a]: sampled (MADDPG),
-   * ε-greedy (QMIX), or greedy when `greedy`. Records the actions for the next step's inputs.
+   * ε-greedy (QMIX), or greedy when `greedy` (one flag for all, or one per agent: e.g. greedy
+   * predators beside sampling prey). Records the actions for the next step's inputs.
    */
-  act(state: Float32Array, stateOffset: number, epsilon: number, rng: Rng, greedy: boolean, out: Int32Array, outOffset: number): void {
+  act(state: Float32Array, stateOffset: number, epsilon: number, rng: Rng, greedy: boolean | readonly boolean[], out: Int32Array, outOffset: number): void {
     const scores = this.scores(state, stateOffset);
     scores.forEach((s, a) => {
       const n = this.task.actionSizes[a];
       let u: number;
-      if (greedy) u = argmax(s, n);
+      if (typeof greedy === 'boolean' ? greedy : greedy[a]) u = argmax(s, n);
       else if (this.spec.kind === 'mlpPerAgent') u = sampleSoftmax(s, n, rng);
       else u = rng.uniform() < epsilon ? rng.int(n) : argmax(s, n);
       out[outOffset + a] = u;

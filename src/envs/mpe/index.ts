@@ -1,7 +1,8 @@
 export { Agent, Entity, Landmark, World, WORLD_DEFAULTS, softplus, distance, isCollision } from './core';
 export type { Rgb } from './core';
 export type { Scenario, MetricSpec } from './scenario';
-export { SimpleSpreadScenario, SIMPLE_SPREAD } from './simpleSpread';
+export { SimpleSpreadScenario, SIMPLE_SPREAD, spreadRewardParts, epymarlSpreadReward } from './simpleSpread';
+export type { SpreadRewardParts } from './simpleSpread';
 export { SimpleTagScenario, SIMPLE_TAG, tagBound } from './simpleTag';
 export type { SimpleTagOptions } from './simpleTag';
 export { SimpleSpeakerListenerScenario, SPEAKER_LISTENER } from './simpleSpeakerListener';

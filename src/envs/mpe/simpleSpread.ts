@@ -144,3 +144,37 @@ function minAgentDistance(world: World, l: Landmark): number {
   for (const a of world.agents) best = Math.min(best, distance(a, l));
   return best;
 }
+
+/**
+ * The parts one step's simple_spread rewards are made of, after the step: the global term
+ *   G = −Σ_landmarks min_agents ‖p_agent − p_landmark‖
+ * and each agent's count of OTHER agents it overlaps, c_i = #{ j ≠ i : ‖p_i − p_j‖ < s_i + s_j }.
+ * PettingZoo's reward is r_i = (1 − λ)·G − λ·c_i (see the header).
+ */
+export interface SpreadRewardParts {
+  global: number;
+  collisions: number[];
+}
+
+export function spreadRewardParts(world: World): SpreadRewardParts {
+  let global = 0;
+  for (const l of world.landmarks) global -= minAgentDistance(world, l);
+  const collisions = world.agents.map((agent) => world.agents.filter((a) => a !== agent && isCollision(a, agent)).length);
+  return { global, collisions };
+}
+
+/**
+ * One step's team reward as EPyMARL (Papoudakis et al. 2021) counted it, from the parts. Their
+ * MPE fork (semitable/multiagent-particle-envs, scenarios/simple_spread.py `reward`) gives agent i
+ *   r_i = G − #{ j : ‖p_i − p_j‖ < s_i + s_j },  j = i included (distance 0 < 0.3: always −1)
+ *       = G − c_i − 1,
+ * its MultiAgentEnv.step shares the reward (world.collaborative): every agent receives Σ_i r_i, and
+ * EPyMARL's gymma wrapper (first commit, `float(sum(reward))`) sums that list over the N agents:
+ *   R_epymarl = N · Σ_i r_i = N · (N·G − Σ_i c_i − N).
+ * `sharedOnce` is Σ_i r_i, the shared reward counted once (what one agent of the fork receives).
+ */
+export function epymarlSpreadReward(parts: SpreadRewardParts): { sharedOnce: number; epymarl: number } {
+  const n = parts.collisions.length;
+  const sharedOnce = n * parts.global - parts.collisions.reduce((a, b) => a + b, 0) - n;
+  return { sharedOnce, epymarl: n * sharedOnce };
+}
