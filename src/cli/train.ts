@@ -102,7 +102,7 @@ async function main(): Promise<number> {
   };
 
   // --cluster: actors run in the cluster's actor hosts instead of local worker threads.
-  const clusterLink = cluster ? await joinClusterAsLearner(cluster.server, cluster.creds, (line) => process.stderr.write(`${line}\n`)) : null;
+  const clusterLink = cluster ? await joinClusterAsLearner(cluster.server, cluster.creds, (line) => process.stderr.write(`${line}\n`), cluster.pack) : null;
   let lastWeights: Uint8Array | null = null;
   let lastSwarm: SwarmHeadline | null = null;
   const run = new TrainingRun(

@@ -1,10 +1,11 @@
 /**
  * Experience and weights through JetStream, for one run (`runId`):
  *
- *   stream  PARL_EXP_<run>, subject parl.exp.<run>.seg   work queue: one message per segment,
- *           Nats-Msg-Id = the segment id (the server drops a re-sent copy within 2 minutes)
+ *   stream  PARL_EXP_<run>, subject parl.exp.<run>.seg   work queue: one message per segment, or
+ *           per K consecutive segments of one actor (packed, K ≤ MAX_PACK; their ids `<sid>#<j>`),
+ *           Nats-Msg-Id = the message id (the server drops a re-sent copy within 2 minutes)
  *   objects parl-<run>:  w-<version>  the learner's weights, versioned (actors' hosts fetch by version)
- *                        s-<sid>      a segment above the payload limit (its stream message is a reference)
+ *                        s-<sid>      a message above the payload limit (its stream message is a reference)
  *                        checkpoint   the learner's last checkpoint (weights, update, learned segment ids)
  *
  * Exactly-once learning: the learner acks a segment only after a checkpoint that includes the
@@ -14,7 +15,9 @@
  * checkpoint's ledger: acked, counted as redelivered, not learned twice. A message with an id
  * already learned under another stream sequence is a replay: rejected and counted. Malformed and
  * oversized messages are counted, and acked (removed) only at the next checkpoint, so their
- * counts survive a restart too.
+ * counts survive a restart too. A packed message is acked once every one of its segments is in a
+ * stored checkpoint; a restart between two of them learns only the rest. Learned and redelivered
+ * count segments; a rejected message counts once, its reason saying how many segments it held.
  */
 import type { NatsConnection } from '@nats-io/nats-core';
 import { nanos } from '@nats-io/nats-core';
@@ -22,7 +25,7 @@ import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, type Consumer,
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { z } from 'zod';
 import { decodeFrame, DEFAULT_CAPS, encodeFrame, FrameError, type FrameCaps } from './codec';
-import type { RejectCounts } from './protocol';
+import { MAX_PACK, type RejectCounts } from './protocol';
 
 const runToken = /^[A-Za-z0-9_-]{1,48}$/;
 export const sidPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -98,9 +101,21 @@ export const wireSegmentSchema = z.strictObject({
 export type WireSegment = z.infer<typeof wireSegmentSchema>;
 
 const sid = z.string().regex(sidPattern);
-const inlineMessage = z.strictObject({ sid, sentAt: z.number(), seg: z.unknown() });
-const refMessage = z.strictObject({ sid, sentAt: z.number(), ref: z.string().regex(/^s-[A-Za-z0-9_-]{1,64}$/), bytes: z.number().int().positive() });
-const streamMessageSchema = z.union([inlineMessage, refMessage]);
+const singleMessage = z.strictObject({ sid, sentAt: z.number(), seg: z.unknown() });
+/** K consecutive segments of one actor in one message (K ≥ 2; one segment goes as `seg`). */
+const packedMessage = z.strictObject({ sid, sentAt: z.number(), segs: z.array(z.unknown()).min(2).max(MAX_PACK) });
+const inlineMessage = z.union([singleMessage, packedMessage]);
+/** A message above the payload limit, stored whole in the object store; `n` its segments (absent: 1). */
+const refMessage = z.strictObject({ sid, sentAt: z.number(), ref: z.string().regex(/^s-[A-Za-z0-9_-]{1,64}$/), bytes: z.number().int().positive(), n: z.number().int().min(2).max(MAX_PACK).optional() });
+const streamMessageSchema = z.union([singleMessage, packedMessage, refMessage]);
+
+/**
+ * The id under which segment `j` of message `sid` is learned (the ledger's key): the message id
+ * itself for a message of one segment, `sid#j` for a packed one.
+ */
+export function segmentKey(sid: string, j: number, of: number): string {
+  return of === 1 ? sid : `${sid}#${j}`;
+}
 
 /** Room left under the payload limit for the headers (Nats-Msg-Id and the client's own). */
 const HEADER_ROOM = 4096;
@@ -112,26 +127,41 @@ export interface PublishReceipt {
   messages: number;
   bytes: number;
   duplicate: boolean;
+  /** Segments in the message. */
+  segments: number;
 }
 
 /** Puts segments into the run's stream (an actor host does this for its actors). */
 export class SegmentPublisher {
   constructor(private readonly exp: Experience) {}
 
-  async publish(segmentId: string, seg: unknown, sentAt = Date.now()): Promise<PublishReceipt> {
-    if (!sidPattern.test(segmentId)) throw new Error(`bad segment id ${JSON.stringify(segmentId)}`);
+  /** One segment as one stream message, its id `segmentId`. */
+  publish(segmentId: string, seg: unknown, sentAt = Date.now()): Promise<PublishReceipt> {
+    return this.put(segmentId, { sid: segmentId, sentAt, seg }, 1);
+  }
+
+  /** Consecutive segments of one actor as ONE stream message, its id `messageId` (one segment: as {@link publish}). */
+  publishPacked(messageId: string, segs: readonly unknown[], sentAt = Date.now()): Promise<PublishReceipt> {
+    if (segs.length < 1 || segs.length > MAX_PACK) throw new Error(`a stream message packs 1 to ${MAX_PACK} segments, not ${segs.length}`);
+    if (segs.length === 1) return this.publish(messageId, segs[0], sentAt);
+    return this.put(messageId, { sid: messageId, sentAt, segs: [...segs] }, segs.length);
+  }
+
+  private async put(messageId: string, body: { sid: string; sentAt: number; seg: unknown } | { sid: string; sentAt: number; segs: unknown[] }, n: number): Promise<PublishReceipt> {
+    if (!sidPattern.test(messageId)) throw new Error(`bad segment id ${JSON.stringify(messageId)}`);
     const limit = (this.exp.nc.info?.max_payload ?? DEFAULT_CAPS.maxBytes) - HEADER_ROOM;
-    let frame = encodeFrame(1, { sid: segmentId, sentAt, seg });
+    let frame = encodeFrame(1, body);
     let messages = 1;
     const bytes = frame.byteLength;
     if (frame.byteLength > limit) {
-      const name = `s-${segmentId}`;
+      // Above the payload limit: the whole message goes to the object store, a reference to it on the stream.
+      const name = `s-${messageId}`;
       const info = await this.exp.os.putBlob({ name }, frame);
       messages += info.chunks;
-      frame = encodeFrame(1, { sid: segmentId, sentAt, ref: name, bytes: frame.byteLength });
+      frame = encodeFrame(1, { sid: messageId, sentAt: body.sentAt, ref: name, bytes: frame.byteLength, ...(n > 1 ? { n } : {}) });
     }
-    const ack = await this.exp.js.publish(this.exp.names.subject, frame, { msgID: segmentId });
-    return { sid: segmentId, seq: ack.seq, messages, bytes, duplicate: ack.duplicate };
+    const ack = await this.exp.js.publish(this.exp.names.subject, frame, { msgID: messageId });
+    return { sid: messageId, seq: ack.seq, messages, bytes, duplicate: ack.duplicate, segments: n };
   }
 }
 
@@ -182,7 +212,9 @@ export async function loadCheckpoint(os: ObjectStore): Promise<LearnerCheckpoint
 }
 
 export interface TakenSegment {
+  /** The segment's ledger key ({@link segmentKey}): its message id, `sid#j` inside a packed message. */
   sid: string;
+  /** The stream sequence of the message it came in. */
   seq: number;
   seg: WireSegment;
   /** Milliseconds from the host's publish to this take. */
@@ -193,7 +225,7 @@ export interface ConsumerOptions {
   durable?: string;
   /** Redelivery of a message not acked for this long (default 10 s). */
   ackWaitMs?: number;
-  /** Caps for one segment (default 16 MiB whole, through the object store). */
+  /** Caps for one message (default 16 MiB whole, through the object store). */
   caps?: FrameCaps;
   /** The learner's own check of a segment (dims, lengths): a reason, or null when it is fine. */
   check?(seg: WireSegment): string | null;
@@ -203,8 +235,11 @@ export interface ConsumerOptions {
 }
 
 export interface ConsumerStats {
+  /** Segments learned (committed); a packed message counts each of its segments. */
   taken: number;
+  /** Messages turned away, one each whatever the segments in it (the reason says how many). */
   rejected: RejectCounts;
+  /** Segments that came back already learned (in the checkpoint's ledger). */
   redelivered: number;
   /** Stream messages read, and their bytes (object-store chunks included). */
   messages: number;
@@ -212,14 +247,29 @@ export interface ConsumerStats {
   latenciesMs: number[];
 }
 
-/** The learner's durable pull consumer on the run's stream. */
+/** A message taken (or rejected), waiting for its ack: every delivery of it, its object-store entry, its segments not committed yet. */
+interface HeldMessage {
+  msgs: JsMsg[];
+  ref?: string;
+  uncommitted: number;
+}
+
+/**
+ * The learner's durable pull consumer on the run's stream. A packed message is split into its
+ * segments; those beyond what a take asked for wait for the next take, and the message is acked
+ * only once a commit included every one of them.
+ */
 export class SegmentConsumer {
   readonly stats: ConsumerStats = { taken: 0, rejected: { malformed: 0, oversized: 0, replayed: 0 }, redelivered: 0, messages: 0, bytes: 0, latenciesMs: [] };
   private readonly ledger = new Map<string, number>();
-  /** Messages taken (or rejected) since the last checkpoint: acked (or terminated) by the next commit. */
-  private held: Array<{ msg: JsMsg; ref?: string }> = [];
-  /** Stream sequences in `held`: a message the server sends again before our ack reached it is not counted twice. */
-  private heldSeqs = new Set<number>();
+  /** Messages taken (or rejected) and not acked yet, by stream sequence: a message the server sends again meanwhile is not counted twice. */
+  private readonly held = new Map<number, HeldMessage>();
+  /** Segments of taken messages not handed out yet (a packed message bigger than a take). */
+  private pending: TakenSegment[] = [];
+  /** Message ids taken since the last commit and their sequence: a replay before the ledger has them is caught too. */
+  private readonly uncommittedIds = new Map<string, number>();
+  /** Segments in the last message taken: how many messages a take fetches. */
+  private lastPack = 1;
   private closed = false;
 
   private constructor(
@@ -260,13 +310,12 @@ export class SegmentConsumer {
    * [] once closed. Rejected messages are counted and held for removal at the next commit.
    */
   async take(n: number, waitMs = 30_000): Promise<TakenSegment[]> {
-    const out: TakenSegment[] = [];
+    const out = this.closed ? [] : this.pending.splice(0, n);
     const deadline = Date.now() + waitMs;
-    const inBatch = new Set<string>();
     while (out.length < n && !this.closed && Date.now() < deadline) {
       let msgs;
       try {
-        msgs = await this.consumer.fetch({ max_messages: n - out.length, expires: Math.max(1000, Math.min(5000, deadline - Date.now())) });
+        msgs = await this.consumer.fetch({ max_messages: Math.max(1, Math.ceil((n - out.length) / this.lastPack)), expires: Math.max(1000, Math.min(5000, deadline - Date.now())) });
       } catch (err) {
         if (this.closed) break;
         await new Promise((r) => setTimeout(r, 200)); // disconnected: the client reconnects
@@ -274,34 +323,34 @@ export class SegmentConsumer {
         continue;
       }
       for await (const msg of msgs) {
-        const got = await this.check(msg, inBatch);
-        if (got) {
-          inBatch.add(got.sid);
-          out.push(got);
-        }
+        const got = await this.check(msg);
+        const room = Math.max(0, n - out.length);
+        out.push(...got.slice(0, room));
+        this.pending.push(...got.slice(room));
       }
     }
     return out;
   }
 
-  private reject(msg: JsMsg, kind: keyof RejectCounts, why: string): null {
+  private reject(msg: JsMsg, kind: keyof RejectCounts, why: string): [] {
     this.stats.rejected[kind]++;
     this.options.onReject?.(kind, why);
-    this.hold(msg);
-    return null;
+    this.hold(msg, undefined, 0);
+    return [];
   }
 
-  private hold(msg: JsMsg, ref?: string): void {
-    this.held.push(ref === undefined ? { msg } : { msg, ref });
-    this.heldSeqs.add(msg.seq);
+  private hold(msg: JsMsg, ref: string | undefined, uncommitted: number): void {
+    this.held.set(msg.seq, ref === undefined ? { msgs: [msg], uncommitted } : { msgs: [msg], ref, uncommitted });
   }
 
-  private async check(msg: JsMsg, inBatch: ReadonlySet<string>): Promise<TakenSegment | null> {
-    if (this.heldSeqs.has(msg.seq)) {
+  /** The segments of a message not learned yet, checked; [] when it is rejected, already learned, or a copy of one held. */
+  private async check(msg: JsMsg): Promise<TakenSegment[]> {
+    const prior = this.held.get(msg.seq);
+    if (prior) {
       // Sent again because the ack wait ran out while we held it (a slow update): already taken or
-      // counted, so it is only acked with the others at the next commit.
-      this.held.push({ msg });
-      return null;
+      // counted, so it is only acked with the first delivery.
+      prior.msgs.push(msg);
+      return [];
     }
     this.stats.messages++;
     this.stats.bytes += msg.data.byteLength;
@@ -314,46 +363,67 @@ export class SegmentConsumer {
     } catch (err) {
       return this.reject(msg, err instanceof FrameError ? err.kind : 'malformed', err instanceof Error ? err.message : String(err));
     }
-    const known = this.ledger.get(head.sid);
-    if (known === msg.seq) {
-      // Learned and checkpointed, but the ack did not reach the server before a restart.
-      this.stats.redelivered++;
-      this.hold(msg);
-      return null;
+    const n = 'segs' in head ? head.segs.length : 'ref' in head ? (head.n ?? 1) : 1;
+    const what = n > 1 ? `packed message ${head.sid} (${n} segments)` : `segment ${head.sid}`;
+    const keys = Array.from({ length: n }, (_, j) => segmentKey(head.sid, j, n));
+    const known = keys.map((k) => this.ledger.get(k));
+    const seenAt = this.uncommittedIds.get(head.sid);
+    if (known.some((q) => q !== undefined && q !== msg.seq) || (seenAt !== undefined && seenAt !== msg.seq)) return this.reject(msg, 'replayed', `${what} was already learned from`);
+    const learnedBefore = known.filter((q) => q === msg.seq).length;
+    // Learned and checkpointed (all of it, or the first segments of a packed one), but the ack did not reach the server before a restart.
+    this.stats.redelivered += learnedBefore;
+    if (learnedBefore === n) {
+      this.hold(msg, undefined, 0);
+      return [];
     }
-    if (known !== undefined || inBatch.has(head.sid)) return this.reject(msg, 'replayed', `segment ${head.sid} was already learned from`);
-    let segValue: unknown;
+    let values: unknown[];
     if ('ref' in head) {
-      if (head.bytes > caps.maxBytes) return this.reject(msg, 'oversized', `segment of ${head.bytes} bytes exceeds ${caps.maxBytes}`);
+      if (head.bytes > caps.maxBytes) return this.reject(msg, 'oversized', `${what} of ${head.bytes} bytes exceeds ${caps.maxBytes}`);
       const blob = await this.exp.os.getBlob(head.ref).catch(() => null);
-      if (!blob) return this.reject(msg, 'malformed', `segment ${head.ref} is not in the object store`);
+      if (!blob) return this.reject(msg, 'malformed', `${what}: ${head.ref} is not in the object store`);
       this.stats.bytes += blob.byteLength;
       this.stats.messages += Math.ceil(blob.byteLength / (128 * 1024));
       try {
         const inner = inlineMessage.safeParse(decodeFrame(blob, caps).value);
-        if (!inner.success || inner.data.sid !== head.sid) return this.reject(msg, 'malformed', 'stored segment does not match its reference');
-        segValue = inner.data.seg;
+        if (!inner.success || inner.data.sid !== head.sid) return this.reject(msg, 'malformed', `${what}: the stored message does not match its reference`);
+        values = 'segs' in inner.data ? inner.data.segs : [inner.data.seg];
+        if (values.length !== n) return this.reject(msg, 'malformed', `${what}: the stored message holds ${values.length} segments`);
       } catch (err) {
-        return this.reject(msg, err instanceof FrameError ? err.kind : 'malformed', err instanceof Error ? err.message : String(err));
+        return this.reject(msg, err instanceof FrameError ? err.kind : 'malformed', `${what}: ${err instanceof Error ? err.message : String(err)}`);
       }
-    } else segValue = head.seg;
-    const seg = wireSegmentSchema.safeParse(segValue);
-    if (!seg.success) return this.reject(msg, 'malformed', `not a segment: ${seg.error.issues[0]?.path.join('.') ?? ''} ${seg.error.issues[0]?.message ?? ''}`);
-    const why = this.options.check?.(seg.data) ?? null;
-    if (why) return this.reject(msg, 'malformed', why);
-    this.hold(msg, 'ref' in head ? head.ref : undefined);
-    this.stats.latenciesMs.push(Math.max(0, Date.now() - head.sentAt));
+    } else values = 'segs' in head ? head.segs : [head.seg];
+    // All or nothing: one bad segment rejects the whole message (its unit of dedupe and ack).
+    const segs: WireSegment[] = [];
+    for (let j = 0; j < n; j++) {
+      const seg = wireSegmentSchema.safeParse(values[j]);
+      const at = n > 1 ? ` (segment ${j})` : '';
+      if (!seg.success) return this.reject(msg, 'malformed', `${what}: not a segment${at}: ${seg.error.issues[0]?.path.join('.') ?? ''} ${seg.error.issues[0]?.message ?? ''}`);
+      const why = this.options.check?.(seg.data) ?? null;
+      if (why) return this.reject(msg, 'malformed', `${what}${at}: ${why}`);
+      segs.push(seg.data);
+    }
+    const fresh = segs.map((seg, j) => ({ sid: keys[j], seq: msg.seq, seg, latencyMs: Math.max(0, Date.now() - head.sentAt) })).filter((_, j) => known[j] === undefined);
+    this.hold(msg, 'ref' in head ? head.ref : undefined, fresh.length);
+    this.uncommittedIds.set(head.sid, msg.seq);
+    this.lastPack = n;
+    for (const t of fresh) this.stats.latenciesMs.push(t.latencyMs);
     if (this.stats.latenciesMs.length > 100_000) this.stats.latenciesMs.splice(0, 50_000);
-    return { sid: head.sid, seq: msg.seq, seg: seg.data, latencyMs: Date.now() - head.sentAt };
+    return fresh;
   }
 
   /**
    * Call after the update that used `learned` (the segments taken since the last commit, in order):
-   * stores the checkpoint (with them in its ledger), then acks every held message (the rejected ones
-   * too: they are counted in it). A crash before the checkpoint is stored loses nothing (they come back).
+   * stores the checkpoint (with them in its ledger), then acks every held message all of whose
+   * segments are now learned (the rejected ones too: they are counted in it); a packed message
+   * with segments still waiting for a take stays held. A crash before the checkpoint is stored
+   * loses nothing (they come back).
    */
   async commit(learned: readonly TakenSegment[], state: { update: number; version: number; weights: Float32Array[] }): Promise<void> {
-    for (const t of learned) this.ledger.set(t.sid, t.seq);
+    for (const t of learned) {
+      this.ledger.set(t.sid, t.seq);
+      const h = this.held.get(t.seq);
+      if (h) h.uncommitted--;
+    }
     const max = this.options.ledgerSize ?? 100_000;
     for (const k of this.ledger.keys()) {
       if (this.ledger.size <= max) break;
@@ -361,19 +431,22 @@ export class SegmentConsumer {
     }
     this.stats.taken += learned.length;
     await saveCheckpoint(this.exp.os, { ...state, learned: [...this.ledger], taken: this.stats.taken, rejected: { ...this.stats.rejected }, redelivered: this.stats.redelivered });
-    const held = this.held;
-    this.held = [];
-    this.heldSeqs = new Set();
+    const done: HeldMessage[] = [];
+    for (const [seq, h] of this.held) {
+      if (h.uncommitted > 0) continue;
+      done.push(h);
+      this.held.delete(seq);
+    }
+    for (const [id, seq] of this.uncommittedIds) if (!this.held.has(seq)) this.uncommittedIds.delete(id);
     await Promise.all(
-      held.map(async ({ msg, ref }) => {
+      done.map(async ({ msgs, ref }) => {
         // Rejected ones are acked too: a work queue keeps a terminated message (nats-server 2.9),
         // and they are counted in the checkpoint just stored. A lost ack: the message comes back
         // and the ledger (or the same rejection, counted again) catches it.
-        await msg.ackAck().catch(() => false);
+        await Promise.all(msgs.map((m) => m.ackAck().catch(() => false)));
         if (ref) await this.exp.os.delete(ref).catch(() => undefined);
       }),
     );
-
   }
 
   close(): void {

@@ -16,6 +16,11 @@
  * order they came; and it starts one only while at most {@link MAX_UNACKED_WHILE_COMPUTING}
  * of its segments await their PubAck, so a host holds at most one segment per actor more than
  * without pipelining.
+ *
+ * A packed streamed call (its route's `k` > 1) runs the method K times, one call after the other
+ * with the same weights (the first call gets them, the others keep them), and publishes the K
+ * answers as ONE stream message: one call, one receipt, one publish and PubAck for K segments.
+ * It fails as a whole (an error in any of the K, the worker dying): the learner counts K lost.
  */
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { ActorSpawner, SpawnedWorker } from '../core/remote/spawner';
@@ -168,6 +173,13 @@ export class HostService {
   }
 }
 
+/** A streamed call: where its answers go, under which message id; a packed one ({@link StreamRoute} `k` > 1) keeps its answers until it has K. */
+interface StreamedCall {
+  route: StreamRoute;
+  sid: string;
+  packed: { m: Extract<LearnerMessage, { type: 'APPLY' }>; answers: unknown[] } | null;
+}
+
 /** A streamed call waiting for its actor, with the weights it names being fetched meanwhile (null: the actor has them). */
 interface QueuedCall {
   m: Extract<LearnerMessage, { type: 'APPLY' }>;
@@ -185,8 +197,8 @@ class HostedActor {
   private initAnswer: unknown;
   private readonly running = new Set<string>();
   private readonly answered = new Map<string, unknown>();
-  /** Calls whose answer goes into a stream: their route and segment id. */
-  private readonly streamed = new Map<string, { route: StreamRoute; sid: string }>();
+  /** Calls whose answer goes into a stream: their route, message id, and for a packed call the answers so far. */
+  private readonly streamed = new Map<string, StreamedCall>();
   private segments = 0;
   /** Streamed calls not given to the actor yet, in the order they came. */
   private readonly queued: QueuedCall[] = [];
@@ -266,7 +278,7 @@ class HostedActor {
         return;
       }
       const route = frame.x;
-      this.streamed.set(m.id, { route, sid: `${this.actorId}-${(this.segments++).toString(36)}` });
+      this.streamed.set(m.id, { route, sid: `${this.actorId}-${(this.segments++).toString(36)}`, packed: (route.k ?? 1) > 1 ? { m, answers: [] } : null });
       this.queued.push({ m, route, weights: this.prefetch(route) });
       this.pump();
     }
@@ -312,16 +324,17 @@ class HostedActor {
     this.worker.endpoint.postMessage({ ...m, argumentList: args }, collectTransferables(args));
   }
 
-  /** A streamed call's answer: into the run's stream; the learner gets the receipt (or the error). */
-  private async toStream(m: { id: string; type: string; value?: unknown }, to: { route: StreamRoute; sid: string }): Promise<void> {
+  /** A streamed call's answer (a packed one's K answers): into the run's stream; the learner gets the receipt (or the error). */
+  private async toStream(m: { id: string; type: string; value?: unknown }, to: StreamedCall): Promise<void> {
     let answer: unknown;
     if (m.type === 'HANDLER' && (m as { name?: unknown }).name === 'throw') answer = m;
     else {
       try {
-        const r = await (await this.host.experience(to.route)).publisher.publish(to.sid, m.value);
-        const receipt: StreamReceipt = { streamed: r.sid, seq: r.seq, messages: r.messages, bytes: r.bytes };
+        const { publisher } = await this.host.experience(to.route);
+        const r = to.packed ? await publisher.publishPacked(to.sid, to.packed.answers) : await publisher.publish(to.sid, m.value);
+        const receipt: StreamReceipt = { streamed: r.sid, seq: r.seq, messages: r.messages, bytes: r.bytes, segments: r.segments };
         answer = { id: m.id, type: 'RAW', value: receipt };
-        this.host.work.segments++;
+        this.host.work.segments += r.segments;
       } catch (err) {
         answer = { id: m.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: serializeError(err) } };
       }
@@ -339,6 +352,15 @@ class HostedActor {
     const m = parsed.data;
     if ('id' in m) {
       const to = this.streamed.get(m.id);
+      if (to?.packed && !('name' in m && m.name === 'throw')) {
+        to.packed.answers.push(m.value);
+        if (to.packed.answers.length < (to.route.k ?? 1)) {
+          // The next of the K calls, with the weights the actor now has.
+          const next = { ...to.packed.m, argumentList: [{ type: 'RAW' as const, value: null }, ...to.packed.m.argumentList.slice(1)] };
+          this.worker.endpoint.postMessage(next, collectTransferables(next.argumentList));
+          return;
+        }
+      }
       if (to) {
         // Still 'running' until its receipt is cached, so a resent request is not run again meanwhile.
         this.streamed.delete(m.id);

@@ -14,10 +14,11 @@ export interface ClusterLearnerLink {
   close(): Promise<void>;
 }
 
-export async function joinClusterAsLearner(server: string, credsPath: string, log: (line: string) => void): Promise<ClusterLearnerLink> {
+/** `pack`: segments per stream message (`--cluster-pack`; undefined: the default for the run's segment size). */
+export async function joinClusterAsLearner(server: string, credsPath: string, log: (line: string) => void, pack?: number): Promise<ClusterLearnerLink> {
   const creds = readCreds(credsPath);
   const nc = await connectCluster({ servers: [server], token: creds.token, name: `learner ${hostname()}:${process.pid}` });
-  const attached = attachLearner(nc, { log });
+  const attached = attachLearner(nc, { log, ...(pack !== undefined ? { pack } : {}) });
   const spawner = attached.spawner;
   await spawner.discover();
   const hosts = spawner.liveHosts();

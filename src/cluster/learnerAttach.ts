@@ -8,7 +8,7 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { setActorSpawner, type ActorSpawner } from '../core/remote/spawner';
 import type { ConsumerStats } from './experience';
-import { jetstreamExperience } from './jetstreamExperience';
+import { defaultPack, jetstreamExperience } from './jetstreamExperience';
 import { NatsActorSpawner, type ActorPlacement, type HostReport, type NatsSpawnerOptions } from './natsSpawner';
 import type { TransportStats } from './protocol';
 import { setStreamedExperienceFactory } from './segmentSource';
@@ -34,6 +34,8 @@ export interface ClusterLearnerReport {
 export interface AttachOptions extends NatsSpawnerOptions {
   /** Notices (the first few rejections); counts are in the report either way. */
   log?(line: string): void;
+  /** Segments per stream message (`--cluster-pack`); default {@link defaultPack} of the run's segment (T × envs per actor). */
+  pack?: number;
 }
 
 export function attachLearner(nc: NatsConnection, o: AttachOptions = {}): LearnerAttachment {
@@ -45,12 +47,15 @@ export function attachLearner(nc: NatsConnection, o: AttachOptions = {}): Learne
   const spawner = new NatsActorSpawner(nc, { ...o, onReject: (kind, why, actor) => notice(`warning: rejected a ${kind} message from ${actor}: ${why}`) });
   setActorSpawner(spawner);
   let streamStats: ConsumerStats | null = null;
-  setStreamedExperienceFactory((x) =>
-    jetstreamExperience(spawner, x, {
+  setStreamedExperienceFactory((x) => {
+    const pack = o.pack ?? defaultPack(x.config.settings['sampling.segmentLength'] * x.config.settings.envsPerActor);
+    o.log?.(`cluster: ${pack} segment${pack === 1 ? '' : 's'} per stream message${o.pack === undefined ? ' (the default for this segment size; --cluster-pack K to choose)' : ''}`);
+    return jetstreamExperience(spawner, x, {
+      pack,
       onStats: (s) => (streamStats = s),
       onReject: (kind, why) => notice(`warning: rejected a ${kind} segment from the stream: ${why}`),
-    }),
-  );
+    });
+  });
   return {
     spawner,
     streamStats: () => streamStats,

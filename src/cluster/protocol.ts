@@ -17,6 +17,12 @@
 import { z } from 'zod';
 
 export const SUBJECT_PREFIX = 'parl';
+
+/**
+ * Most segments one stream message may pack. A segment is 12 typed arrays and a frame carries at
+ * most 256 (codec.ts DEFAULT_CAPS.maxBlobs), so 16 leave room to spare.
+ */
+export const MAX_PACK = 16;
 export const subjects = {
   beat: `${SUBJECT_PREFIX}.hosts.beat`,
   discover: `${SUBJECT_PREFIX}.hosts.discover`,
@@ -68,16 +74,20 @@ export type LearnerMessage = z.infer<typeof learnerMessageSchema>;
 /**
  * A call whose answer goes into the run's JetStream work queue instead of back to the learner
  * (experience.ts): `s` the stream subject, `b` the run's object store, `w` the weights version the
- * host fetches from it and passes as the call's first argument (null: none). The learner gets a
- * {@link StreamReceipt} as the call's answer.
+ * host fetches from it and passes as the call's first argument (null: none), `k` how many times the
+ * host calls the method, one call after the other with the same weights, packing the K answers into
+ * one stream message (absent: 1, one answer per message). The learner gets a {@link StreamReceipt}
+ * as the call's answer.
  */
-export const streamRouteSchema = z.strictObject({ s: z.string().max(128), b: z.string().max(128), w: z.number().int().min(0).nullable() });
+export const streamRouteSchema = z.strictObject({ s: z.string().max(128), b: z.string().max(128), w: z.number().int().min(0).nullable(), k: z.number().int().min(1).max(MAX_PACK).optional() });
 export type StreamRoute = z.infer<typeof streamRouteSchema>;
 export interface StreamReceipt {
   streamed: string;
   seq: number;
   messages: number;
   bytes: number;
+  /** Segments in the stream message (the call's `k`; 1 when it was not packed). */
+  segments: number;
 }
 
 export const actorInboundSchema = z.union([z.strictObject({ k: z.literal('msg'), m: learnerMessageSchema, x: streamRouteSchema.optional() }), z.strictObject({ k: z.literal('stop') })]);

@@ -8,12 +8,14 @@ import type { Segment } from '../engine/segments';
 export interface StreamedExperience {
   /** The learner's last checkpoint of this run, when it resumes one. */
   readonly resumed: { weights: Float32Array[]; update: number; version: number } | null;
+  /** Segments each request asks for: its host packs them into one stream message (1: not packed). */
+  readonly pack: number;
   /** Publishes weights under `version`; actors' hosts fetch them by version. Await before asking for segments with it. */
   publishWeights(version: number, weights: readonly Float32Array[]): Promise<void>;
-  /** Resolves when the stream has room for one more segment (backpressure), and counts it as asked for. */
-  reserve(): Promise<void>;
-  /** A request for a segment failed: its reserved place is free again. */
-  release(): void;
+  /** Resolves when the stream has room for one more request (backpressure), and counts its `n` segments as asked for. */
+  reserve(n?: number): Promise<void>;
+  /** A request for `n` segments failed: their reserved places are free again. */
+  release(n?: number): void;
   /** Up to `n` checked segments (fewer only when closing: then possibly none). */
   take(n: number): Promise<Segment[]>;
   /** After the update that used the last segments taken: checkpoints now and then (asking for the learner's weights), and acks them. */

@@ -61,10 +61,12 @@ export async function callWithWeights<S>(sentVersion: number[], i: number, publi
 
 /** The room a stream producer asks for before each request (src/cluster/segmentSource.ts). */
 export interface StreamRoom {
-  /** Resolves when the stream has room for one more segment, and counts it as asked for. */
-  reserve(): Promise<void>;
-  /** A request failed: its reserved place is free again. */
-  release(): void;
+  /** Segments one request asks for (packed into one stream message; default 1). */
+  readonly pack?: number;
+  /** Resolves when the stream has room for one more request, and counts its `n` segments as asked for. */
+  reserve(n?: number): Promise<void>;
+  /** A request failed: its `n` reserved places are free again. */
+  release(n?: number): void;
 }
 
 /**
@@ -81,7 +83,7 @@ export interface StreamProducerOptions {
   progress: Pick<LoopProgress, 'lose' | 'backoff'>;
   /** True once the run is ending. */
   stopping: () => boolean;
-  /** Asks actor `i` for one segment into the stream (resolves with the host's receipt). */
+  /** Asks actor `i` for one stream message of `stream.pack` segments (resolves with the host's receipt). */
   request: (i: number) => Promise<unknown>;
   /** Requests in flight for this actor (default {@link STREAM_REQUESTS_PER_ACTOR}). */
   inFlight?: number;
@@ -89,20 +91,22 @@ export interface StreamProducerOptions {
 
 /**
  * Keep actor `i` producing into the stream until the run stops: `inFlight` request loops, each
- * reserving room first (backpressure). A failed request frees its room, is counted as a lost
- * segment and backed off, as in {@link produceInto}.
+ * reserving room for the request's segments first (backpressure). A failed request frees its
+ * room, is counted as that many lost segments (a packed one: all K) and backed off, as in
+ * {@link produceInto}.
  */
 export async function produceIntoStream(i: number, o: StreamProducerOptions): Promise<void> {
   const requestLoop = async (): Promise<void> => {
     while (!o.stopping()) {
+      const k = o.stream.pack ?? 1;
       try {
-        await o.stream.reserve();
+        await o.stream.reserve(k);
         if (o.stopping()) return;
         await o.request(i);
       } catch {
-        o.stream.release();
+        o.stream.release(k);
         if (o.stopping()) return;
-        o.progress.lose();
+        o.progress.lose(k);
         await o.progress.backoff(i);
       }
     }

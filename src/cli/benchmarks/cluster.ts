@@ -1,15 +1,17 @@
 /**
- * `npm run bench -- cluster-scaling [--seconds S] [--t STEPS] [--depth K[,K2…]] [--rounds R]`:
+ * `npm run bench -- cluster-scaling [--seconds S] [--t STEPS] [--depth D[,D2…]] [--pack K[,K2…]] [--rounds R]`:
  * rollout throughput of RolloutActors in 1, 2 and 4 Node actor-host processes (one actor each)
- * whose segments go through the JetStream work queue, with K requests in flight per actor as the
- * async loop keeps them (src/engine/producers.ts; K=1: one at a time, as before pipelining),
+ * whose segments go through the JetStream work queue, with D requests in flight per actor as the
+ * async loop keeps them (src/engine/producers.ts; D=1: one at a time, as before pipelining), each
+ * request asking for K segments packed into one stream message (K=1: one message per segment;
+ * default `1,<the default pack for the segment size>`, src/cluster/jetstreamExperience.ts),
  * against the same number of in-process worker-thread actors answering directly; the ratio, the
  * messages and bytes per segment, and the latency from the host's publish to the learner's take.
  *
  * Both sides stay up and take turns: R rounds, each a window of S/R seconds in-process, then one
- * through the cluster for each K, so a change in the machine's load (it is shared) weighs on all
- * alike. Each side's CPU time per 1000
- * env steps is measured too (Linux: /proc for the hosts and nats-server): unlike throughput, it
+ * through the cluster for each (K, D), so a change in the machine's load (it is shared) weighs on
+ * all alike. Each K has its own nats-server and hosts (a run's stream packs one way). Each side's
+ * CPU time per 1000 env steps is measured too (Linux: /proc for the hosts and nats-server): unlike throughput, it
  * hardly depends on the load, and its ratio bounds the throughput ratio once the cores are saturated.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,7 +26,7 @@ import type { ActorSpawner } from '../../core/remote/spawner';
 import { RolloutActor, type RolloutActorOptions } from '../../engine/rolloutActor';
 import { connectCluster } from '../../cluster/connect';
 import { writeCreds } from '../../cluster/creds';
-import { jetstreamExperience } from '../../cluster/jetstreamExperience';
+import { defaultPack, jetstreamExperience } from '../../cluster/jetstreamExperience';
 import type { ConsumerStats } from '../../cluster/experience';
 import { NatsActorSpawner } from '../../cluster/natsSpawner';
 import { startNatsServer } from '../../cluster/natsServer';
@@ -32,6 +34,7 @@ import { generateToken } from '../../cluster/serverConfig';
 import { buildLearner } from '../../engine/learner';
 import { VtraceSegmentAgent } from '../../engine/segmentAgents';
 import { produceIntoStream, STREAM_REQUESTS_PER_ACTOR } from '../../engine/producers';
+import { MAX_PACK } from '../../cluster/protocol';
 import { nodeActorSpawner } from '../nodePlatform';
 import { markdownTable, median, type Benchmark } from './types';
 
@@ -137,10 +140,11 @@ interface ClusterSide {
 
 /**
  * `n` actor hosts (one actor each) producing into the run's stream with up to `maxDepth` requests
- * per actor. A window lets each actor have `depth` of them in flight; between windows none, and the
- * segments still on their way when a window ends are taken (not counted) before the next one.
+ * per actor, each for `pack` segments in one stream message. A window lets each actor have `depth`
+ * of them in flight; between windows none, and the segments still on their way when a window ends
+ * are taken (not counted) before the next one.
  */
-async function throughCluster(n: number, T: number, maxDepth: number): Promise<ClusterSide> {
+async function throughCluster(n: number, T: number, maxDepth: number, pack: number): Promise<ClusterSide> {
   const token = generateToken();
   const server = await startNatsServer({ host: '127.0.0.1', port: -1, wsPort: null, token, allowedOrigins: [] });
   const credsPath = `${server.dir}/bench.creds`;
@@ -158,7 +162,9 @@ async function throughCluster(n: number, T: number, maxDepth: number): Promise<C
     const p = await pool(spawner, n);
     let stats: ConsumerStats | null = null;
     const config = resolveExperiment('impala-cartpole', { seed: 1, backend: 'wasm' });
-    const stream = await jetstreamExperience(spawner, { config, capacity: 4 * n, check: () => null }, { runId: `bench${n}`, checkpointEveryMs: 1000, onStats: (s) => (stats = s) });
+    // Room for two requests of `pack` segments per actor and as many arriving (4 × pack × n), so
+    // that a request's size alone does not stop an actor's pipelining.
+    const stream = await jetstreamExperience(spawner, { config, capacity: 4 * n * pack, check: () => null }, { runId: `bench${n}k${pack}`, pack, checkpointEveryMs: 1000, onStats: (s) => (stats = s) });
     const consumer = (): ConsumerStats => {
       if (!stats) throw new Error('the stream gave no consumer stats');
       return stats;
@@ -190,7 +196,7 @@ async function throughCluster(n: number, T: number, maxDepth: number): Promise<C
           inFlight[i]++;
           try {
             await p.call(i, 'sampleSegment', null, 0, T, 0);
-            answered++;
+            answered += pack;
           } finally {
             inFlight[i]--;
             wake();
@@ -280,11 +286,11 @@ function addCpu(to: Cpu, x: Cpu): void {
   to.server += x.server;
 }
 
-/** Request depths from `--depth 1,2`: each a whole number from 1 to 8, no repeats. */
-function depthsFlag(value: string | undefined): number[] {
-  const depths = (value ?? String(STREAM_REQUESTS_PER_ACTOR)).split(',').map((d) => positiveInt(d.trim(), 1, 8, '--depth'));
-  if (new Set(depths).size !== depths.length) throw new Error('--depth lists a depth twice');
-  return depths;
+/** A list flag such as `--depth 1,2`: whole numbers from 1 to `max`, no repeats. */
+function listFlag(value: string, max: number, flag: string): number[] {
+  const list = value.split(',').map((d) => positiveInt(d.trim(), 1, max, flag));
+  if (new Set(list).size !== list.length) throw new Error(`${flag} lists a value twice`);
+  return list;
 }
 
 export const clusterScalingBenchmark: Benchmark = {
@@ -294,40 +300,54 @@ export const clusterScalingBenchmark: Benchmark = {
     const seconds = Number(args.flags.seconds ?? 8);
     if (!(seconds > 0)) throw new Error('--seconds must be a positive number');
     const T = positiveInt(args.flags.t, DEFAULT_T, 4096, '--t');
-    const depths = depthsFlag(args.flags.depth);
+    const depths = listFlag(args.flags.depth ?? String(STREAM_REQUESTS_PER_ACTOR), 8, '--depth');
+    // The bench's actors step impala-cartpole's envs per actor: a segment is T × that many steps.
+    const stepsPerSegment = T * resolveExperiment('impala-cartpole', { seed: 1 }).settings.envsPerActor;
+    const packs = listFlag(args.flags.pack ?? [...new Set([1, defaultPack(stepsPerSegment)])].join(','), MAX_PACK, '--pack');
     const rounds = positiveInt(args.flags.rounds, 4, 100, '--rounds');
     const windowMs = (seconds * 1000) / rounds;
     const rows: (string | number)[][] = [];
-    const figures: Record<string, unknown> = { loadAverageBefore: loadavg()[0], T, depths, rounds, seconds };
+    const figures: Record<string, unknown> = { loadAverageBefore: loadavg()[0], T, stepsPerSegment, depths, packs, rounds, seconds };
     const perKStep = (cpuSeconds: number, steps: number): number => (1e6 * cpuSeconds) / steps;
     for (const n of [1, 2, 4]) {
       const local = await inProcess(n, T);
-      const cluster = await throughCluster(n, T, Math.max(...depths)).catch(async (err: unknown) => {
+      const clusters = new Map<number, ClusterSide>();
+      const closeAll = async (): Promise<void> => {
+        for (const c of clusters.values()) await c.close();
         await local.close();
+      };
+      try {
+        for (const k of packs) clusters.set(k, await throughCluster(n, T, Math.max(...depths), k));
+      } catch (err) {
+        await closeAll();
         throw err;
-      });
+      }
       let localSteps = 0;
       const localCpu: Cpu = { own: 0, hosts: 0, server: 0 };
-      const byDepth = new Map(depths.map((d) => [d, { steps: 0, cpu: { own: 0, hosts: 0, server: 0 }, roundRatios: [] as number[] }]));
+      const variants = packs.flatMap((pack) => depths.map((depth) => ({ pack, depth, steps: 0, cpu: { own: 0, hosts: 0, server: 0 }, roundRatios: [] as number[] })));
       try {
         for (let r = 0; r < rounds; r++) {
           const a = await local.window(windowMs);
           localSteps += a.steps;
           addCpu(localCpu, a.cpu);
-          for (const [depth, acc] of byDepth) {
-            const b = await cluster.window(windowMs, depth);
+          for (const acc of variants) {
+            const side = clusters.get(acc.pack);
+            if (!side) throw new Error(`no cluster side for pack ${acc.pack}`);
+            const b = await side.window(windowMs, acc.depth);
             acc.steps += b.steps;
             addCpu(acc.cpu, b.cpu);
             acc.roundRatios.push(b.steps / a.steps);
           }
         }
       } finally {
-        await cluster.close();
-        await local.close();
+        await closeAll();
       }
       const localCpuPerK = perKStep(localCpu.own, localSteps);
-      for (const [depth, acc] of byDepth) {
-        const t = cluster.totals(depth);
+      for (const acc of variants) {
+        const { depth, pack } = acc;
+        const side = clusters.get(pack);
+        if (!side) continue;
+        const t = side.totals(depth);
         const clusterCpuPerK = perKStep(acc.cpu.own + acc.cpu.hosts + acc.cpu.server, acc.steps);
         const sorted = [...t.latenciesMs].sort((a, b) => a - b);
         const c = {
@@ -336,6 +356,7 @@ export const clusterScalingBenchmark: Benchmark = {
           ratio: acc.steps / localSteps,
           roundRatios: acc.roundRatios,
           segments: t.segments,
+          streamMessagesPerSegment: t.streamMessages / t.segments,
           // The call and its receipt (core NATS), the stream message (plus object-store chunks for big ones).
           messagesPerSegment: (t.frames + t.streamMessages) / t.segments,
           bytesPerSegment: (t.frameBytes + t.streamBytes) / t.segments,
@@ -345,15 +366,15 @@ export const clusterScalingBenchmark: Benchmark = {
           cpuMsPer1kSteps: { inProcess: localCpuPerK, cluster: clusterCpuPerK, learner: perKStep(acc.cpu.own, acc.steps), hosts: perKStep(acc.cpu.hosts, acc.steps), natsServer: perKStep(acc.cpu.server, acc.steps) },
           cpuRatio: localCpuPerK / clusterCpuPerK,
         };
-        figures[`actors${n}depth${depth}`] = c;
+        figures[`actors${n}depth${depth}pack${pack}`] = c;
         const k = c.cpuMsPer1kSteps;
         const rr = acc.roundRatios;
-        rows.push([n, depth, Math.round(c.inProcessStepsPerSecond), Math.round(c.stepsPerSecond), c.ratio.toFixed(2), `${Math.min(...rr).toFixed(2)}–${Math.max(...rr).toFixed(2)}`, c.messagesPerSegment.toFixed(1), Math.round(c.bytesPerSegment), c.latencyMedianMs.toFixed(1), c.latencyP99Ms.toFixed(1), k.inProcess.toFixed(1), `${k.cluster.toFixed(1)} (${k.learner.toFixed(1)} + ${k.hosts.toFixed(1)} + ${k.natsServer.toFixed(1)})`, c.cpuRatio.toFixed(2)]);
+        rows.push([n, depth, pack, Math.round(c.inProcessStepsPerSecond), Math.round(c.stepsPerSecond), c.ratio.toFixed(2), `${Math.min(...rr).toFixed(2)}–${Math.max(...rr).toFixed(2)}`, c.messagesPerSegment.toFixed(1), Math.round(c.bytesPerSegment), c.latencyMedianMs.toFixed(1), c.latencyP99Ms.toFixed(1), k.inProcess.toFixed(1), `${k.cluster.toFixed(1)} (${k.learner.toFixed(1)} + ${k.hosts.toFixed(1)} + ${k.natsServer.toFixed(1)})`, c.cpuRatio.toFixed(2)]);
       }
     }
     figures.loadAverageAfter = loadavg()[0];
-    const table = markdownTable(['actors', 'requests in flight', 'in-process steps/s', 'cluster steps/s', 'ratio', 'ratio per round', 'messages/segment', 'bytes/segment', 'latency median ms', 'latency p99 ms', 'CPU ms/1k steps in-process', 'CPU ms/1k steps cluster (learner + hosts + server)', 'CPU ratio'], rows);
-    process.stdout.write(`${table}\n(load average ${String(figures.loadAverageBefore)} before, ${String(figures.loadAverageAfter)} after; T=${T}, ${rounds} rounds of ${(windowMs / 1000).toFixed(1)} s per side)\n`);
+    const table = markdownTable(['actors', 'requests in flight', 'segments per message', 'in-process steps/s', 'cluster steps/s', 'ratio', 'ratio per round', 'messages/segment', 'bytes/segment', 'latency median ms', 'latency p99 ms', 'CPU ms/1k steps in-process', 'CPU ms/1k steps cluster (learner + hosts + server)', 'CPU ratio'], rows);
+    process.stdout.write(`${table}\n(load average ${String(figures.loadAverageBefore)} before, ${String(figures.loadAverageAfter)} after; T=${T} (${stepsPerSegment} steps per segment), ${rounds} rounds of ${(windowMs / 1000).toFixed(1)} s per side)\n`);
     return { table, figures };
   },
 };
