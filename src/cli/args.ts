@@ -24,7 +24,8 @@ export interface TrainArgs {
 
 export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--steps N] [--actors N]
                        [--set key=value]... [--url LINK] [--out FILE.jsonl]
-                       [--checkpoint FILE.parlckpt] [--save-dataset FILE.json] [--quiet]`;
+                       [--checkpoint FILE.parlckpt] [--save-dataset FILE.json] [--quiet]
+                       [--cluster URL --creds FILE [--cluster-pack K]]`;
 
 const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--save-dataset']);
 /** Flags that may be given more than once (each --set adds a setting). */
