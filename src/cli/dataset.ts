@@ -1,22 +1,24 @@
 /**
  * Make an offline-RL dataset: train a Box-action preset, then play episodes of its final policy
- * (greedy, noisy and random; see src/engine/datasetMaker.ts) and write them as a dataset file.
+ * (the mix: `mixed`, greedy, noisy and random, or `medium`, greedy and σ 0.1 only; see
+ * src/engine/datasetMaker.ts) and write them as a dataset file.
  *
- *   npm run dataset -- --preset sac-pendulum --seed 1 --steps 6000 --episodes 100 --out public/datasets/pendulum-mixed.json
+ *   npm run dataset -- --preset sac-pendulum --seed 7 --steps 8000 --episodes 100 --out public/datasets/pendulum-mixed.json
+ *   npm run dataset -- --preset sac-pendulum --seed 7 --steps 2500 --episodes 100 --mix medium --out public/datasets/pendulum-medium.json
  */
 import { writeFileSync } from 'node:fs';
 import { ConfigError, resolveExperiment, type ExperimentConfig } from '../config/config';
 import { parseSettingText } from '../config/config';
-import { datasetFileFromCheckpoint } from '../engine/datasetMaker';
+import { DATASET_MIX_NAMES, datasetFileFromCheckpoint, isDatasetMixName, type DatasetMixName } from '../engine/datasetMaker';
 import { TrainingRun } from '../engine/trainer';
 import { nodePlatform } from './nodePlatform';
 import { runMain } from './runMain';
 
-const USAGE = 'Usage: npm run dataset -- --preset NAME --out FILE.json [--seed N] [--steps N] [--episodes N]';
+const USAGE = `Usage: npm run dataset -- --preset NAME --out FILE.json [--seed N] [--steps N] [--episodes N] [--mix ${DATASET_MIX_NAMES.join('|')}]`;
 
 /** Episodes of the final policy in `checkpoint` as a dataset file at `path`; returns a one-line summary. */
-export async function saveDataset(config: ExperimentConfig, checkpoint: Uint8Array, episodes: number, path: string): Promise<string> {
-  const file = await datasetFileFromCheckpoint(config, checkpoint, episodes);
+export async function saveDataset(config: ExperimentConfig, checkpoint: Uint8Array, episodes: number, path: string, mix: DatasetMixName = 'mixed'): Promise<string> {
+  const file = await datasetFileFromCheckpoint(config, checkpoint, episodes, mix);
   writeFileSync(path, file.text);
   return `dataset: ${file.summary} → ${path}`;
 }
@@ -48,6 +50,11 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+  const mix = flags.mix ?? 'mixed';
+  if (!isDatasetMixName(mix)) {
+    process.stderr.write(`error: --mix must be one of ${DATASET_MIX_NAMES.join(', ')}, not ${JSON.stringify(mix)}\n`);
+    return 2;
+  }
   const episodes = Number(flags.episodes ?? 100);
   if (!Number.isInteger(episodes) || episodes < 4) {
     process.stderr.write('error: --episodes must be an integer ≥ 4\n');
@@ -68,7 +75,7 @@ async function main(): Promise<number> {
     process.stderr.write('error: the run left no weights\n');
     return 1;
   }
-  process.stdout.write(`${await saveDataset(config, last, episodes, flags.out)}\n`);
+  process.stdout.write(`${await saveDataset(config, last, episodes, flags.out, mix)}\n`);
   return 0;
 }
 

@@ -1,9 +1,12 @@
 /**
  * Makes an offline-RL dataset from a trained Box-action policy: whole episodes played in-process
- * (no workers) with the final actor weights, a quarter each greedy, with Gaussian noise σ = 0.3
- * and σ = 1 on the tanh scale, and with uniformly random actions. The mix gives data of every
- * quality, where imitating the average (behaviour cloning) does worse than picking the best
- * actions the data shows (CQL).
+ * (no workers) with the final actor weights, split evenly over the parts of a mix:
+ * - mixed (the default): greedy, Gaussian noise σ = 0.3 and σ = 1 on the tanh scale, and uniformly
+ *   random actions. Data of every quality that covers the action space, where imitating the average
+ *   (behaviour cloning) does worse than picking the best actions the data shows (CQL).
+ * - medium (after D4RL's medium split): one partly trained policy's own actions, greedy and with
+ *   σ = 0.1 noise only. Narrow data, where Q on actions the data never tried is unchecked: the case
+ *   CQL's conservative term is for (Kumar et al. 2020).
  */
 import type { ExperimentConfig } from '../config/config';
 import { descriptorOf } from '../config/registry';
@@ -13,12 +16,28 @@ import { continuousNetFor } from './continuousLearner';
 import type { ExploreMode } from './continuousPolicy';
 import { ContinuousRolloutActor } from './continuousRolloutActor';
 
-export const DATASET_MIX: readonly { label: string; mode: ExploreMode }[] = [
-  { label: 'greedy', mode: { random: false, noise: 0, sample: false } },
-  { label: 'σ 0.3', mode: { random: false, noise: 0.3, sample: false } },
-  { label: 'σ 1', mode: { random: false, noise: 1, sample: false } },
-  { label: 'uniform', mode: { random: true, noise: 0, sample: false } },
-];
+export interface DatasetMixPart {
+  label: string;
+  mode: ExploreMode;
+}
+
+const GREEDY: DatasetMixPart = { label: 'greedy', mode: { random: false, noise: 0, sample: false } };
+const noisy = (sigma: number): DatasetMixPart => ({ label: `σ ${sigma}`, mode: { random: false, noise: sigma, sample: false } });
+
+export const DATASET_MIXES = {
+  mixed: [GREEDY, noisy(0.3), noisy(1), { label: 'uniform', mode: { random: true, noise: 0, sample: false } }],
+  medium: [GREEDY, noisy(0.1)],
+} as const satisfies Record<string, readonly DatasetMixPart[]>;
+
+export type DatasetMixName = keyof typeof DATASET_MIXES;
+export const DATASET_MIX_NAMES = Object.keys(DATASET_MIXES) as DatasetMixName[];
+
+/** The default mix, what every dataset made before the mix option was made of. */
+export const DATASET_MIX: readonly DatasetMixPart[] = DATASET_MIXES.mixed;
+
+export function isDatasetMixName(name: string): name is DatasetMixName {
+  return Object.hasOwn(DATASET_MIXES, name);
+}
 
 export interface MadeDataset {
   dataset: Dataset;
@@ -26,8 +45,9 @@ export interface MadeDataset {
   meanReturns: Record<string, number>;
 }
 
-/** `episodes` episodes (split evenly over DATASET_MIX) of the policy with the given actor weights. */
-export async function datasetFromPolicy(config: ExperimentConfig, weights: Float32Array[], episodes: number): Promise<MadeDataset> {
+/** `episodes` episodes (split evenly over the mix's parts, earlier parts taking the remainder) of the policy with the given actor weights. */
+export async function datasetFromPolicy(config: ExperimentConfig, weights: Float32Array[], episodes: number, mixName: DatasetMixName = 'mixed'): Promise<MadeDataset> {
+  const mix: readonly DatasetMixPart[] = DATASET_MIXES[mixName];
   const s = config.settings;
   const d = descriptorOf(s.algorithm);
   if (!d.loadContinuous) throw new Error(`a dataset needs a Box-action algorithm (DDPG, TD3, SAC), not ${d.label}`);
@@ -35,8 +55,8 @@ export async function datasetFromPolicy(config: ExperimentConfig, weights: Float
   const net = continuousNetFor(config);
   const actor = new ContinuousRolloutActor({ envId: s['env.id'], numEnvs: 1, seed: s.seed, actorIndex: 0, policy: module.policy, net });
   actor.setWeights(weights, 0);
-  const parts = DATASET_MIX.map((m, i) => {
-    const k = Math.floor(episodes / DATASET_MIX.length) + (i < episodes % DATASET_MIX.length ? 1 : 0);
+  const parts = mix.map((m, i) => {
+    const k = Math.floor(episodes / mix.length) + (i < episodes % mix.length ? 1 : 0);
     const r = actor.rollEpisodes(null, k, m.mode, true);
     return { label: m.label, rollout: r };
   });
@@ -58,7 +78,7 @@ export async function datasetFromPolicy(config: ExperimentConfig, weights: Float
     obsDim: net.obsDim,
     actionDim: net.actionDim,
     size,
-    source: `${config.preset} (${s.algorithm}, seed ${s.seed}): ${episodes} episodes of the final policy, ${DATASET_MIX.map((m) => m.label).join(' / ')}`,
+    source: `${config.preset} (${s.algorithm}, seed ${s.seed}): ${episodes} episodes of the final policy${sourceNote(config, mixName)}, ${mix.map((m) => m.label).join(' / ')}`,
     obs: cat((c) => c.obs, (n) => new Float32Array(n), net.obsDim),
     actions: cat((c) => c.actions, (n) => new Float32Array(n), net.actionDim),
     rewards: cat((c) => c.rewards, (n) => new Float32Array(n), 1),
@@ -66,6 +86,13 @@ export async function datasetFromPolicy(config: ExperimentConfig, weights: Float
     dones: cat((c) => c.dones, (n) => new Uint8Array(n), 1),
   };
   return { dataset, meanReturns };
+}
+
+/** What the source line says beyond the default mix's wording (which stays as it was). */
+function sourceNote(config: ExperimentConfig, mixName: DatasetMixName): string {
+  if (mixName === 'mixed') return '';
+  const steps = config.settings['run.envSteps'];
+  return ` (budget ${typeof steps === 'number' ? steps : '?'} env steps, mix ${mixName})`;
 }
 
 /** The actor weights in a checkpoint (what the off-policy loops checkpoint: the actor network). */
@@ -81,8 +108,8 @@ export interface DatasetFile {
 }
 
 /** `episodes` episodes of the policy in a checkpoint (the run's final weights), as dataset file text. */
-export async function datasetFileFromCheckpoint(config: ExperimentConfig, checkpoint: Uint8Array, episodes: number): Promise<DatasetFile> {
-  const { dataset, meanReturns } = await datasetFromPolicy(config, actorWeightsOf(checkpoint), episodes);
+export async function datasetFileFromCheckpoint(config: ExperimentConfig, checkpoint: Uint8Array, episodes: number, mixName: DatasetMixName = 'mixed'): Promise<DatasetFile> {
+  const { dataset, meanReturns } = await datasetFromPolicy(config, actorWeightsOf(checkpoint), episodes, mixName);
   const text = writeDataset(dataset);
   const parts = Object.entries(meanReturns).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
   return { text, size: dataset.size, summary: `${dataset.size} transitions of ${dataset.envId} (${(text.length / 1e6).toFixed(2)} MB); mean returns ${parts}` };

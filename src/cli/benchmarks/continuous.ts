@@ -6,10 +6,11 @@
  *   - solve-mountaincar-continuous: steps until the mean of the last 10 episodes passes 90, SAC (with
  *     gSDE, as its preset) and TD3;
  *   - offline-pendulum: CQL vs behaviour cloning vs SAC offline (CQL with α_cql = 0) from the
- *     shipped dataset, the evaluated return at the end.
+ *     shipped dataset (--dataset pendulum-mixed or pendulum-medium), the evaluated return at the end.
  */
 import * as tf from '@tensorflow/tfjs';
 import { resolveExperiment } from '../../config/config';
+import { DATASETS } from '../../config/algorithms/continuousShared';
 import { chooseBackend } from '../../core/backend';
 import { Rng } from '../../core/rng';
 import { ContinuousReplayBuffer } from '../../algorithms/replayBuffer';
@@ -195,21 +196,37 @@ const OFFLINE_VARIANTS: { key: string; name: string; preset: string; steps: stri
   { key: 'bc', name: 'behaviour cloning', preset: 'bc-pendulum', steps: 'bc.gradientSteps', overrides: {} },
 ];
 
-/** --variants cql,sac,bc picks some; --gradient-steps N replaces the presets' 5,000 (a budget cut, the same for all). */
+/**
+ * --variants cql,sac,bc picks some; --gradient-steps N replaces the presets' 5,000 (a budget cut, the
+ * same for all); --dataset NAME (one of public/datasets/NAME.json the config knows) replaces the
+ * presets' pendulum-mixed for all.
+ */
 export function offlineVariants(flags: Record<string, string>): typeof OFFLINE_VARIANTS {
   const keys = (flags.variants ?? 'cql,sac,bc').split(',');
   const unknown = keys.filter((k) => !OFFLINE_VARIANTS.some((v) => v.key === k));
   if (unknown.length) throw new Error(`--variants: ${unknown.join(', ')} is not cql, sac or bc`);
   const steps = flags['gradient-steps'] === undefined ? null : Number(flags['gradient-steps']);
-  return OFFLINE_VARIANTS.filter((v) => keys.includes(v.key)).map((v) => (steps === null ? v : { ...v, overrides: { ...v.overrides, [v.steps]: steps } }));
+  const dataset = flags.dataset ?? null;
+  if (dataset !== null && !(DATASETS as readonly string[]).includes(dataset)) throw new Error(`--dataset: ${dataset} is not one of ${DATASETS.join(', ')}`);
+  return OFFLINE_VARIANTS.filter((v) => keys.includes(v.key)).map((v) => {
+    const prefix = v.steps.slice(0, v.steps.indexOf('.'));
+    const overrides = { ...v.overrides, ...(steps === null ? {} : { [v.steps]: steps }), ...(dataset === null ? {} : { [`${prefix}.dataset`]: dataset }) };
+    return { ...v, overrides };
+  });
+}
+
+/** The dataset the offline bench reads: --dataset, else the presets' default. */
+export function offlineDatasetName(flags: Record<string, string>): string {
+  return flags.dataset ?? 'pendulum-mixed';
 }
 
 export const offlinePendulumBenchmark: Benchmark = {
   name: 'offline-pendulum',
-  description: 'From public/datasets/pendulum-mixed.json: the evaluated return (mean of the last evaluation) of CQL, behaviour cloning and SAC offline (α_cql = 0), 3 seeds (--variants cql,sac,bc, --gradient-steps N)',
+  description: 'From public/datasets/pendulum-mixed.json (or --dataset pendulum-medium): the evaluated return (mean of the last evaluation) of CQL, behaviour cloning and SAC offline (α_cql = 0), 3 seeds (--variants cql,sac,bc, --gradient-steps N, --dataset NAME)',
   async run({ seeds, flags }) {
     const rows: (string | number)[][] = [];
-    const figures: Record<string, unknown> = {};
+    const figures: Record<string, unknown> = { dataset: offlineDatasetName(flags) };
+    process.stderr.write(`dataset: public/datasets/${offlineDatasetName(flags)}.json\n`);
     for (const v of offlineVariants(flags)) {
       const finals: number[] = [];
       const curves: number[][] = [];

@@ -47,7 +47,7 @@ export const PENDULUM_RUN = {
 } as const;
 
 /** The datasets the app ships in public/datasets/ (made by `npm run dataset`, see src/cli/dataset.ts). */
-export const DATASETS = ['pendulum-mixed'] as const;
+export const DATASETS = ['pendulum-mixed', 'pendulum-medium'] as const;
 
 /** Settings of the offline loop: the dataset, the number of gradient steps, and how it is evaluated. */
 export function offlineSettings<P extends string>(prefix: P) {
