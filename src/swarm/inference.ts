@@ -11,8 +11,8 @@ import { log } from '../core/portableMath';
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../core/rng';
 import { ITEM_OBS_DIM } from '../envs/swarm/itemSearch';
-import { NUM_ORCH_ACTIONS, ORCH_OBS_DIM, type MaskedActorCritic } from './orchestrator';
-import type { FrozenSubagent } from './subagents';
+import { FastMaskedActorCritic, NUM_ORCH_ACTIONS, ORCH_OBS_DIM, type MaskedActorCritic } from './orchestrator';
+import { typedArrayPassFits, type FrozenSubagent } from './subagents';
 import type { SwarmPending } from './swarmActor';
 
 export interface OrchestratorDecisions {
@@ -31,6 +31,8 @@ export interface TickAnswer {
 export class CentralInference {
   orchForwardCalls = 0;
   ticks = 0;
+  /** The orchestrator's pass on typed arrays, for ticks with few rows (wasm only: see typedArrayPassFits). */
+  private readonly orchFast: FastMaskedActorCritic;
 
   constructor(
     readonly orchestrator: MaskedActorCritic,
@@ -41,25 +43,37 @@ export class CentralInference {
       subagentTemperature: 1,
       directTemperature: 1,
     },
-  ) {}
+  ) {
+    this.orchFast = new FastMaskedActorCritic(orchestrator);
+  }
 
   /** Decisions for `n` orchestrator rows in one forward pass. */
   async decide(obs: Float32Array, n: number): Promise<OrchestratorDecisions> {
     return this.sampleDecisions(await this.orchestratorOutputs(obs, n), n);
   }
 
-  /** One forward pass of the orchestrator, read back without blocking the backend. */
+  /**
+   * One forward pass of the orchestrator: on typed arrays for a few rows on wasm, else tfjs's,
+   * π and V read back together (one readback of [n, A + 1]) without blocking the backend.
+   */
   private async orchestratorOutputs(obs: Float32Array, n: number): Promise<{ probs: Float32Array; values: Float32Array }> {
     if (n === 0) return { probs: new Float32Array(0), values: new Float32Array(0) };
     this.orchForwardCalls += 1;
-    const [probsT, valuesT] = tf.tidy(() => {
+    if (typedArrayPassFits(n * this.orchFast.macsPerRow)) return this.orchFast.outputs(obs, n);
+    const A = NUM_ORCH_ACTIONS;
+    const both = tf.tidy(() => {
       const o = this.orchestrator.forward(tf.tensor2d(obs, [n, ORCH_OBS_DIM]));
-      return [tf.softmax(o.logits), o.value];
+      return tf.concat([tf.softmax(o.logits), tf.reshape(o.value, [n, 1])], 1);
     });
-    const [probs, values] = await Promise.all([probsT.data(), valuesT.data()]);
-    probsT.dispose();
-    valuesT.dispose();
-    return { probs: probs as Float32Array, values: values as Float32Array };
+    const rows = (await both.data()) as Float32Array;
+    both.dispose();
+    const probs = new Float32Array(n * A);
+    const values = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      probs.set(rows.subarray(i * (A + 1), i * (A + 1) + A), i * A);
+      values[i] = rows[i * (A + 1) + A];
+    }
+    return { probs, values };
   }
 
   private sampleDecisions({ probs, values }: { probs: Float32Array; values: Float32Array }, n: number): OrchestratorDecisions {

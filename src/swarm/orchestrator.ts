@@ -24,6 +24,7 @@
  */
 import { log2 } from '../core/portableMath';
 import * as tf from '@tensorflow/tfjs';
+import { FastMlp, softmaxRowsF32 } from '../core/fastMlp';
 import { ActorCriticMlp, type MlpSpec } from '../core/mlp';
 import { Model, type WeightSpec } from '../core/model';
 import type { OrchestrationSim } from '../envs/swarm/orchestration';
@@ -219,5 +220,67 @@ export class MaskedActorCritic extends Model<{ logits: tf.Tensor2D; value: tf.Te
 
   weightSpecs(): WeightSpec[] {
     return this.net.weightSpecs();
+  }
+}
+
+/**
+ * MaskedActorCritic's forward pass and softmax on typed arrays, bit for bit what tfjs's wasm
+ * backend computes (core/fastMlp.ts: the dense layers, tanh and XNNPACK's softmax), for the
+ * learner's central inference where a tick has only a few orchestrator rows and tfjs's per-call
+ * cost (about 16 kernels and a readback) outweighs the arithmetic. Use it only where the tfjs pass
+ * it replaces runs on wasm.
+ *   z = fl(logit + fl(fl(1 − mask) · (−1e9)))   (each operation rounded to float32, as tfjs's Sub, Mul, Add)
+ *   π = softmax(z),  V = critic(features)
+ * The weights are copied from the model whenever one of its variables was reassigned since the
+ * last copy (every optimizer step and setWeights assigns a new tensor, so a new dataId).
+ */
+const f32 = Math.fround;
+
+export class FastMaskedActorCritic {
+  private readonly policy: FastMlp;
+  private readonly critic: FastMlp;
+  private seen: readonly object[] = [];
+  private features = new Float32Array(0);
+  private logits = new Float32Array(0);
+  /** Multiply-adds per row, policy and critic together (to size batches against tfjs). */
+  readonly macsPerRow: number;
+
+  constructor(private readonly model: MaskedActorCritic) {
+    const spec = model.net.spec;
+    this.policy = new FastMlp(spec);
+    this.critic = new FastMlp({ ...spec, numActions: 1 });
+    const dims = [spec.obsDim, ...spec.hidden];
+    let macs = 0;
+    for (let i = 0; i + 1 < dims.length; i++) macs += dims[i] * dims[i + 1];
+    this.macsPerRow = 2 * macs + dims[dims.length - 1] * (spec.numActions + 1);
+  }
+
+  /** π(·|s) [n · NUM_ORCH_ACTIONS] and V(s) [n] for n observation rows [n · ORCH_OBS_DIM] (fresh arrays). */
+  outputs(obs: Float32Array, n: number): { probs: Float32Array; values: Float32Array } {
+    this.sync();
+    const A = NUM_ORCH_ACTIONS;
+    if (this.features.length < n * ORCH_FEATURES) {
+      this.features = new Float32Array(n * ORCH_FEATURES);
+      this.logits = new Float32Array(n * A);
+    }
+    const feats = this.features;
+    for (let r = 0; r < n; r++) feats.set(obs.subarray(r * ORCH_OBS_DIM, r * ORCH_OBS_DIM + ORCH_FEATURES), r * ORCH_FEATURES);
+    const raw = this.policy.forward(feats, n);
+    const z = this.logits;
+    for (let r = 0; r < n; r++) {
+      for (let a = 0; a < A; a++) z[r * A + a] = raw[r * A + a] + f32(f32(1 - obs[r * ORCH_OBS_DIM + ORCH_FEATURES + a]) * MASK_LOGIT);
+    }
+    const probs = softmaxRowsF32(z, n, A, new Float32Array(n * A));
+    const values = this.critic.forward(feats, n).slice(0, n);
+    return { probs, values };
+  }
+
+  private sync(): void {
+    const vars = this.model.variables();
+    if (vars.length === this.seen.length && vars.every((v, i) => v.dataId === this.seen[i])) return;
+    const ws = this.model.net.getWeights();
+    this.policy.setWeights(ws);
+    this.critic.setWeights(ws.slice(this.policy.weightCount));
+    this.seen = vars.map((v) => v.dataId);
   }
 }

@@ -13,6 +13,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { decodeCheckpoint, type Checkpoint } from '../core/checkpoint';
+import { FastMlp, softmaxRowsF32 } from '../core/fastMlp';
 import { PolicyMlp, type MlpSpec } from '../core/mlp';
 import type { Rng } from '../core/rng';
 import { ITEM_NUM_ACTIONS, ITEM_OBS_DIM } from '../envs/swarm/itemSearch';
@@ -84,6 +85,20 @@ export function decodeSubagentCheckpoint(bytes: Uint8Array | null | undefined, w
   return ckpt;
 }
 
+/**
+ * Largest forward pass (rows × multiply-adds per row) the central inference runs on typed arrays
+ * instead of tfjs; only on wasm, whose arithmetic the typed-array pass repeats bit for bit, so the
+ * choice changes the time and never a number. Measured on wasm at load 8: a tfjs pass with its
+ * readback costs 0.1–0.4 ms for 1 to 64 rows of the large subagent, the typed-array pass about
+ * 7 ns per multiply-add (40 µs per row of the large subagent, 20 µs per orchestrator row).
+ */
+export const TYPED_ARRAY_PASS_MAX_MACS = 16_000;
+
+/** True when a pass of `macs` multiply-adds should skip tfjs (only on the wasm backend). */
+export function typedArrayPassFits(macs: number): boolean {
+  return macs <= TYPED_ARRAY_PASS_MAX_MACS && tf.getBackend() === 'wasm';
+}
+
 /** A frozen subagent policy: forward passes only, counted. */
 export class FrozenSubagent {
   readonly model: PolicyMlp;
@@ -93,13 +108,23 @@ export class FrozenSubagent {
   /** Rows (observations) run so far. */
   forwardRows = 0;
 
+  /** The same policy on typed arrays (bit for bit tfjs's wasm arithmetic), for batches too small to pay tfjs's per-call cost. */
+  private readonly fast: FastMlp;
+  /** Multiply-adds per row of a forward pass. */
+  readonly macsPerRow: number;
+
   constructor(
     ckpt: Checkpoint,
     readonly name: string,
   ) {
     this.hidden = validateSubagentCheckpoint(ckpt, name);
-    this.model = new PolicyMlp(subagentSpec(this.hidden), 0);
+    const spec = subagentSpec(this.hidden);
+    this.model = new PolicyMlp(spec, 0);
     this.model.setWeights(ckpt.weights);
+    this.fast = new FastMlp(spec);
+    this.fast.setWeights(ckpt.weights); // frozen: never needs copying again
+    const dims = [spec.obsDim, ...spec.hidden, spec.numActions];
+    this.macsPerRow = dims.slice(1).reduce((a, d, i) => a + dims[i] * d, 0);
   }
 
   /**
@@ -112,6 +137,7 @@ export class FrozenSubagent {
     this.forwardCalls += 1;
     this.forwardRows += n;
     const t = Math.max(temperature, 1e-3);
+    if (typedArrayPassFits(n * this.macsPerRow)) return this.fastProbabilities(obs, n, t);
     const probs = tf.tidy(() => {
       const x = tf.tensor2d(obs.subarray(0, n * ITEM_OBS_DIM), [n, ITEM_OBS_DIM]);
       return tf.softmax(tf.div(this.model.forward(x).logits, t));
@@ -119,6 +145,15 @@ export class FrozenSubagent {
     const p = new Float32Array(await probs.data());
     probs.dispose();
     return p;
+  }
+
+  /** softmax(fl(logits / fl(τ))) on typed arrays: tfjs's Div (one float32 rounding) and wasm softmax, bit for bit. */
+  private fastProbabilities(obs: Float32Array, n: number, t: number): Float32Array {
+    const logits = this.fast.forward(obs, n);
+    const tf32 = Math.fround(t);
+    const z = new Float32Array(logits.length);
+    for (let i = 0; i < z.length; i++) z[i] = logits[i] / tf32;
+    return softmaxRowsF32(z, n, ITEM_NUM_ACTIONS, z);
   }
 
   /** One action per row: sampled (or argmax for rows where greedy[i] is 1), one forward pass. */
