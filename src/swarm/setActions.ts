@@ -3,6 +3,7 @@
  * this, the network is in src/swarm/setPolicy.ts, whose comment describes both).
  */
 import type { DecompositionSim } from '../envs/swarm/decomposition';
+import { ORCHESTRATOR_KIND } from '../envs/swarm/decompositionSkills';
 import {
   DECOMP_GLOBAL_FEATURES,
   DECOMP_KIND_FEATURES,
@@ -81,29 +82,93 @@ export function encodeSetObservation(sim: DecompositionSim, out: Float32Array, o
   out.set(o.globalFeatures, offset + O_GLOBAL);
   writePairFeatures(sim, o.candidates, out, offset + O_PAIRS);
   const m = offset + O_MASK;
+  const canReturn = sim.finished ? null : new ReturnBounds(sim);
   for (let i = 0; i < o.candidates.length; i++) {
+    const id = o.candidates[i];
     for (let k = 0; k < K; k++) {
-      out[m + SP_SEGMENTS.assignNew.offset + i * KM + k] = o.assignNew[i * K + k];
-      out[m + SP_SEGMENTS.join.offset + i * KM + k] = o.join[i * K + k];
+      out[m + SP_SEGMENTS.assignNew.offset + i * KM + k] = o.assignNew[i * K + k] && canReturn?.planned(id, k, false) ? 1 : 0;
+      out[m + SP_SEGMENTS.join.offset + i * KM + k] = o.join[i * K + k] && canReturn?.planned(id, k, true) ? 1 : 0;
     }
-    out[m + SP_SEGMENTS.direct.offset + i] = o.direct[i];
+    out[m + SP_SEGMENTS.direct.offset + i] = o.direct[i] && canReturn?.direct(id) ? 1 : 0;
     out[m + SP_SEGMENTS.check.offset + i] = o.check[i];
   }
   out[m + SP_SEGMENTS.launch.offset] = o.launch ? 1 : 0;
   // A candidate is open (no claim) iff its feature [8] is 0; in the plan iff its feature [13] is not.
   const isOpen = (i: number) => o.subtaskFeatures[i * F + 8] === 0;
+  const legal = (type: SetActionType, j: number) => out[m + SP_SEGMENTS[type].offset + j] > 0;
   let openWork = false;
   let openUnplanned = 0;
   o.candidates.forEach((_id, i) => {
     if (!isOpen(i)) return;
     if (o.subtaskFeatures[i * F + 13] === 0) openUnplanned += 1;
-    if (o.direct[i]) openWork = true;
-    for (let k = 0; k < K; k++) if (o.assignNew[i * K + k] || o.join[i * K + k]) openWork = true;
+    if (legal('direct', i)) openWork = true;
+    for (let k = 0; k < K; k++) if (legal('assignNew', i * KM + k) || legal('join', i * KM + k)) openWork = true;
   });
   out[offset + O_EXTRA] = openUnplanned / sim.numSubtasks;
   out[offset + O_EXTRA + 1] = sim.pendingPlan().length / sim.numSubtasks;
   out[m + SP_SEGMENTS.finish.offset] = o.finish && !openWork ? 1 : 0;
   return o.candidates;
+}
+
+/**
+ * Whether a piece of work can still come back as a claim the orchestrator reads, from bounds that
+ * hold whatever the draws (the sim's rules stay as they are; this only keeps the policy from
+ * actions that are certain waste). A unit of work takes think + ℓ steps with tool latency ℓ >= 1,
+ * so kind k needs at least
+ *   minSteps_k(s) = size(s) · (think_k(s) + 1)
+ * on subtask s. Item s planned on a subagent (a new one, or joined to kind k's newest planned one
+ * whose items are P) completes only if
+ *   setup + Σ_{j in P ∪ {s}} minSteps_k(j) <= min(subagentStepCap, stepsLeft − ceil(n / callsPerMainStep))
+ * (it would time out, or run past the hard budget and be cut; n = planned subagents at launch,
+ * at least the plan's size now, so the right side only shrinks), and its result is read only if
+ *   resultOverhead + contextPerResultUnit · Σ_{j in P ∪ {s}} size(j) <= contextLeft
+ * (context left only shrinks, and a result that fits is the prefix of completed items, so when the
+ * whole result does not fit the new item is never read). Direct work on s completes only if
+ *   minSteps_orchestrator(s) <= min(stepsLeft, contextLeft / contextPerDirectStep).
+ * Anything else is still allowed: duplicates, tiny subtasks, plans whose results together exceed
+ * the context (which of them is lost depends on the draws), so spurious parallelism stays possible
+ * through ordinary actions and costs what it costs.
+ */
+export class ReturnBounds {
+  private readonly planSize: number;
+  /** Per subagent kind: its newest planned subagent's Σ minSteps and Σ size, or null with none. */
+  private readonly newest: Array<{ steps: number; size: number } | null>;
+
+  constructor(private readonly sim: DecompositionSim) {
+    const plan = sim.pendingPlan();
+    this.planSize = plan.length;
+    this.newest = sim.subagentKinds.map((kind) => {
+      const slot = sim.lastPendingOf(kind);
+      if (slot === null) return null;
+      const items = plan[slot].items;
+      return { steps: items.reduce((a, j) => a + this.minSteps(kind, j), 0), size: items.reduce((a, j) => a + sim.task.subtasks[j].size, 0) };
+    });
+  }
+
+  minSteps(kind: string, id: number): number {
+    const s = this.sim.task.subtasks[id];
+    return s.size * (this.sim.skills.distribution(kind, s).thinkStepsPerUnit + 1);
+  }
+
+  /** Can subtask `id`, given to kind index `k` (a new subagent, or joined to its newest one), come back and be read? */
+  planned(id: number, k: number, join: boolean): boolean {
+    const sim = this.sim;
+    const l = sim.limits;
+    const prior = join ? this.newest[k] : null;
+    if (join && prior === null) return false;
+    const subagents = join ? this.planSize : this.planSize + 1;
+    const room = Math.min(l.subagentStepCap, sim.stepsLeft - Math.ceil(subagents / l.callsPerMainStep));
+    const steps = l.setupSteps + (prior?.steps ?? 0) + this.minSteps(sim.subagentKinds[k], id);
+    const context = l.resultOverhead + l.contextPerResultUnit * ((prior?.size ?? 0) + sim.task.subtasks[id].size);
+    return steps <= room && context <= sim.contextLeft;
+  }
+
+  /** Can the orchestrator's own work on `id` complete? */
+  direct(id: number): boolean {
+    const l = this.sim.limits;
+    const byContext = l.contextPerDirectStep > 0 ? this.sim.contextLeft / l.contextPerDirectStep : Infinity;
+    return this.minSteps(ORCHESTRATOR_KIND, id) <= Math.min(this.sim.stepsLeft, byContext);
+  }
 }
 
 function writePairFeatures(sim: DecompositionSim, candidates: readonly number[], out: Float32Array, at: number): void {

@@ -17,6 +17,9 @@
  *   direct[i]            the orchestrator works on candidate i itself
  *   check[i]             the orchestrator checks candidate i's claim
  *   launch, finish
+ * An assignment or direct work whose item can certainly not come back as a claim the orchestrator
+ * reads (bounds that hold for every draw: it would time out, be cut by the hard budget, or its
+ * result alone would not fit in the context left; ReturnBounds in setActions.ts) is masked.
  * Finish is offered only when no open subtask (one with no claim) can still be planned or worked
  * on directly: finishing with such work left can only lower r_perf (F1 counts a missing claim as
  * a miss), and the hard budget ends the episode anyway. So no action's only effect is waste, and

@@ -21,7 +21,8 @@
  *   tick, total compute per episode.
  *
  * Flags: --updates U (default 30), --rows a,b (row names), --split tuning|heldout|both (default
- * heldout), --eval N (evaluation tasks per seed, default 5).
+ * heldout), --eval N (evaluation tasks per seed, default 5), --lr X (the set policy's learning
+ * rate for every row, default annealedOptions'), --subtasks N (default 40).
  */
 import { chooseBackend } from '../../core/backend';
 import { deriveSeed } from '../../core/rng';
@@ -152,15 +153,21 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     ...(splitFlag !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
     ...(splitFlag !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
   ].map((s) => ({ ...s, seeds: flags.seeds ? s.seeds.filter((x) => flags.seeds.split(',').map(Number).includes(x)) : s.seeds }));
+  const lr = flags.lr === undefined ? null : Number(flags.lr);
+  if (lr !== null && !(lr > 0 && Number.isFinite(lr))) throw new Error(`swarm-story: --lr must be a positive number, got ${flags.lr}`);
   const spec = storySpec(numSubtasks);
+  const optionsOf = (seed: number) => {
+    const o = annealedOptions(seed, updates, spec);
+    return lr === null ? o : { ...o, lr };
+  };
   const table: (string | number)[][] = [];
-  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: numSubtasks, nEval, numSubtasks };
+  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: optionsOf(0).lr };
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {
       const per: SeedFigures[] = [];
       for (const seed of split.seeds) {
-        const f = await trainAndEvaluate(row.change(annealedOptions(seed, updates, spec)), evalTaskSeeds(seed, nEval));
+        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval));
         per.push(f);
         process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
       }
