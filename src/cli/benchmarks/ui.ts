@@ -106,16 +106,8 @@ export const uiBenchmark: Benchmark = {
     if (preset && !getPreset(preset)) throw new Error(`ui: unknown preset "${preset}"`);
     // `--backend NAME` sets the learner backend of the training window (default: auto).
     const backend = flags.backend;
-    // Built every time (a stale dist/ would measure old code) unless `--build false`.
-    buildApp(undefined, flags.build === 'false');
-    const server = await startPreview(PORT);
+    const { server, browser } = await servedInChromium(PORT, flags, undefined);
     const base = server.base;
-    // Imported here so the other benchmarks do not need Playwright.
-    const { chromium } = await import('@playwright/test');
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
-      server.stop();
-      throw err;
-    });
     try {
       const pages: PageFigures[] = [];
       for (let i = 0; i < loads; i++) {
@@ -249,14 +241,8 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
   const backend = flags.backend ?? 'wasm';
   const timeoutS = Number(flags.timeout ?? 900);
   const runSeeds = flags.seeds === undefined ? [1] : seeds;
-  buildApp(flags.dist, flags.build === 'false');
-  const server = await startPreview(PORT + 1, flags.dist);
+  const { server, browser } = await servedInChromium(PORT + 1, flags, flags.dist);
   const base = server.base;
-  const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
-    server.stop();
-    throw err;
-  });
   try {
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown>[] = [];
@@ -378,6 +364,22 @@ interface StartMarks {
 const QUICKSTART_TARGET = 195;
 
 /**
+ * The app built (every time unless `--build false`: a stale build would measure old code), served on
+ * `port`, and a headless Chromium to drive it; the server is stopped if the browser fails to start.
+ */
+async function servedInChromium(port: number, flags: Record<string, string>, dist: string | undefined) {
+  buildApp(dist, flags.build === 'false');
+  const server = await startPreview(port, dist);
+  // Imported here so the other benchmarks do not need Playwright.
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
+    server.stop();
+    throw err;
+  });
+  return { server, browser };
+}
+
+/**
  * `--mode quickstart-start [--seeds 1,2,3,4,5] [--backend NAME] [--timeout 60] [--dist DIR]`: QuickStart opened
  * from a link with its seed (target 195, stop at the target), the page left until Start is enabled
  * and the backend known, then Start clicked. Times from the click, in the page's clock: the status
@@ -389,13 +391,7 @@ const QUICKSTART_TARGET = 195;
 async function quickstartFromStart(flags: Record<string, string>, seeds: number[]) {
   const timeoutS = Number(flags.timeout ?? 60);
   // `--dist DIR`: a build of its own (vite's default dist/ is rebuilt by the other page benchmarks).
-  buildApp(flags.dist, flags.build === 'false');
-  const server = await startPreview(PORT + 2, flags.dist);
-  const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true }).catch((err: unknown) => {
-    server.stop();
-    throw err;
-  });
+  const { server, browser } = await servedInChromium(PORT + 2, flags, flags.dist);
   try {
     const rows: (string | number)[][] = [];
     const runs: Record<string, unknown>[] = [];

@@ -2,6 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startNatsServer, type RunningNatsServer } from '../../../src/cluster/natsServer';
 import { generateToken } from '../../../src/cluster/serverConfig';
+import { connectCluster } from '../../../src/cluster/connect';
+import { NatsActorSpawner } from '../../../src/cluster/natsSpawner';
+import { ActorPool, type PoolEvent } from '../../../src/core/remote/actorPool';
+import { remoteClass } from '../../../src/core/remote/remoteClass';
+import { StreamActor } from './fixtures/clusterActors';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -38,4 +43,27 @@ export function killChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM
     child.once('exit', () => resolve());
     child.kill(signal);
   });
+}
+
+/**
+ * A server of its own, two host processes of one slot each (`name`-a and `name`-b), a learner's
+ * spawner that declares a host dead after 1 s, and a pool of one StreamActor built on them (its
+ * events in `events`). Everything is registered in `closers`, hosts SIGKILLed at the end.
+ */
+export async function twoHostsWithStreamActor(token: string, name: string, closers: Array<() => Promise<unknown>>) {
+  const own = await testServer({ token });
+  const children: ChildProcess[] = [];
+  closers.push(async () => {
+    await Promise.all(children.map((c) => killChild(c, 'SIGKILL')));
+    await own.stop();
+  });
+  children.push(await startHostProcess(own.url, token, 1, `${name}-a`), await startHostProcess(own.url, token, 1, `${name}-b`));
+  const learnerConn = await connectCluster({ servers: [own.url], token, name: `learner ${name}` });
+  const spawner = new NatsActorSpawner(learnerConn, { hostTimeoutMs: 1000 });
+  closers.push(() => learnerConn.close(), () => spawner.close());
+  await waitFor(() => spawner.liveHosts().length === 2, 10_000, 'both hosts');
+  const events: PoolEvent[] = [];
+  const pool = await ActorPool.create(remoteClass(StreamActor, { spawner }), 1, () => [], { heartbeatMs: 200, heartbeatTimeoutMs: 5000, onEvent: (e) => events.push(e) });
+  closers.push(() => pool.terminate());
+  return { own, children, learnerConn, spawner, pool, events };
 }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChildProcess } from 'node:child_process';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { resolveExperiment } from '../../../src/config/config';
@@ -13,12 +12,12 @@ import { NatsActorSpawner } from '../../../src/cluster/natsSpawner';
 import type { RunningNatsServer } from '../../../src/cluster/natsServer';
 import { MAX_PACK, type StreamReceipt } from '../../../src/cluster/protocol';
 import { generateToken } from '../../../src/cluster/serverConfig';
-import { ActorPool, type PoolEvent } from '../../../src/core/remote/actorPool';
+import { ActorPool } from '../../../src/core/remote/actorPool';
 import { remoteClass } from '../../../src/core/remote/remoteClass';
 import { produceIntoStream } from '../../../src/engine/producers';
 import { StreamActor } from './fixtures/clusterActors';
 import { testHostSpawner } from './fixtures/hostSpawner';
-import { killChild, startHostProcess, testServer, waitFor } from './helpers';
+import { testServer, twoHostsWithStreamActor, waitFor } from './helpers';
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, k) => k);
 
@@ -228,20 +227,7 @@ describe('several segments packed into one call and one stream message', () => {
   it('a host SIGKILLed with packed calls in flight: each is counted as K lost segments, and nothing is learned twice', async () => {
     const K = 4;
     const T = 8;
-    const own = await testServer({ token });
-    const children: ChildProcess[] = [];
-    closers.push(async () => {
-      await Promise.all(children.map((c) => killChild(c, 'SIGKILL')));
-      await own.stop();
-    });
-    children.push(await startHostProcess(own.url, token, 1, 'pack-kill-a'), await startHostProcess(own.url, token, 1, 'pack-kill-b'));
-    const learnerConn = await connectCluster({ servers: [own.url], token, name: 'learner pack kill' });
-    const spawner = new NatsActorSpawner(learnerConn, { hostTimeoutMs: 1000 });
-    closers.push(() => learnerConn.close(), () => spawner.close());
-    await waitFor(() => spawner.liveHosts().length === 2, 10_000, 'both hosts');
-    const events: PoolEvent[] = [];
-    const pool = await ActorPool.create(remoteClass(StreamActor, { spawner }), 1, () => [], { heartbeatMs: 200, heartbeatTimeoutMs: 5000, onEvent: (e) => events.push(e) });
-    closers.push(() => pool.terminate());
+    const { children, learnerConn, spawner, pool, events } = await twoHostsWithStreamActor(token, 'pack-kill', closers);
     const config = resolveExperiment('impala-cartpole', { seed: 1 });
     const stream = await jetstreamExperience(spawner, { config, capacity: 8, check: () => null }, { runId: 'packkill', pack: K, checkpointEveryMs: 0 });
     await stream.publishWeights(0, [new Float32Array(1)]);

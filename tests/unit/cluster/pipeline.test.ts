@@ -4,18 +4,17 @@ import { resolveExperiment } from '../../../src/config/config';
 import { connectCluster } from '../../../src/cluster/connect';
 import { loadCheckpoint, openExperience, SegmentPublisher, type ConsumerStats, type Experience, type PublishReceipt } from '../../../src/cluster/experience';
 import { HostService } from '../../../src/cluster/hostService';
-import type { ChildProcess } from 'node:child_process';
 import { jetstreamExperience } from '../../../src/cluster/jetstreamExperience';
 import { NatsActorSpawner } from '../../../src/cluster/natsSpawner';
 import type { RunningNatsServer } from '../../../src/cluster/natsServer';
 import type { StreamedExperience } from '../../../src/cluster/segmentSource';
 import { generateToken } from '../../../src/cluster/serverConfig';
-import { ActorPool, type PoolEvent } from '../../../src/core/remote/actorPool';
+import { ActorPool } from '../../../src/core/remote/actorPool';
 import { remoteClass } from '../../../src/core/remote/remoteClass';
 import { produceIntoStream } from '../../../src/engine/producers';
 import { StreamActor } from './fixtures/clusterActors';
 import { testHostSpawner } from './fixtures/hostSpawner';
-import { killChild, startHostProcess, testServer, waitFor } from './helpers';
+import { testServer, twoHostsWithStreamActor, waitFor } from './helpers';
 
 /** The host's real publisher, each publish first awaiting `gate(sid, nth)`: a PubAck as slow as the test wants. */
 class GatedPublisher extends SegmentPublisher {
@@ -184,20 +183,7 @@ describe('streamed segments are pipelined: a second request in flight per actor'
   }, 40_000);
 
   it('a host SIGKILLed with two requests in flight: they are counted lost, the actor is replaced, and every segment whose receipt came back is learned exactly once', async () => {
-    const own = await testServer({ token });
-    const children: ChildProcess[] = [];
-    closers.push(async () => {
-      await Promise.all(children.map((c) => killChild(c, 'SIGKILL')));
-      await own.stop();
-    });
-    children.push(await startHostProcess(own.url, token, 1, 'kill-a'), await startHostProcess(own.url, token, 1, 'kill-b'));
-    const learnerConn = await connectCluster({ servers: [own.url], token, name: 'learner kill' });
-    const spawner = new NatsActorSpawner(learnerConn, { hostTimeoutMs: 1000 });
-    closers.push(() => learnerConn.close(), () => spawner.close());
-    await waitFor(() => spawner.liveHosts().length === 2, 10_000, 'both hosts');
-    const events: PoolEvent[] = [];
-    const pool = await ActorPool.create(remoteClass(StreamActor, { spawner }), 1, () => [], { heartbeatMs: 200, heartbeatTimeoutMs: 5000, onEvent: (e) => events.push(e) });
-    closers.push(() => pool.terminate());
+    const { children, learnerConn, spawner, pool, events } = await twoHostsWithStreamActor(token, 'kill', closers);
     const config = resolveExperiment('impala-cartpole', { seed: 1 });
     const stream = await jetstreamExperience(spawner, { config, capacity: 8, check: () => null }, { runId: 'killhost', checkpointEveryMs: 0 });
     await stream.publishWeights(0, [new Float32Array(1)]);
