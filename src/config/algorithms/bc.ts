@@ -29,6 +29,20 @@ export const BC = defineAlgorithm({
         'run.targetReturn': -200,
       },
     },
+    {
+      name: 'bc-pendulum-medium',
+      title: 'Behaviour cloning on Pendulum from narrow data (one half-trained policy)',
+      description: 'Imitates one mediocre policy from its own greedy and slightly noisy episodes: the baseline for cql-pendulum-medium, which it trails by a little.',
+      // bc-pendulum's settings on public/datasets/pendulum-medium.json (BENCHMARKS.md, offline-pendulum).
+      settings: {
+        'env.id': 'Pendulum-v1',
+        actors: 1,
+        ...SMALL_RELU_NET,
+        'bc.gradientSteps': 5_000,
+        'run.targetReturn': -200,
+        'bc.dataset': 'pendulum-medium',
+      },
+    },
   ],
   loadContinuous: () => import('../../algorithms/bc'),
 });

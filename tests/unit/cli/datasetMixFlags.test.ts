@@ -45,3 +45,13 @@ describe('the cql-pendulum-medium preset', () => {
     expect({ ...medium, 'cql.dataset': mixed['cql.dataset'] }).toEqual(mixed);
   });
 });
+
+describe('the bc-pendulum-medium preset', () => {
+  it('is bc-pendulum on the medium dataset, nothing else changed', () => {
+    const medium = resolveExperiment('bc-pendulum-medium').settings;
+    const mixed = resolveExperiment('bc-pendulum').settings;
+    expect(medium['bc.dataset']).toBe('pendulum-medium');
+    expect(mixed['bc.dataset']).toBe('pendulum-mixed');
+    expect({ ...medium, 'bc.dataset': mixed['bc.dataset'] }).toEqual(mixed);
+  });
+});
