@@ -20,6 +20,8 @@
  * A packed streamed call (its route's `k` > 1) runs the method K times, one call after the other
  * with the same weights (the first call gets them, the others keep them), and publishes the K
  * answers as ONE stream message: one call, one receipt, one publish and PubAck for K segments.
+ * The worker runs the K calls itself (the actor host's 'repeat', src/core/remote/host.ts): one
+ * message to it and one back per packed call, not K of each.
  * It fails as a whole (an error in any of the K, the worker dying): the learner counts K lost.
  */
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
@@ -173,12 +175,14 @@ export class HostService {
   }
 }
 
-/** A streamed call: where its answers go, under which message id; a packed one ({@link StreamRoute} `k` > 1) keeps its answers until it has K. */
+/** A streamed call: where its answer goes, under which message id. */
 interface StreamedCall {
   route: StreamRoute;
   sid: string;
-  packed: { m: Extract<LearnerMessage, { type: 'APPLY' }>; answers: unknown[] } | null;
 }
+
+/** How many times a streamed call runs (a packed one: K > 1). */
+const packOf = (route: StreamRoute): number => route.k ?? 1;
 
 /** A streamed call waiting for its actor, with the weights it names being fetched meanwhile (null: the actor has them). */
 interface QueuedCall {
@@ -197,7 +201,7 @@ class HostedActor {
   private initAnswer: unknown;
   private readonly running = new Set<string>();
   private readonly answered = new Map<string, unknown>();
-  /** Calls whose answer goes into a stream: their route, message id, and for a packed call the answers so far. */
+  /** Calls whose answer goes into a stream: their route and message id. */
   private readonly streamed = new Map<string, StreamedCall>();
   private segments = 0;
   /** Streamed calls not given to the actor yet, in the order they came. */
@@ -278,7 +282,7 @@ class HostedActor {
         return;
       }
       const route = frame.x;
-      this.streamed.set(m.id, { route, sid: `${this.actorId}-${(this.segments++).toString(36)}`, packed: (route.k ?? 1) > 1 ? { m, answers: [] } : null });
+      this.streamed.set(m.id, { route, sid: `${this.actorId}-${(this.segments++).toString(36)}` });
       this.queued.push({ m, route, weights: this.prefetch(route) });
       this.pump();
     }
@@ -321,17 +325,26 @@ class HostedActor {
     }
     if (this.ended) return;
     if (version !== null) this.weightsVersion = version;
-    this.worker.endpoint.postMessage({ ...m, argumentList: args }, collectTransferables(args));
+    const k = packOf(route);
+    if (k === 1) {
+      this.worker.endpoint.postMessage({ ...m, argumentList: args }, collectTransferables(args));
+      return;
+    }
+    // The K calls in one message; the ones after the first pass null weights (the actor keeps those it was given).
+    const rest = [{ type: 'RAW' as const, value: null }, ...args.slice(1)];
+    this.worker.endpoint.postMessage({ __parl: 'repeat', id: m.id, method: m.path[0], k, first: args, rest }, collectTransferables(args));
   }
 
-  /** A streamed call's answer (a packed one's K answers): into the run's stream; the learner gets the receipt (or the error). */
+  /** A streamed call's answer (a packed one's: its K answers): into the run's stream; the learner gets the receipt (or the error). */
   private async toStream(m: { id: string; type: string; value?: unknown }, to: StreamedCall): Promise<void> {
     let answer: unknown;
     if (m.type === 'HANDLER' && (m as { name?: unknown }).name === 'throw') answer = m;
     else {
       try {
+        const k = packOf(to.route);
+        if (k > 1 && !(Array.isArray(m.value) && m.value.length === k)) throw new Error(`the actor answered a packed call of ${k} without ${k} answers`);
         const { publisher } = await this.host.experience(to.route);
-        const r = to.packed ? await publisher.publishPacked(to.sid, to.packed.answers) : await publisher.publish(to.sid, m.value);
+        const r = k > 1 ? await publisher.publishPacked(to.sid, m.value as unknown[]) : await publisher.publish(to.sid, m.value);
         const receipt: StreamReceipt = { streamed: r.sid, seq: r.seq, messages: r.messages, bytes: r.bytes, segments: r.segments };
         answer = { id: m.id, type: 'RAW', value: receipt };
         this.host.work.segments += r.segments;
@@ -352,15 +365,6 @@ class HostedActor {
     const m = parsed.data;
     if ('id' in m) {
       const to = this.streamed.get(m.id);
-      if (to?.packed && !('name' in m && m.name === 'throw')) {
-        to.packed.answers.push(m.value);
-        if (to.packed.answers.length < (to.route.k ?? 1)) {
-          // The next of the K calls, with the weights the actor now has.
-          const next = { ...to.packed.m, argumentList: [{ type: 'RAW' as const, value: null }, ...to.packed.m.argumentList.slice(1)] };
-          this.worker.endpoint.postMessage(next, collectTransferables(next.argumentList));
-          return;
-        }
-      }
       if (to) {
         // Still 'running' until its receipt is cached, so a resent request is not run again meanwhile.
         this.streamed.delete(m.id);

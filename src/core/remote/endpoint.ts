@@ -78,7 +78,9 @@ export type ControlMessage =
   | { __parl: 'ready'; methods: string[] }
   | { __parl: 'init-error'; error: { name: string; message: string; stack?: string } }
   | { __parl: 'ping'; seq: number }
-  | { __parl: 'pong'; seq: number };
+  | { __parl: 'pong'; seq: number }
+  /** Call `method` K times, one call after the other (the first with `first`, the others with `rest`: comlink wire values); answered as ONE comlink answer under `id` whose value is the K results. */
+  | { __parl: 'repeat'; id: string; method: string; k: number; first: unknown[]; rest: unknown[] };
 
 export function isControlMessage(data: unknown): data is ControlMessage {
   return typeof data === 'object' && data !== null && typeof (data as { __parl?: unknown }).__parl === 'string';
