@@ -74,7 +74,9 @@ test('the tour starts on the presets, skips what a link hides, and gives focus b
   await expect(page.getByTestId('tour')).toHaveCount(0);
   await expect(opener).toBeFocused();
 
+  // A new link in the open tab loads without a reload (and again after one).
   await page.goto(`/#x=${token({ v: 1, p: 'quickstart', ui: { h: ['presets', 'config', 'charts.losses'] } })}`);
+  await expect(page.getByRole('note')).toContainText('(presets, settings, loss charts hidden)');
   await page.reload();
   await expect(page.getByRole('note')).toContainText('(presets, settings, loss charts hidden)');
   await page.getByTestId('tour-button').click();
