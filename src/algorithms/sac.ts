@@ -174,7 +174,7 @@ export class Sac extends Algorithm<SacBatch, SacActor> {
       const m = this.model;
       if (m instanceof GsdeActor) {
         const { mean, latent } = m.forward(obs);
-        const { variance } = gsdeSquashed(mean, latent, m.logStd as tf.Tensor2D, tf.zerosLike(m.logStd) as tf.Tensor2D);
+        const { variance } = gsdeSquashed(mean, latent, m.logStd, tf.zerosLike(m.logStd));
         return tf.concat([mean, tf.mul(0.5, tf.log(variance))], 1);
       }
       const { mean, logStd } = m.forward(obs);
@@ -196,7 +196,7 @@ export class Sac extends Algorithm<SacBatch, SacActor> {
     const m = this.model;
     if (m instanceof GsdeActor) {
       const { mean, latent } = m.forward(obs);
-      const s = gsdeSquashed(mean, latent, m.logStd as tf.Tensor2D, eps);
+      const s = gsdeSquashed(mean, latent, m.logStd, eps);
       return { action: m.toEnvAction(s.y), logProb: s.logProb };
     }
     const { mean, logStd } = m.forward(obs);

@@ -221,7 +221,7 @@ export class GsdeActor extends BoundedActor<{ mean: tf.Tensor2D; latent: tf.Tens
   readonly trunk: DenseStack;
   readonly meanHead: Dense;
   /** L [H, A]. */
-  readonly logStd: tf.Variable;
+  readonly logStd: tf.Variable<tf.Rank.R2>;
   readonly sde: GsdeSpec;
   /** H. */
   readonly latentDim: number;
@@ -238,7 +238,7 @@ export class GsdeActor extends BoundedActor<{ mean: tf.Tensor2D; latent: tf.Tens
     this.latentDim = h[h.length - 1];
     this.trunk = new DenseStack('actor', spec.obsDim, h.slice(0, -1), this.latentDim, spec.activation, Math.SQRT2, rng.fork(0));
     this.meanHead = new Dense('actor/mean', this.latentDim, spec.actionDim, 0.01, rng.fork(1));
-    this.logStd = tf.variable(tf.fill([this.latentDim, spec.actionDim], spec.sde.logStdInit), true);
+    this.logStd = tf.variable(tf.fill<tf.Rank.R2>([this.latentDim, spec.actionDim], spec.sde.logStdInit), true);
   }
 
   forward(x: tf.Tensor2D): { mean: tf.Tensor2D; latent: tf.Tensor2D } {
@@ -322,7 +322,7 @@ export class QCritic extends Model<{ q: tf.Tensor1D }> {
 export class GaussianActorCritic extends Model<{ mean: tf.Tensor2D; logStd: tf.Tensor2D; value: tf.Tensor1D }> {
   readonly actor: DenseStack;
   readonly critic: DenseStack;
-  readonly logStd: tf.Variable;
+  readonly logStd: tf.Variable<tf.Rank.R2>;
 
   constructor(
     readonly spec: ActorSpec,

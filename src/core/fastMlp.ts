@@ -202,6 +202,13 @@ export class FastMlp {
   }
 
   /** How many arrays of a model's weight list the acting head takes (kernel and bias per layer). */
+  /** Multiply-adds of one row's forward pass. */
+  get macsPerRow(): number {
+    let macs = 0;
+    for (let i = 0; i + 1 < this.dims.length; i++) macs += this.dims[i] * this.dims[i + 1];
+    return macs;
+  }
+
   get weightCount(): number {
     return 2 * this.kernels.length;
   }

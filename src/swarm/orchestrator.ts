@@ -249,10 +249,7 @@ export class FastMaskedActorCritic {
     const spec = model.net.spec;
     this.policy = new FastMlp(spec);
     this.critic = new FastMlp({ ...spec, numActions: 1 });
-    const dims = [spec.obsDim, ...spec.hidden];
-    let macs = 0;
-    for (let i = 0; i + 1 < dims.length; i++) macs += dims[i] * dims[i + 1];
-    this.macsPerRow = 2 * macs + dims[dims.length - 1] * (spec.numActions + 1);
+    this.macsPerRow = this.policy.macsPerRow + this.critic.macsPerRow;
   }
 
   /** π(·|s) [n · NUM_ORCH_ACTIONS] and V(s) [n] for n observation rows [n · ORCH_OBS_DIM] (fresh arrays). */

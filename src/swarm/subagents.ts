@@ -123,8 +123,7 @@ export class FrozenSubagent {
     this.model.setWeights(ckpt.weights);
     this.fast = new FastMlp(spec);
     this.fast.setWeights(ckpt.weights); // frozen: never needs copying again
-    const dims = [spec.obsDim, ...spec.hidden, spec.numActions];
-    this.macsPerRow = dims.slice(1).reduce((a, d, i) => a + dims[i] * d, 0);
+    this.macsPerRow = this.fast.macsPerRow;
   }
 
   /**

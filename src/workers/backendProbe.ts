@@ -141,7 +141,8 @@ export async function measureBackends(shape: ProbeShape, wasmPaths: string | und
     out.push({ name: 'webgl', available: true, msPerUpdate: null, software: true, detail: `not timed: ${renderer.name.includes('SwiftShader') ? 'SwiftShader, ' : ''}a software renderer` });
   } else {
     const webgl = await measureOne('webgl', shape, wasmPaths, warmup, timed);
-    out.push({ ...webgl, software: webgl.available ? webglIsSoftware() : undefined });
+    // A named renderer is already known to be hardware; otherwise ask tfjs's context.
+    out.push({ ...webgl, software: webgl.available ? renderer.kind !== 'named' && webglIsSoftware() : undefined });
   }
   if (!wasm.available || wasm.msPerUpdate === null) out.push(await measureOne('cpu', shape, wasmPaths, budgetMs, budgetMs));
   return out;

@@ -410,7 +410,7 @@ async function quickstartFromStart(flags: Record<string, string>, seeds: number[
       const reached = page.getByTestId('time-to-target');
       const ended = page.getByTestId('status').filter({ hasText: /done|error/ });
       await reached.or(ended).first().waitFor({ timeout: timeoutS * 1000 }).catch(() => undefined);
-      const raw = await page.evaluate(() => (window as unknown as { __start: StartMarks }).__start);
+      const raw = await page.evaluate<StartMarks>('window.__start');
       const since = (t: number) => (t >= 0 && raw.click >= 0 ? t - raw.click : NaN);
       const marks = { running: since(raw.running), firstSteps: since(raw.firstSteps), target: since(raw.target) };
       const hit = (await reached.count()) ? parseTargetLine(await reached.innerText()) : null;
