@@ -7,15 +7,27 @@
 import { decodeExperiment, experimentUrl, type UiOptions } from '../config/urlState';
 import { usePlayground, type PlaygroundState } from './store';
 
+/**
+ * True while a link is being applied: its config, changes and view land in three store updates,
+ * and the address must not be rewritten in between (a reload at that moment would open a link
+ * with the new config and the old view).
+ */
+let applyingLink = false;
+
 /** Apply the link in the current hash; returns whether it asks to start training right away. */
 export function loadFromHash(): boolean {
   const hash = window.location.hash.slice(1);
   if (hash.length === 0) return false;
   const decoded = decodeExperiment(hash);
   const s = usePlayground.getState();
-  s.replaceConfig(decoded.config);
-  s.setChanges(decoded.changes);
-  s.setView({ autostart: decoded.ui.autostart, hide: decoded.ui.hide });
+  applyingLink = true;
+  try {
+    s.replaceConfig(decoded.config);
+    s.setChanges(decoded.changes);
+    s.setView({ autostart: decoded.ui.autostart, hide: decoded.ui.hide });
+  } finally {
+    applyingLink = false;
+  }
   if (decoded.ignored.length > 0) {
     s.notify(
       'warning',
@@ -72,6 +84,7 @@ export function syncHash(): () => void {
   const write = writeHash;
   write();
   return usePlayground.subscribe((s, prev) => {
+    if (applyingLink) return;
     if (s.config !== prev.config || s.view !== prev.view || s.changes !== prev.changes) write();
   });
 }
