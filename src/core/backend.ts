@@ -20,6 +20,7 @@
  * binaries next to its JS, so no path is needed.
  */
 import * as tf from '@tensorflow/tfjs';
+import { installBlockedTransposedMatMul } from './blockedMatMul';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
@@ -137,6 +138,7 @@ async function trySet(name: BackendName, okDetail: string): Promise<BackendAttem
     const ok = await tf.setBackend(name);
     if (!ok) return { name, ok: false, detail: `${name}: tf.setBackend('${name}') returned false` };
     await tf.ready();
+    if (name === 'wasm') installBlockedTransposedMatMul();
     return { name, ok: true, detail: `${name}: ${okDetail}` };
   } catch (e) {
     return { name, ok: false, detail: `${name}: initialisation threw: ${errText(e)}` };
