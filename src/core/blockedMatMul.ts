@@ -97,15 +97,8 @@ function blockedProduct(
     const bVals = backend.typedArrayFromHeap(b) as Float32Array;
     const aDst = backend.typedArrayFromHeap(aBlock) as Float32Array;
     const bDst = backend.typedArrayFromHeap(bBlock) as Float32Array;
-    // op(A)[i, k0 + t]: A is [k, m] when transposed, else [m, k].
-    for (let i = 0; i < m; i++) {
-      for (let t = 0; t < w; t++) aDst[i * w + t] = transposeA ? aVals[(k0 + t) * m + i] : aVals[i * k + k0 + t];
-    }
-    // op(B)[k0 + t, j]: B is [n, k] when transposed, else [k, n].
-    for (let t = 0; t < w; t++) {
-      if (transposeB) for (let j = 0; j < n; j++) bDst[t * n + j] = bVals[j * k + k0 + t];
-      else bDst.set(bVals.subarray((k0 + t) * n, (k0 + t + 1) * n), t * n);
-    }
+    copyBlock(aVals, aDst, transposeA, m, k, k0, w, true);
+    copyBlock(bVals, bDst, transposeB, n, k, k0, w, false);
     const product = plain({ inputs: { a: aBlock, b: bBlock }, backend, attrs: { transposeA: false, transposeB: false } });
     backend.disposeData(aBlock.dataId);
     backend.disposeData(bBlock.dataId);
@@ -122,4 +115,33 @@ function blockedProduct(
   }
   if (out === null) throw new Error('blocked product with an empty shared dimension');
   return { dataId: out.dataId, shape: [m, n], dtype: 'float32' };
+}
+
+/**
+ * Copy the shared-dimension block [k0, k0 + w) of op(X) into a dense row-major buffer: [rows, w]
+ * for a left operand, [w, rows] for a right one, where `rows` is op(X)'s other dimension and X is
+ * stored [rows, k] or, transposed, [k, rows]. Each loop walks its source row by row.
+ */
+function copyBlock(src: Float32Array, dst: Float32Array, transposed: boolean, rows: number, k: number, k0: number, w: number, left: boolean): void {
+  if (left !== transposed) {
+    // Left, not transposed ([rows, k]: each row's block is contiguous), or right, transposed ([rows, k] read as [k, rows]).
+    if (left) {
+      for (let i = 0; i < rows; i++) dst.set(src.subarray(i * k + k0, i * k + k0 + w), i * w);
+    } else {
+      for (let j = 0; j < rows; j++) {
+        const from = j * k + k0;
+        for (let t = 0; t < w; t++) dst[t * rows + j] = src[from + t];
+      }
+    }
+    return;
+  }
+  // Left, transposed ([k, rows]: op(X)[i, k0 + t] = X[k0 + t, i]), or right, not transposed ([k, rows]: rows k0.. are contiguous).
+  if (left) {
+    for (let t = 0; t < w; t++) {
+      const from = (k0 + t) * rows;
+      for (let i = 0; i < rows; i++) dst[i * w + t] = src[from + i];
+    }
+  } else {
+    dst.set(src.subarray(k0 * rows, (k0 + w) * rows));
+  }
 }
