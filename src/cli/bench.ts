@@ -18,6 +18,7 @@ import { marlBenchmark } from './benchmarks/marl';
 import { soakBenchmark } from './benchmarks/soak';
 import { oneLine, runMain } from './runMain';
 import { clusterScalingBenchmark } from './benchmarks/cluster';
+import { gpuBenchmark } from './benchmarks/gpu';
 
 const BENCHMARKS: Benchmark[] = [
   quickstartBenchmark,
@@ -28,7 +29,7 @@ const BENCHMARKS: Benchmark[] = [
   swarmBaselinesBenchmark, profileBenchmark,
   solvePendulumBenchmark, solveMountainCarContinuousBenchmark, offlinePendulumBenchmark,
   soakBenchmark, marlBenchmark,
-  clusterScalingBenchmark];
+  clusterScalingBenchmark, gpuBenchmark];
 
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}\n\n  npm run bench -- compare --ref GITREF [--seeds 1,2,3,4,5] -- NAME [flags]\n                   runs NAME in GITREF's tree and in this one, seed by seed, and prints both side by side`;

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench -- gpu`: the learner's work on WebGPU against wasm, in headless Chromium, in a
+ * dedicated worker as the app runs its learner: one PPO gradient step and one central-inference
+ * pass at batch sizes 256 to 16k, for the ppo-cartpole network and a wider one (src/cli/benchmarks/gpuProbe.ts
+ * does the timing). The table says which adapter WebGPU had: on a machine without a GPU it is
+ * SwiftShader, the CPU, and the figures say nothing about a real GPU.
+ *
+ * Flags: --adapter hardware|swiftshader (default hardware: Chromium picks its adapter; swiftshader
+ * forces the software one), --backends wasm,webgpu, --hidden 64,256, --batches 256,1024,4096,16384,
+ * --repeats 5, --cell-budget-ms 5000 (a cell slower than this skips that backend's larger batches),
+ * --timeout 1200 (seconds), --chromium PATH (default $CHROMIUM_PATH or /usr/bin/chromium).
+ *
+ * The page and worker are served from strings by a small http server, with tfjs's bundles and wasm
+ * binaries read from node_modules; the probe is bundled by vite with tfjs as the global `tf`.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { GpuProbeCell, GpuProbeOptions, GpuProbeResult } from './gpuProbe';
+import { markdownTable, type Benchmark } from './types';
+
+declare global {
+  interface Window {
+    __startGpuProbe?: (opts: GpuProbeOptions) => void;
+    __gpuProbe?: GpuProbeResult | { error: string };
+  }
+}
+
+const PORT = 4187;
+const COMMON_FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-webgpu', '--enable-features=Vulkan'];
+const SWIFTSHADER_FLAGS = ['--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader'];
+
+/** `--key 1,2,3` as positive integers, or the default; a clear error for anything else. */
+export function positiveList(flag: string | undefined, name: string, fallback: number[]): number[] {
+  if (flag === undefined) return fallback;
+  const xs = flag.split(',').map((x) => Number(x.trim()));
+  if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x <= 0)) throw new Error(`gpu: --${name} takes positive integers separated by commas, not "${flag}"`);
+  return xs;
+}
+
+/** The options the probe gets, from the bench's flags. */
+export function probeOptions(flags: Record<string, string>): GpuProbeOptions {
+  const backends = (flags.backends ?? 'wasm,webgpu').split(',').map((b) => b.trim());
+  for (const b of backends) if (!['wasm', 'webgpu', 'webgl', 'cpu'].includes(b)) throw new Error(`gpu: unknown backend "${b}" in --backends (wasm, webgpu, webgl, cpu)`);
+  const [repeats] = positiveList(flags.repeats, 'repeats', [5]);
+  const [cellBudgetMs] = positiveList(flags['cell-budget-ms'], 'cell-budget-ms', [5000]);
+  return {
+    backends,
+    hidden: positiveList(flags.hidden, 'hidden', [64, 256]),
+    batches: positiveList(flags.batches, 'batches', [256, 1024, 4096, 16384]),
+    repeats,
+    cellBudgetMs,
+  };
+}
+
+/** One row per width and batch: each backend's ms, and webgpu against wasm where both ran. */
+export function gpuTable(cells: GpuProbeCell[], backends: string[]): string {
+  const keys = [...new Set(cells.map((c) => `${c.hidden}:${c.batch}`))];
+  const cell = (b: string, key: string) => cells.find((c) => c.backend === b && `${c.hidden}:${c.batch}` === key);
+  // undefined: the backend did not run (see the errors); null: skipped after a cell over the budget.
+  const ms = (x: number | null | undefined) => (x === undefined ? 'not run' : x === null ? 'skipped' : x < 10 ? x.toFixed(2) : x.toFixed(1));
+  const ratio = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? '–' : (a / b).toFixed(2));
+  const rows = keys.map((key) => {
+    const [hidden, batch] = key.split(':');
+    const byBackend = backends.map((b) => cell(b, key));
+    const wasm = cell('wasm', key);
+    const gpu = cell('webgpu', key);
+    return [
+      `2×${hidden}`,
+      Number(batch).toLocaleString('en-US'),
+      ...byBackend.map((c) => ms(c?.learnMs)),
+      ratio(gpu?.learnMs, wasm?.learnMs),
+      ...byBackend.map((c) => ms(c?.inferMs)),
+      ratio(gpu?.inferMs, wasm?.inferMs),
+    ];
+  });
+  const header = ['hidden', 'batch', ...backends.map((b) => `${b}: PPO step ms`), 'webgpu ÷ wasm', ...backends.map((b) => `${b}: inference ms`), 'webgpu ÷ wasm'];
+  return markdownTable(header, rows);
+}
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>gpu bench</title><script>
+const w = new Worker('/probe-worker.js');
+w.onmessage = (e) => { window.__gpuProbe = e.data; };
+w.onerror = (e) => { window.__gpuProbe = { error: String(e.message || e) }; };
+window.__startGpuProbe = (opts) => w.postMessage(opts);
+</script>`;
+
+const WORKER = `importScripts('/tf.min.js', '/tf-backend-webgpu.min.js', '/tf-backend-wasm.min.js', '/probe.js');
+tf.wasm.setWasmPaths('/');
+self.onmessage = (e) => parlGpuProbe.runGpuProbe(e.data).then((r) => self.postMessage(r), (err) => self.postMessage({ error: String(err && err.stack || err) }));`;
+
+async function bundleProbe(): Promise<string> {
+  const { build } = await import('vite');
+  const result = await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry: fileURLToPath(new URL('./gpuProbe.ts', import.meta.url)), formats: ['iife'], name: 'parlGpuProbe' },
+      // tfjs and its backends come from their own bundles in the worker (the global tf).
+      rollupOptions: { external: [/^@tensorflow\//], output: { globals: (id: string) => (id === '@tensorflow/tfjs' ? 'tf' : 'undefined') } },
+    },
+  });
+  const output = (Array.isArray(result) ? result[0] : result) as { output: { code?: string }[] };
+  const code = output.output[0]?.code;
+  if (!code) throw new Error('gpu: bundling the probe gave no code');
+  return code;
+}
+
+async function serveProbe(port: number): Promise<Server> {
+  const dist = (pkg: string, file: string) => fileURLToPath(new URL(`../../../node_modules/${pkg}/dist/${file}`, import.meta.url));
+  const files: Record<string, { type: string; body: string | Buffer }> = {
+    '/': { type: 'text/html; charset=utf-8', body: PAGE },
+    '/probe-worker.js': { type: 'text/javascript', body: WORKER },
+    '/probe.js': { type: 'text/javascript', body: await bundleProbe() },
+    '/tf.min.js': { type: 'text/javascript', body: readFileSync(dist('@tensorflow/tfjs', 'tf.min.js')) },
+    '/tf-backend-webgpu.min.js': { type: 'text/javascript', body: readFileSync(dist('@tensorflow/tfjs-backend-webgpu', 'tf-backend-webgpu.min.js')) },
+    '/tf-backend-wasm.min.js': { type: 'text/javascript', body: readFileSync(dist('@tensorflow/tfjs-backend-wasm', 'tf-backend-wasm.min.js')) },
+  };
+  for (const f of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm']) {
+    files[`/${f}`] = { type: 'application/wasm', body: readFileSync(dist('@tensorflow/tfjs-backend-wasm', f)) };
+  }
+  const server = createServer((req, res) => {
+    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!file) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+export const gpuBenchmark: Benchmark = {
+  name: 'gpu',
+  description:
+    'The learner on WebGPU against wasm in headless Chromium (a dedicated worker): one PPO gradient step and one inference pass at batch sizes 256 to 16k (--adapter hardware|swiftshader, --hidden, --batches)',
+  async run({ flags }) {
+    const adapterFlag = flags.adapter ?? 'hardware';
+    if (adapterFlag !== 'hardware' && adapterFlag !== 'swiftshader') throw new Error(`gpu: --adapter takes hardware or swiftshader, not "${adapterFlag}"`);
+    const opts = probeOptions(flags);
+    const timeoutS = positiveList(flags.timeout, 'timeout', [1200])[0];
+    const server = await serveProbe(Number(flags.port ?? PORT));
+    const { chromium } = await import('@playwright/test');
+    const args = adapterFlag === 'swiftshader' ? [...COMMON_FLAGS, ...SWIFTSHADER_FLAGS] : COMMON_FLAGS;
+    const browser = await chromium.launch({ executablePath: flags.chromium ?? (process.env.CHROMIUM_PATH || '/usr/bin/chromium'), args, headless: true }).catch((err: unknown) => {
+      server.close();
+      throw err;
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${flags.port ?? PORT}/`);
+      await page.evaluate((o) => window.__startGpuProbe?.(o), opts);
+      await page.waitForFunction(() => window.__gpuProbe !== undefined, undefined, { timeout: timeoutS * 1000, polling: 500 });
+      const out = await page.evaluate(() => window.__gpuProbe);
+      if (!out) throw new Error('gpu: the page gave no result');
+      if ('error' in out) throw new Error(`gpu: the probe failed in the page: ${out.error}`);
+      const adapter = out.adapter ? `${out.adapter.description}${out.adapter.software ? ' (software: the CPU, not a GPU)' : ''}` : 'none (no WebGPU adapter)';
+      process.stderr.write(`gpu: WebGPU adapter: ${adapter}\n`);
+      for (const e of out.errors) process.stderr.write(`gpu: ${e}\n`);
+      const errors = out.errors.map((e) => `\n- ${e}`).join('');
+      const table = `WebGPU adapter: ${adapter}; Chromium flags: ${adapterFlag}${errors}\n\n${gpuTable(out.cells, opts.backends)}`;
+      return { table, figures: { adapter: out.adapter, adapterFlag, options: opts, cells: out.cells, errors: out.errors } };
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  },
+};
