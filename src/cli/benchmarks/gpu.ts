@@ -14,8 +14,8 @@
  * binaries read from node_modules; the probe is bundled by vite with tfjs as the global `tf`.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import { bundleIife, packageDist, serveFiles, type ServedFile } from './benchPages';
 import type { GpuProbeCell, GpuProbeOptions, GpuProbeResult } from './gpuProbe';
 import { markdownTable, type Benchmark } from './types';
 
@@ -89,50 +89,20 @@ const WORKER = `importScripts('/tf.min.js', '/tf-backend-webgpu.min.js', '/tf-ba
 tf.wasm.setWasmPaths('/');
 self.onmessage = (e) => parlGpuProbe.runGpuProbe(e.data).then((r) => self.postMessage(r), (err) => self.postMessage({ error: String(err && err.stack || err) }));`;
 
-async function bundleProbe(): Promise<string> {
-  const { build } = await import('vite');
-  const result = await build({
-    configFile: false,
-    logLevel: 'warn',
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: fileURLToPath(new URL('./gpuProbe.ts', import.meta.url)), formats: ['iife'], name: 'parlGpuProbe' },
-      // tfjs and its backends come from their own bundles in the worker (the global tf).
-      rollupOptions: { external: [/^@tensorflow\//], output: { globals: (id: string) => (id === '@tensorflow/tfjs' ? 'tf' : 'undefined') } },
-    },
-  });
-  const output = (Array.isArray(result) ? result[0] : result) as { output: { code?: string }[] };
-  const code = output.output[0]?.code;
-  if (!code) throw new Error('gpu: bundling the probe gave no code');
-  return code;
-}
-
 async function serveProbe(port: number): Promise<Server> {
-  const dist = (pkg: string, file: string) => fileURLToPath(new URL(`../../../node_modules/${pkg}/dist/${file}`, import.meta.url));
-  const files: Record<string, { type: string; body: string | Buffer }> = {
+  const js = (body: string | Buffer): ServedFile => ({ type: 'text/javascript', body });
+  const files: Record<string, ServedFile> = {
     '/': { type: 'text/html; charset=utf-8', body: PAGE },
-    '/probe-worker.js': { type: 'text/javascript', body: WORKER },
-    '/probe.js': { type: 'text/javascript', body: await bundleProbe() },
-    '/tf.min.js': { type: 'text/javascript', body: readFileSync(dist('@tensorflow/tfjs', 'tf.min.js')) },
-    '/tf-backend-webgpu.min.js': { type: 'text/javascript', body: readFileSync(dist('@tensorflow/tfjs-backend-webgpu', 'tf-backend-webgpu.min.js')) },
-    '/tf-backend-wasm.min.js': { type: 'text/javascript', body: readFileSync(dist('@tensorflow/tfjs-backend-wasm', 'tf-backend-wasm.min.js')) },
+    '/probe-worker.js': js(WORKER),
+    '/probe.js': js(await bundleIife(new URL('./gpuProbe.ts', import.meta.url), 'parlGpuProbe')),
+    '/tf.min.js': js(readFileSync(packageDist('@tensorflow/tfjs', 'tf.min.js'))),
+    '/tf-backend-webgpu.min.js': js(readFileSync(packageDist('@tensorflow/tfjs-backend-webgpu', 'tf-backend-webgpu.min.js'))),
+    '/tf-backend-wasm.min.js': js(readFileSync(packageDist('@tensorflow/tfjs-backend-wasm', 'tf-backend-wasm.min.js'))),
   };
   for (const f of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm']) {
-    files[`/${f}`] = { type: 'application/wasm', body: readFileSync(dist('@tensorflow/tfjs-backend-wasm', f)) };
+    files[`/${f}`] = { type: 'application/wasm', body: readFileSync(packageDist('@tensorflow/tfjs-backend-wasm', f)) };
   }
-  const server = createServer((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-    if (!file) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
+  return serveFiles(files, port);
 }
 
 export const gpuBenchmark: Benchmark = {

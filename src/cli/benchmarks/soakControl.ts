@@ -21,8 +21,8 @@
  * node_modules: nothing is added to public/ or to the app.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import { bundleIife, packageDist, serveFiles, type ServedFile } from './benchPages';
 
 export const CONTROL_KINDS = ['bare-webgpu', 'bare-tfjs'] as const;
 export type ControlKind = (typeof CONTROL_KINDS)[number];
@@ -260,53 +260,18 @@ const trim = (bm) => {
 `;
 }
 
-/** The bundles the bare-tfjs worker imports, read from node_modules (the tfjs the app uses). */
-function tfjsBundles(): Record<string, string> {
-  const dist = (pkg: string, file: string) => fileURLToPath(new URL(`../../../node_modules/${pkg}/dist/${file}`, import.meta.url));
-  return {
-    '/tf.min.js': readFileSync(dist('@tensorflow/tfjs', 'tf.min.js'), 'utf8'),
-    '/tf-backend-webgpu.min.js': readFileSync(dist('@tensorflow/tfjs-backend-webgpu', 'tf-backend-webgpu.min.js'), 'utf8'),
-  };
-}
-
-/** src/core/backend.ts as one script defining the global `parlBackend`, with tfjs taken from the global `tf`. */
-async function bundleBackend(): Promise<string> {
-  const { build } = await import('vite');
-  const result = await build({
-    configFile: false,
-    logLevel: 'warn',
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: fileURLToPath(new URL('../../core/backend.ts', import.meta.url)), formats: ['iife'], name: 'parlBackend' },
-      // Its dynamic imports of the webgpu and wasm packages stay unresolved: the worker has tfjs's bundles already.
-      rollupOptions: { external: [/^@tensorflow\//], output: { globals: (id: string) => (id === '@tensorflow/tfjs' ? 'tf' : 'undefined') } },
-    },
-  });
-  const output = (Array.isArray(result) ? result[0] : result) as { output: { code?: string }[] };
-  const code = output.output[0]?.code;
-  if (!code) throw new Error('soak: bundling src/core/backend.ts gave no code');
-  return code;
-}
-
 /** Serves the control page and its worker on 127.0.0.1:`port`; resolves once it listens. */
 export async function serveControl(kind: ControlKind, parts: readonly ControlPart[], port: number, tfFlags: Readonly<Record<string, string | number | boolean>> = {}): Promise<Server> {
-  const files: Record<string, { type: string; body: string }> = {
-    '/': { type: 'text/html', body: CONTROL_PAGE },
-    '/loop.js': { type: 'text/javascript', body: kind === 'bare-webgpu' ? bareWebgpuWorker(parts) : bareTfjsWorker(parts, tfFlags) },
+  const js = (body: string): ServedFile => ({ type: 'text/javascript; charset=utf-8', body });
+  const files: Record<string, ServedFile> = {
+    '/': { type: 'text/html; charset=utf-8', body: CONTROL_PAGE },
+    '/loop.js': js(kind === 'bare-webgpu' ? bareWebgpuWorker(parts) : bareTfjsWorker(parts, tfFlags)),
   };
-  if (kind === 'bare-tfjs') for (const [path, body] of Object.entries(tfjsBundles())) files[path] = { type: 'text/javascript', body };
-  if (kind === 'bare-tfjs' && parts.includes('ours')) files['/parl-backend.js'] = { type: 'text/javascript', body: await bundleBackend() };
-  const server = createServer((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-    if (!file) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': `${file.type}; charset=utf-8`, 'cache-control': 'no-store' }).end(file.body);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
+  if (kind === 'bare-tfjs') {
+    // The tfjs the app uses, from node_modules.
+    files['/tf.min.js'] = js(readFileSync(packageDist('@tensorflow/tfjs', 'tf.min.js'), 'utf8'));
+    files['/tf-backend-webgpu.min.js'] = js(readFileSync(packageDist('@tensorflow/tfjs-backend-webgpu', 'tf-backend-webgpu.min.js'), 'utf8'));
+  }
+  if (kind === 'bare-tfjs' && parts.includes('ours')) files['/parl-backend.js'] = js(await bundleIife(new URL('../../core/backend.ts', import.meta.url), 'parlBackend'));
+  return serveFiles(files, port);
 }
