@@ -3,6 +3,7 @@ import type { Endpoint } from 'comlink';
 import './actorClasses';
 import { dedupingEndpoint } from '../core/remote/endpoint';
 import { runActorHost } from '../core/remote/host';
+import { answerWarmRequests } from './actorWarmup';
 
 // The DOM lib types `self` as Window; in a dedicated worker it is a DedicatedWorkerGlobalScope,
 // whose postMessage(message, transfer) matches comlink's Endpoint.
@@ -16,3 +17,5 @@ self.addEventListener('unhandledrejection', (ev: PromiseRejectionEvent) => {
 });
 
 runActorHost(dedupingEndpoint(self as unknown as Endpoint));
+// A worker the learner starts ahead of a run sets up its backend before it gets its actor.
+answerWarmRequests(self);

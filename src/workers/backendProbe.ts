@@ -114,14 +114,21 @@ async function measureOne(name: BackendName, shape: ProbeShape, wasmPaths: strin
   }
 }
 
-/** Time the candidates: wasm first, then the GPU backends, then cpu only where wasm failed. */
-export async function measureBackends(shape: ProbeShape, wasmPaths: string | undefined, budgetMs = PROBE_BUDGET_MS): Promise<BackendMeasurement[]> {
+/**
+ * Time the candidates: wasm first, then the GPU backends, then cpu only where wasm failed.
+ * `cpuFree` is called once what is left to time cannot be skewed by other work on the CPU: after
+ * wasm when the GPU backends here are software ones (their times are only lower bounds, far above
+ * wasm's), else at the end.
+ */
+export async function measureBackends(shape: ProbeShape, wasmPaths: string | undefined, budgetMs = PROBE_BUDGET_MS, cpuFree: () => void = () => undefined): Promise<BackendMeasurement[]> {
   // The WebGL renderer is asked for at once, in its own worker, while wasm and WebGPU are timed here.
   const rendererAnswer = webglRenderer();
-  const adapter = await webgpuAdapterInfo();
+  const adapter = await adapterInfo();
   const out: BackendMeasurement[] = [];
   const wasm = await measureOne('wasm', shape, wasmPaths, budgetMs, budgetMs);
   out.push(wasm);
+  const softwareOnly = wasm.msPerUpdate !== null && (!adapter || adapter.software) && isSoftwareOrSlow(await rendererAnswer);
+  if (softwareOnly) cpuFree();
   // A GPU backend gets the budget for its warm-up (kernel compilation), and for each timed update
   // about 20 wasm updates' worth: enough to tell "much slower" without waiting for all of it.
   const wasmMs = wasm.msPerUpdate;
@@ -145,7 +152,13 @@ export async function measureBackends(shape: ProbeShape, wasmPaths: string | und
     out.push({ ...webgl, software: webgl.available ? renderer.kind !== 'named' && webglIsSoftware() : undefined });
   }
   if (!wasm.available || wasm.msPerUpdate === null) out.push(await measureOne('cpu', shape, wasmPaths, budgetMs, budgetMs));
+  if (!softwareOnly) cpuFree();
   return out;
+}
+
+/** WebGL that is not timed: a software renderer, or one that took too long to open. */
+function isSoftwareOrSlow(renderer: WebglRenderer): boolean {
+  return renderer.kind === 'slow' || (renderer.kind === 'named' && SOFTWARE_RENDERER.test(renderer.name));
 }
 
 const SOFTWARE_RENDERER = /swiftshader|llvmpipe|software/i;
@@ -189,9 +202,21 @@ function webglIsSoftware(): boolean {
   }
 }
 
+let adapterAnswer: ReturnType<typeof webgpuAdapterInfo> | null = null;
+
+/**
+ * The WebGPU adapter, asked for once per worker. Asked again at Start (the run's own plan), a
+ * software adapter answered only after the GPU process had finished the probe's cut-short WebGPU
+ * work: 3.9 s after a probe on a fresh profile (SwiftShader, load 9), all of it before the run began.
+ */
+function adapterInfo(): ReturnType<typeof webgpuAdapterInfo> {
+  adapterAnswer ??= webgpuAdapterInfo();
+  return adapterAnswer;
+}
+
 /** Where this device's measurements are kept: the adapter, the cores and the browser. */
 async function deviceKey(): Promise<string> {
-  const adapter = await webgpuAdapterInfo();
+  const adapter = await adapterInfo();
   const nav = globalThis.navigator as { hardwareConcurrency?: number; userAgent?: string } | undefined;
   return `${adapter?.description ?? 'no-webgpu'}|${adapter?.software ? 'sw' : 'hw'}|${nav?.hardwareConcurrency ?? 0}|${nav?.userAgent ?? ''}`;
 }
@@ -242,15 +267,20 @@ async function keep(key: string, measurements: BackendMeasurement[]): Promise<vo
 
 const inPage = new Map<string, BackendMeasurement[]>();
 
-/** The measured plan for "auto" for this config's network: measured now, or from the cache. */
-export async function measuredAutoPlan(config: ExperimentConfig, wasmPaths: string | undefined): Promise<AutoPlan> {
+/**
+ * The measured plan for "auto" for this config's network: measured now, or from the cache.
+ * `cpuFree` is called once the timings other CPU work would skew are done (see measureBackends).
+ */
+export async function measuredAutoPlan(config: ExperimentConfig, wasmPaths: string | undefined, cpuFree: () => void = () => undefined): Promise<AutoPlan> {
   const shape = probeShapeFor(config);
   const key = `${await deviceKey()}|${shape.key}`;
   let measurements = inPage.get(key) ?? (await cached(key).catch(() => null));
   const fromCache = measurements !== null;
   if (!measurements) {
-    measurements = await measureBackends(shape, wasmPaths);
+    measurements = await measureBackends(shape, wasmPaths, PROBE_BUDGET_MS, cpuFree);
     void keep(key, measurements).catch(() => undefined);
+  } else {
+    cpuFree();
   }
   inPage.set(key, measurements);
   const choice = chooseMeasuredBackend(measurements);

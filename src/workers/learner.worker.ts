@@ -4,14 +4,16 @@ import * as Comlink from 'comlink';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend, setAutoPlan, webgpuMemory } from '../core/backend';
 import { resolveExperiment, type ExperimentConfig } from '../config/config';
+import { descriptorOf } from '../config/registry';
 import { measuredAutoPlan } from './backendProbe';
 import { setActorSpawner } from '../core/remote/spawner';
 import { MEMORY_DEBUG_CHANNEL, MEMORY_DEBUG_FLAG, type ClusterLearnerApi, type LearnerApi, type MemoryDebugRecord } from './learnerProtocol';
 import type { BackendRecord, RunRecord } from '../runs/records';
 import { TrainingRun } from '../engine/trainer';
 import { watchEpisode } from '../engine/watch';
-import { browserSpawner } from './browserSpawner';
+import { browserSpawner, coolActorWorkers, warmActorWorkers } from './browserSpawner';
 import { joinAsClusterLearner, type WorkerClusterLearner } from '../cluster/tabLearner';
+import { urgentRecords } from './urgentRecords';
 
 setActorSpawner(browserSpawner);
 const wasmPaths = new URL(`${import.meta.env.BASE_URL}tfjs-wasm/`, self.location.origin).href;
@@ -19,6 +21,18 @@ const FLUSH_MS = 100;
 const LAST_FLUSH_MS = 5_000;
 /** How often the learner sends a look inside its network (weights, activations, policy heatmap). */
 const INSPECT_EVERY_MS = 2_000;
+/** The default preset: its update rule is loaded ahead of a run, and its actor count kept warm until the page says otherwise. */
+const DEFAULT_SETTINGS = resolveExperiment('quickstart').settings;
+/** Actor workers kept started between runs: the page's experiment's count, then the last run's (a run with more spawns the rest). */
+let warmCount = DEFAULT_SETTINGS.actors;
+
+/** Starts the warm actor workers (again), unless a run or a cluster holds the learner. */
+function warmActors(): void {
+  if (current || cluster) return;
+  warmActorWorkers(warmCount, wasmPaths);
+  // Its update rule too (a module of its own): loaded now, the run's import of it is instant.
+  void descriptorOf(DEFAULT_SETTINGS.algorithm).load?.().catch(() => undefined);
+}
 
 let current: TrainingRun | null = null;
 /** The cluster this worker trains with (its actors come from the cluster's hosts), or null. */
@@ -30,12 +44,12 @@ let runBackend: BackendRecord | null = null;
  * "auto" follows a measured plan: the network of `config` timed on each backend (cached per
  * device and shape). Before any run the page's probe times the default experiment's network.
  */
-function planAuto(config: ExperimentConfig): Promise<void> {
+function planAuto(config: ExperimentConfig, cpuFree?: () => void): Promise<void> {
   if (config.settings.backend !== 'auto') return Promise.resolve();
   // One probe at a time: two would switch backends under each other's timings.
   planning = planning.then(async () => {
     try {
-      setAutoPlan(await measuredAutoPlan(config, wasmPaths));
+      setAutoPlan(await measuredAutoPlan(config, wasmPaths, cpuFree));
     } catch {
       // No plan: "auto" keeps the usual order.
       setAutoPlan(null);
@@ -46,10 +60,14 @@ function planAuto(config: ExperimentConfig): Promise<void> {
 let planning: Promise<void> = Promise.resolve();
 
 const api: LearnerApi = {
-  async probe(preferred) {
+  async probe(preferred, actors) {
+    if (actors !== undefined && Number.isFinite(actors)) warmCount = actors;
     if (current && runBackend) return runBackend;
-    if (preferred === 'auto' && !current) await planAuto(resolveExperiment('quickstart'));
+    // The actor workers start loading once the probe's timings that they would skew are done and
+    // the learner's own backend is set up (the page probes once, after its first paint).
+    if (preferred === 'auto' && !current) await planAuto(resolveExperiment('quickstart'), warmActors);
     const choice = await chooseBackend({ preferred, wasmPaths });
+    warmActors();
     return { type: 'backend', ...choice };
   },
 
@@ -58,7 +76,9 @@ const api: LearnerApi = {
     await planAuto(config);
     if (current) throw new Error('a run is already in progress; stop it first');
     // Batch records so the page gets at most about 10 updates a second; a record after a quiet
-    // spell (the run's first ones) goes at once instead of waiting for the timer.
+    // spell (the run's first ones) or one the page shows at once (urgentRecords.ts) goes at once
+    // instead of waiting for the timer.
+    const isUrgent = urgentRecords(config.settings['run.targetReturn']);
     let pending: RunRecord[] = [];
     let lastFlush = -Infinity;
     const flush = async () => {
@@ -74,7 +94,7 @@ const api: LearnerApi = {
       (record) => {
         if (record.type === 'backend') runBackend = record;
         pending.push(record);
-        if (performance.now() - lastFlush >= FLUSH_MS) void flush();
+        if (isUrgent(record) || performance.now() - lastFlush >= FLUSH_MS) void flush();
       },
       { wasmPaths },
       { changes: options.changes ?? [], inspectEveryMs: INSPECT_EVERY_MS },
@@ -90,6 +110,9 @@ const api: LearnerApi = {
       await Promise.race([flush().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, LAST_FLUSH_MS))]);
       current = null;
       runBackend = null;
+      // The run's actors are gone; start the next run's now, while nothing trains.
+      warmCount = config.settings.actors;
+      warmActors();
     }
   },
   pause: () => current?.pause(),
@@ -117,12 +140,15 @@ const clusterApi: ClusterLearnerApi = {
     if (current) throw new Error('stop the run first: a run keeps the actors it started with');
     await cluster?.leave(browserSpawner);
     cluster = null;
+    // The cluster's hosts run the actors: the workers kept for local runs are not needed.
+    coolActorWorkers();
     cluster = await joinAsClusterLearner(options, onReport);
   },
   async clusterLeave() {
     if (current) throw new Error('stop the run first: a run keeps the actors it started with');
     await cluster?.leave(browserSpawner);
     cluster = null;
+    warmActors();
   },
 };
 

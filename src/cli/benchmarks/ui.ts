@@ -353,6 +353,23 @@ const START_WATCH = `
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 `;
 
+/**
+ * Clicks Start from inside the page `pauseMs` after the badge first names the backend (it reads
+ * 'measuring…' until the learner has answered the page's probe): Playwright's polling would add up
+ * to a second of its own between the two, and what runs after a probe depends on that gap.
+ */
+function clickOnceBackendKnown(pauseMs: number): string {
+  return `
+  new MutationObserver((_, observer) => {
+    const name = document.querySelector('[data-testid="backend-name"]')?.textContent ?? '';
+    const start = document.querySelector('[data-testid="start"]');
+    if (!name || name.startsWith('measuring') || !(start instanceof HTMLButtonElement) || start.disabled) return;
+    observer.disconnect();
+    setTimeout(() => start.click(), ${pauseMs});
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+`;
+}
+
 /** Milliseconds from the Start click, as the page saw them (-1 when it never happened). */
 interface StartMarks {
   click: number;
@@ -380,9 +397,11 @@ async function servedInChromium(port: number, flags: Record<string, string>, dis
 }
 
 /**
- * `--mode quickstart-start [--seeds 1,2,3,4,5] [--backend NAME] [--timeout 60] [--dist DIR]`: QuickStart opened
- * from a link with its seed (target 195, stop at the target), the page left until Start is enabled
- * and the backend known, then Start clicked. Times from the click, in the page's clock: the status
+ * `--mode quickstart-start [--seeds 1,2,3,4,5] [--backend NAME] [--timeout 60] [--dist DIR] [--click backend|enabled] [--pause MS]`:
+ * QuickStart opened from a link with its seed (target 195, stop at the target), Start clicked from
+ * inside the page as soon as the badge names the backend (`--pause MS` later; `--click enabled`: by
+ * Playwright once Start is enabled, which is before the learner worker is up, so the times include
+ * its start-up and probe). Times from the click, in the page's clock: the status
  * turning "running" (the first update or actors record), the first env steps on the progress bar
  * (the first update record), and the "reached the target" line (the first update whose mean return
  * of the last 20 episodes is at least 195); beside them the run's own seconds to the target (the
@@ -390,6 +409,11 @@ async function servedInChromium(port: number, flags: Record<string, string>, dis
  */
 async function quickstartFromStart(flags: Record<string, string>, seeds: number[]) {
   const timeoutS = Number(flags.timeout ?? 60);
+  const clickWhen = flags.click ?? 'backend';
+  if (clickWhen !== 'backend' && clickWhen !== 'enabled') throw new Error(`ui: --click is 'backend' or 'enabled', not "${clickWhen}"`);
+  // `--pause MS`: a user's moment between the page being ready and the click.
+  const pauseMs = Number(flags.pause ?? 0);
+  if (!(pauseMs >= 0)) throw new Error(`ui: --pause takes milliseconds, not "${flags.pause}"`);
   // `--dist DIR`: a build of its own (vite's default dist/ is rebuilt by the other page benchmarks).
   const { server, browser } = await servedInChromium(PORT + 2, flags, flags.dist);
   try {
@@ -401,12 +425,19 @@ async function quickstartFromStart(flags: Record<string, string>, seeds: number[
       const config = resolveExperiment('quickstart', overrides);
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addInitScript(START_WATCH);
+      if (clickWhen === 'backend') await context.addInitScript(clickOnceBackendKnown(pauseMs));
       const page = await context.newPage();
       const loadBefore = loadavg()[0];
       await page.goto(`${server.base}#x=${encodeExperiment(config)}`);
-      await page.locator('[data-testid="start"]:not([disabled])').waitFor();
-      await page.getByTestId('backend-name').filter({ hasNotText: 'probing' }).waitFor();
-      await page.getByTestId('start').click();
+      if (clickWhen === 'backend') {
+        // Polled from here: the page's CSP forbids the string evaluation waitForFunction uses.
+        const until = Date.now() + timeoutS * 1000;
+        while ((await page.evaluate<StartMarks>('window.__start')).click < 0 && Date.now() < until) await page.waitForTimeout(50);
+      } else {
+        await page.locator('[data-testid="start"]:not([disabled])').waitFor();
+        if (pauseMs > 0) await page.waitForTimeout(pauseMs);
+        await page.getByTestId('start').click();
+      }
       const reached = page.getByTestId('time-to-target');
       const ended = page.getByTestId('status').filter({ hasText: /done|error/ });
       await reached.or(ended).first().waitFor({ timeout: timeoutS * 1000 }).catch(() => undefined);

@@ -1,11 +1,12 @@
 /**
  * Collects the learner's record batches and hands them on at most once every `delayMs`: a batch
- * after a quiet spell of `delayMs` (a run's first records) at once, later ones when the delay is up.
+ * after a quiet spell of `delayMs` (a run's first records) at once, later ones when the delay is up;
+ * a batch pushed as urgent (workers/urgentRecords.ts) goes at once with everything before it.
  */
 import type { RunRecord } from '../../runs/records';
 
 export interface IngestBuffer {
-  push(records: readonly RunRecord[]): void;
+  push(records: readonly RunRecord[], urgent?: boolean): void;
   /** Hand on what is buffered now. */
   flush(): void;
 }
@@ -24,8 +25,9 @@ export function createIngestBuffer(delayMs: number, deliver: (batch: RunRecord[]
     deliver(batch);
   };
   return {
-    push(records) {
+    push(records, urgent = false) {
       buffered.push(...records);
+      if (urgent) return flush();
       if (timer !== null) return;
       const wait = lastDelivery + delayMs - performance.now();
       if (wait <= 0) flush();

@@ -54,7 +54,8 @@ export function createLearnerLink(start: StartLearner, store: StoreApi<Playgroun
     probing = (async () => {
       try {
         const c = get();
-        const answer = await whileAlive(c, c.api.probe(s.config.settings.backend));
+        // The learner also starts this experiment's actor workers ahead of its Start.
+        const answer = await whileAlive(c, c.api.probe(s.config.settings.backend, s.config.settings.actors));
         if (answer.ok) store.getState().setBackend(answer.value);
         // The worker crashed mid-probe (and said so): the next Start probes its replacement.
         else probing = null;

@@ -21,6 +21,7 @@ import type { PlaygroundState } from '../store';
 import { isAtRest, message, type SessionTiming } from './deps';
 import type { Generations } from './generations';
 import { createIngestBuffer } from './ingestBuffer';
+import { urgentRecords } from '../../workers/urgentRecords';
 import type { LearnerLink } from './learnerLink';
 import { startRecorder, type RunRecorder } from './runRecorder';
 import type { RunStoreLink } from './runStoreLink';
@@ -119,11 +120,14 @@ export function createRunControl({ store, learner, runs, generations, timing, op
       keepChanges(config, batch);
       if (st.status === 'starting' && batch.some((r) => r.type === 'update' || r.type === 'actors')) st.setStatus('running');
     });
+    const isUrgent = urgentRecords(config.settings['run.targetReturn'], { firstUpdate: false });
     const onRecords = (records: RunRecord[]) => {
       if (!current()) return;
       recorder.keep(records);
+      let urgent = false;
+      for (const r of records) if (isUrgent(r)) urgent = true;
       // Weights go to the saved run only (the newest replaces older ones), never to the charts.
-      buffer.push(records.filter((r) => r.type !== 'checkpoint'));
+      buffer.push(records.filter((r) => r.type !== 'checkpoint'), urgent);
     };
     let final: RunStatusKind = 'error';
     try {

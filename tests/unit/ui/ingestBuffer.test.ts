@@ -38,4 +38,20 @@ describe('ingest buffer', () => {
     vi.advanceTimersByTime(1000);
     expect(got).toEqual([1, 2]); // the timer was cleared: no empty or repeated delivery
   });
+
+  it('hands on an urgent batch at once, with what was buffered before it, and throttles from there', () => {
+    const got: string[][] = [];
+    const buf = createIngestBuffer(250, (batch) => got.push(batch.map((r) => (r as { message: string }).message)));
+    buf.push([rec(1)]);
+    vi.advanceTimersByTime(50);
+    buf.push([rec(2)]);
+    expect(got).toEqual([['r1']]);
+    buf.push([rec(3)], true);
+    expect(got).toEqual([['r1'], ['r2', 'r3']]);
+    vi.advanceTimersByTime(100);
+    buf.push([rec(4)]);
+    expect(got).toHaveLength(2); // 100 ms after the urgent delivery: waits
+    vi.advanceTimersByTime(150);
+    expect(got).toEqual([['r1'], ['r2', 'r3'], ['r4']]);
+  });
 });
