@@ -2,7 +2,7 @@
 //   setActorSpawner(browserSpawner)
 // The learner worker also keeps a few started ahead of a run (`warmActorWorkers`): `spawn` hands
 // out one of those first, so a run's actors need not wait for a worker's script and wasm.
-import type { ActorSpawner, SpawnedWorker, WorkerExit } from '../core/remote/spawner';
+import { firstExit, type ActorSpawner, type SpawnedWorker } from '../core/remote/spawner';
 import { dedupingEndpoint } from '../core/remote/endpoint';
 import { isWarmReply, type WarmRequest } from './actorWarmup';
 import { WarmWorkerPool, type WarmingWorker } from './warmWorkerPool';
@@ -10,13 +10,7 @@ import { WarmWorkerPool, type WarmingWorker } from './warmWorkerPool';
 function spawnActorWorker(): { spawned: SpawnedWorker; worker: Worker } {
   // Keep this exact literal form: Vite detects it and bundles actor.worker.ts as a worker.
   const worker = new Worker(new URL('./actor.worker.ts', import.meta.url), { type: 'module' });
-  const listeners: Array<(exit: WorkerExit) => void> = [];
-  let ended: WorkerExit | undefined;
-  const end = (exit: WorkerExit): void => {
-    if (ended) return;
-    ended = exit;
-    for (const l of listeners) l(exit);
-  };
+  const { end, onExit } = firstExit();
   worker.addEventListener('error', (ev: ErrorEvent) => {
     ev.preventDefault();
     const where = ev.filename ? ` (${ev.filename}:${ev.lineno}:${ev.colno})` : '';
@@ -26,10 +20,7 @@ function spawnActorWorker(): { spawned: SpawnedWorker; worker: Worker } {
   worker.addEventListener('messageerror', () => end({ reason: 'messageerror', error: new Error('actor worker message could not be deserialized') }));
   const spawned: SpawnedWorker = {
     endpoint: dedupingEndpoint(worker),
-    onExit(listener) {
-      if (ended) listener(ended);
-      else listeners.push(listener);
-    },
+    onExit,
     terminate() {
       worker.terminate();
       return Promise.resolve();

@@ -59,26 +59,34 @@ export function nodeWorkerSpawner(files: NodeWorkerFiles): ActorSpawner {
     async spawn({ name }) {
       const wt = (await import(/* @vite-ignore */ WORKER_THREADS)) as typeof import('node:worker_threads');
       const worker = new wt.Worker(files.host, { name, workerData: { entry: files.entry.href } });
-      const listeners: Array<(exit: WorkerExit) => void> = [];
-      let ended: WorkerExit | undefined;
-      const end = (exit: WorkerExit): void => {
-        if (ended) return;
-        ended = exit;
-        for (const l of listeners) l(exit);
-      };
+      const { end, onExit } = firstExit();
       worker.on('error', (error: Error) => end({ reason: 'error', error }));
       worker.on('messageerror', (error: Error) => end({ reason: 'messageerror', error }));
       worker.on('exit', (exitCode: number) => end({ reason: 'exit', exitCode }));
       return {
         endpoint: nodeEndpoint(worker),
-        onExit(listener) {
-          if (ended) listener(ended);
-          else listeners.push(listener);
-        },
+        onExit,
         async terminate() {
           await worker.terminate();
         },
       };
+    },
+  };
+}
+
+/** A worker's first exit, told to every listener, also to one added after it (later exits are ignored). */
+export function firstExit(): { end(exit: WorkerExit): void; onExit(listener: (exit: WorkerExit) => void): void } {
+  const listeners: Array<(exit: WorkerExit) => void> = [];
+  let ended: WorkerExit | undefined;
+  return {
+    end(exit) {
+      if (ended) return;
+      ended = exit;
+      for (const l of listeners) l(exit);
+    },
+    onExit(listener) {
+      if (ended) listener(ended);
+      else listeners.push(listener);
     },
   };
 }
