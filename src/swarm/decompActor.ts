@@ -14,7 +14,8 @@ import { deriveSeed } from '../core/rng';
 import { DecompositionSim, type DecompositionOptions, type DecompositionOutcome } from '../envs/swarm/decomposition';
 import { skillTable, type SkillTable } from '../envs/swarm/decompositionSkills';
 import { generateDecomposition, type DecompositionConfig } from '../envs/swarm/decompositionTask';
-import { SP_OBS_DIM, applySetAction, encodeSetObservation } from './setActions';
+import { DecisionLedger, type DecisionCreditParts } from './decisionCredit';
+import { SP_OBS_DIM, applySetAction, decodeSetAction, encodeSetObservation } from './setActions';
 
 export interface DecompTaskSpec {
   task: DecompositionConfig;
@@ -63,7 +64,8 @@ export interface DecompPending {
   obs: Float32Array;
   /** [n] episode slot of each row. */
   slots: Int32Array;
-  finished: Array<{ slot: number; outcome: DecompEpisodeOutcome }>;
+  /** `credit`: what each decision produced (decisionCredit.ts), for the learner's per-decision credit. */
+  finished: Array<{ slot: number; outcome: DecompEpisodeOutcome; credit: DecisionCreditParts }>;
   running: number;
 }
 
@@ -73,6 +75,7 @@ interface Episode {
   sim: DecompositionSim;
   candidates: number[];
   decisions: number;
+  ledger: DecisionLedger;
 }
 
 export class DecompActor {
@@ -86,7 +89,8 @@ export class DecompActor {
     const { spec, actorIndex, seed } = this.options;
     this.episodes = Array.from({ length: episodes }, (_, slot) => {
       const s = taskSeeds ? taskSeeds[slot] : decompEpisodeSeed(seed, update, actorIndex, Math.floor(slot / (spec.episodesPerTask ?? 1)));
-      return { slot, seed: s, sim: makeDecompSim(spec, s), candidates: [], decisions: 0 };
+      const sim = makeDecompSim(spec, s);
+      return { slot, seed: s, sim, candidates: [], decisions: 0, ledger: new DecisionLedger(sim) };
     });
     return this.pending([]);
   }
@@ -97,15 +101,18 @@ export class DecompActor {
     if (actions.length !== running.length) throw new Error(`DecompActor ${this.options.actorIndex}: ${actions.length} actions for ${running.length} waiting episodes`);
     const finished: DecompPending['finished'] = [];
     running.forEach((e, r) => {
-      applySetAction(e.sim, e.candidates, actions[r]);
+      const t = e.decisions;
+      e.ledger.before(decodeSetAction(actions[r]));
+      const stage = applySetAction(e.sim, e.candidates, actions[r]);
+      if (stage) e.ledger.stage(stage, t);
       e.decisions += 1;
       let capped = false;
       if (!e.sim.finished && e.decisions >= this.options.spec.maxDecisions) {
         capped = true;
-        if (e.sim.canLaunch()) e.sim.launch();
+        if (e.sim.canLaunch()) e.ledger.stage(e.sim.launch(), -1);
         if (!e.sim.finished) e.sim.finish();
       }
-      if (e.sim.finished) finished.push({ slot: e.slot, outcome: summariseOutcome(e.sim.outcome(), e.decisions, e.seed, capped) });
+      if (e.sim.finished) finished.push({ slot: e.slot, outcome: summariseOutcome(e.sim.outcome(), e.decisions, e.seed, capped), credit: e.ledger.parts() });
     });
     return this.pending(finished);
   }

@@ -22,6 +22,24 @@
  *   A_t = r_e − (Σ_{e' in group} r_e' − r_e) / (n − 1),   R_t = r_e
  * which removes how hard the task was from the advantage without a learned value (V is still
  * trained on R_t, for the value loss).
+ * Per-decision credit (credit 'decision'): the reward is split over the decisions that produced it
+ * (decisionCredit.ts: r_t with Σ_t r_t = r; each right submitted claim's F1 share to the decision
+ * that first gave that answer, each completed item's r_finish share to the decision that assigned
+ * it, each subagent's r_parallel share to the decision that created it). Work planned for a launch
+ * happens at the launch, so credit moves in time by STAGE: a stage is a launch with the
+ * assignments it ran (the decision cap's launch is a stage at the end, index T), or one direct,
+ * check or finish decision alone. With stage(t) the stage of decision t and P its assignments:
+ *   ρ_s = Σ_{t: stage(t) = s} r_t                  (the stage's reward, at the stage's index s)
+ *   G_t = Σ_{s >= stage(t)} ρ_s  +  d_t,   d_t = r_t − mean_{j in P} r_j  for an assignment, else 0
+ * The first part is the reward to go of the stage (Σ_s ρ_s = r: decisions of the first stage get
+ * the episode's return); d_t, zero on average over a stage's assignments, ranks them within the
+ * stage: a duplicate that added nothing, or a result lost to the context, falls below the stage's
+ * mean, an item that added a right claim rises above it, and the launch gets the stage's mean (a
+ * plan is not worth more or less for launching it now). The baseline is the group's at the same
+ * decision index, from the other runs of the task:
+ *   A_t = G_t − mean_{e' ≠ e in group} G_{e'}(t)   (G_{e'}(t) = 0 past the end of e'),   R_t = G_t
+ * (any function of the other, independent runs is a valid baseline), or without groups GAE over
+ * the per-decision returns, with r'_t = G_t − G_{t+1}: δ_t = r'_t + V_old(s_{t+1}) − V_old(s_t).
  * PPO then normalises A per minibatch and clips the ratio (see ppo.ts).
  */
 import { Agent } from '../core/agent';
@@ -30,6 +48,7 @@ import { Ppo, type PpoBatch } from '../algorithms/ppo';
 import type { SwarmEpisodeStats } from '../runs/records';
 import { DecompActor, makeDecompSim, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from './decompActor';
 import { collectDecompRollouts, SetInference, type DecisionMode, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
+import { decisionRewards } from './decisionCredit';
 import { parlRewardV2ForOutcome } from './parlRewardV2';
 import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
@@ -53,7 +72,14 @@ export interface DecompTrainingOptions {
   parallelCap: number;
   /** GAE λ over an episode's decisions (default 1: Monte Carlo returns). */
   gaeLambda?: number;
+  /**
+   * How the episode's reward is credited to its decisions (default 'episode': the whole return at
+   * the last decision, as the file comment says; 'decision': per-decision credit, see decisionCredit.ts).
+   */
+  credit?: DecompCreditMode;
 }
+
+export type DecompCreditMode = 'episode' | 'decision';
 
 /** Local actors (in the learner's thread): the same calls a pool of remote DecompActors answers. */
 export class LocalDecompActors implements DecompActors {
@@ -108,15 +134,47 @@ export function decompEpisodeStats(o: DecompEpisodeOutcome, w: { lambda1: number
   };
 }
 
+/** Each decision's return G_t under per-decision credit (stage reward to go plus d_t, see the file comment). */
+export function decisionRewardsToGo(e: DecompEpisode, w: { lambda1: number; lambda2: number; parallelCap: number }): Float64Array {
+  const c = e.credit;
+  if (!c) throw new Error("swarm-v2: per-decision credit needs the episode's credit parts (an actor that records them)");
+  const T = e.decisions.length;
+  if (c.perf.length !== T) throw new Error(`swarm-v2: credit for ${c.perf.length} decisions, the episode has ${T}`);
+  const r = decisionRewards(c, w);
+  // An assignment's stage is its launch (T: the decision cap's launch); any other decision is its own.
+  const stageOf = (t: number) => (c.launchedBy[t] >= 0 ? c.launchedBy[t] : c.assigned[t] ? T : t);
+  const rho = new Float64Array(T + 1);
+  const planSum = new Float64Array(T + 1);
+  const planSize = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) {
+    const s = stageOf(t);
+    rho[s] += r[t];
+    if (s !== t) {
+      planSum[s] += r[t];
+      planSize[s] += 1;
+    }
+  }
+  const toGo = new Float64Array(T + 2);
+  for (let s = T; s >= 0; s--) toGo[s] = toGo[s + 1] + rho[s];
+  const g = new Float64Array(T);
+  for (let t = 0; t < T; t++) {
+    const s = stageOf(t);
+    g[t] = toGo[s] + (s !== t ? r[t] - planSum[s] / planSize[s] : 0);
+  }
+  return g;
+}
+
 /** The PPO batch of the episodes (GAE(λ) over each episode's decisions, see the file comment); null with none. */
 export function buildDecompBatch(
   episodes: readonly DecompEpisode[],
   w: { lambda1: number; lambda2: number; parallelCap: number },
   gaeLambda = 1,
   groupBaseline = false,
+  credit: DecompCreditMode = 'episode',
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } | null {
   if (!(gaeLambda >= 0 && gaeLambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${gaeLambda}`);
   if (episodes.length === 0) return null;
+  if (credit === 'decision') return buildDecisionCreditBatch(episodes, w, gaeLambda, groupBaseline);
   const totals = episodes.map((e) => decompEpisodeStats(e.outcome, w).total);
   const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
   const groups = new Map<string, { sum: number; n: number }>();
@@ -166,6 +224,61 @@ export function buildDecompBatch(
     lengths.push(e.decisions.length);
   }
   return { batch: { obs, actions, batchSize: B, logProbs, values, advantages, returns }, stats, lengths };
+}
+
+/** buildDecompBatch with per-decision credit (see the file comment). */
+function buildDecisionCreditBatch(
+  episodes: readonly DecompEpisode[],
+  w: { lambda1: number; lambda2: number; parallelCap: number },
+  gaeLambda: number,
+  groupBaseline: boolean,
+): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
+  const toGo = episodes.map((e) => decisionRewardsToGo(e, w));
+  const stats = episodes.map((e) => decompEpisodeStats(e.outcome, w));
+  episodes.forEach((e, k) => {
+    const sum = e.credit ? decisionRewards(e.credit, w).reduce((a, x) => a + x, 0) : 0;
+    if (Math.abs(sum - stats[k].total) > 1e-6) throw new Error(`swarm-v2: per-decision rewards sum to ${sum}, the episode's reward is ${stats[k].total}`);
+  });
+  const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
+  const groups = new Map<string, number[]>();
+  if (groupBaseline) episodes.forEach((e, k) => groups.set(groupKey(e), [...(groups.get(groupKey(e)) ?? []), k]));
+  const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
+  const obs = new Float32Array(B * SP_OBS_DIM);
+  const actions = new Int32Array(B);
+  const logProbs = new Float32Array(B);
+  const values = new Float32Array(B);
+  const advantages = new Float32Array(B);
+  const returns = new Float32Array(B);
+  let row = 0;
+  episodes.forEach((e, k) => {
+    const T = e.decisions.length;
+    const g = toGo[k];
+    const others = (groups.get(groupKey(e)) ?? []).filter((j) => j !== k);
+    if (others.length > 0) {
+      for (let t = 0; t < T; t++) {
+        const b = others.reduce((a, j) => a + (t < toGo[j].length ? toGo[j][t] : 0), 0) / others.length;
+        advantages[row + t] = g[t] - b;
+        returns[row + t] = g[t];
+      }
+    } else {
+      let next = 0; // A_{t+1}
+      for (let t = T - 1; t >= 0; t--) {
+        const r = g[t] - (t + 1 < T ? g[t + 1] : 0);
+        const delta = r + (t + 1 < T ? e.decisions[t + 1].value : 0) - e.decisions[t].value;
+        next = delta + gaeLambda * next;
+        advantages[row + t] = next;
+        returns[row + t] = next + e.decisions[t].value;
+      }
+    }
+    for (const d of e.decisions) {
+      obs.set(d.obs, row * SP_OBS_DIM);
+      actions[row] = d.action;
+      logProbs[row] = d.logProb;
+      values[row] = d.value;
+      row += 1;
+    }
+  });
+  return { batch: { obs, actions, batchSize: B, logProbs, values, advantages, returns }, stats, lengths: episodes.map((e) => e.decisions.length) };
 }
 
 /** Means over an update's episodes (the update record's swarm metrics). */
@@ -236,7 +349,7 @@ export class DecompLearner {
     this.inference.mode = 'sample';
     const rollouts = await collectDecompRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
     const w = { ...lambdas, parallelCap: this.options.parallelCap };
-    const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1, (this.options.spec.episodesPerTask ?? 1) > 1);
+    const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1, (this.options.spec.episodesPerTask ?? 1) > 1, this.options.credit ?? 'episode');
     let metrics: Record<string, number> = {};
     if (built) {
       this.model.activeRows = activeRowsOf(built.batch.obs, built.batch.batchSize);

@@ -10,6 +10,7 @@ import { log } from '../core/portableMath';
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../core/rng';
 import type { DecompEpisodeOutcome, DecompPending } from './decompActor';
+import type { DecisionCreditParts } from './decisionCredit';
 import { SP_NUM_ACTIONS, SP_OBS_DIM, SP_SEGMENTS, SP_TYPES, activeRowsOf, type SetPolicyModel } from './setPolicy';
 
 /**
@@ -128,6 +129,8 @@ export interface DecompEpisode {
   slot: number;
   outcome: DecompEpisodeOutcome;
   decisions: SetDecision[];
+  /** What each decision produced (for per-decision credit); absent from actors that do not record it. */
+  credit?: DecisionCreditParts;
 }
 
 /** The calls made to the actors (local DecompActors or a pool of remote ones). */
@@ -163,10 +166,16 @@ export async function collectDecompRollouts(
   const calls0 = inference.forwardCalls;
   const decisions = Array.from({ length: n }, () => Array.from({ length: E }, (): SetDecision[] => []));
   const outcomes = Array.from({ length: n }, () => new Array<DecompEpisodeOutcome | null>(E).fill(null));
+  const credits = Array.from({ length: n }, () => new Array<DecisionCreditParts | undefined>(E).fill(undefined));
   let pendings = await Promise.all(Array.from({ length: n }, (_, i) => actors.start(i, req.update, E, req.taskSeeds ? req.taskSeeds(i) : null)));
   let ticks = 0;
   for (;;) {
-    pendings.forEach((p, i) => p.finished.forEach((f) => (outcomes[i][f.slot] = f.outcome)));
+    pendings.forEach((p, i) =>
+      p.finished.forEach((f) => {
+        outcomes[i][f.slot] = f.outcome;
+        credits[i][f.slot] = f.credit;
+      }),
+    );
     const active = pendings.map((p, i) => ({ p, i })).filter((x) => x.p.running > 0);
     if (active.length === 0) break;
     const answers = await inference.tick(active.map((x) => x.p));
@@ -194,7 +203,8 @@ export async function collectDecompRollouts(
     for (let slot = 0; slot < E; slot++) {
       const outcome = outcomes[i][slot];
       if (!outcome || decisions[i][slot].length === 0) continue;
-      episodes.push({ actorIndex: i, slot, outcome, decisions: decisions[i][slot] });
+      const credit = credits[i][slot];
+      episodes.push({ actorIndex: i, slot, outcome, decisions: decisions[i][slot], ...(credit ? { credit } : {}) });
       total += decisions[i][slot].length;
     }
   }

@@ -2,7 +2,7 @@
  * The set policy's observation and action space (no tfjs: the actors that own the episodes use
  * this, the network is in src/swarm/setPolicy.ts, whose comment describes both).
  */
-import type { DecompositionSim } from '../envs/swarm/decomposition';
+import type { DecompositionSim, DecompStageRecord } from '../envs/swarm/decomposition';
 import { ORCHESTRATOR_KIND } from '../envs/swarm/decompositionSkills';
 import {
   DECOMP_GLOBAL_FEATURES,
@@ -215,8 +215,8 @@ export function decodeSetAction(a: number): SetAction {
   throw new SetPolicyError(`set policy: action ${a} has no type`);
 }
 
-/** Play action `a` on the sim; `candidates` are the ids of the observation's rows. */
-export function applySetAction(sim: DecompositionSim, candidates: readonly number[], a: number): void {
+/** Play action `a` on the sim; `candidates` are the ids of the observation's rows. Returns the stage a launch or direct work ran, else null. */
+export function applySetAction(sim: DecompositionSim, candidates: readonly number[], a: number): DecompStageRecord | null {
   const d = decodeSetAction(a);
   const id = d.row >= 0 ? candidates[d.row] : -1;
   if (d.row >= 0 && id === undefined) throw new SetPolicyError(`set policy: action ${a} points at row ${d.row}, which holds no candidate`);
@@ -225,25 +225,23 @@ export function applySetAction(sim: DecompositionSim, candidates: readonly numbe
   switch (d.type) {
     case 'assignNew':
       sim.createSubagent(kind, id);
-      return;
+      return null;
     case 'join': {
       const slot = sim.lastPendingOf(kind);
       if (slot === null) throw new SetPolicyError(`set policy: join to kind '${kind}', which has no planned subagent`);
       sim.addToSubagent(slot, id);
-      return;
+      return null;
     }
     case 'direct':
-      sim.direct(id);
-      return;
+      return sim.direct(id);
     case 'check':
       sim.check(id);
-      return;
+      return null;
     case 'launch':
-      sim.launch();
-      return;
+      return sim.launch();
     case 'finish':
       sim.finish();
-      return;
+      return null;
   }
 }
 

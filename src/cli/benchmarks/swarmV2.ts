@@ -22,7 +22,9 @@
  *
  * Flags: --updates U (default 30), --rows a,b (row names), --split tuning|heldout|both (default
  * heldout), --eval N (evaluation tasks per seed, default 5), --lr X (the set policy's learning
- * rate for every row, default annealedOptions'), --subtasks N (default 40).
+ * rate for every row, default annealedOptions'), --subtasks N (default 40), --episodes-per-actor E (every row;
+ * default annealedOptions' 4, one task × 4 runs per actor; a multiple of the spec's 4 runs per task), --credit
+ * episode|decision (every row; default annealedOptions', see decompLearner.ts).
  */
 import { chooseBackend } from '../../core/backend';
 import { deriveSeed } from '../../core/rng';
@@ -156,12 +158,21 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const lr = flags.lr === undefined ? null : Number(flags.lr);
   if (lr !== null && !(lr > 0 && Number.isFinite(lr))) throw new Error(`swarm-story: --lr must be a positive number, got ${flags.lr}`);
   const spec = storySpec(numSubtasks);
-  const optionsOf = (seed: number) => {
-    const o = annealedOptions(seed, updates, spec);
-    return lr === null ? o : { ...o, lr };
-  };
+  const perActor = flags['episodes-per-actor'] === undefined ? null : Number(flags['episodes-per-actor']);
+  if (perActor !== null && !(Number.isInteger(perActor) && perActor >= 1 && perActor % (spec.episodesPerTask ?? 1) === 0)) {
+    throw new Error(`swarm-story: --episodes-per-actor must be a positive multiple of ${spec.episodesPerTask ?? 1}, got ${flags['episodes-per-actor']}`);
+  }
+  const credit = flags.credit;
+  if (credit !== undefined && credit !== 'episode' && credit !== 'decision') throw new Error(`swarm-story: --credit must be episode or decision, got ${credit}`);
+  const optionsOf = (seed: number): DecompTrainingOptions => ({
+    ...annealedOptions(seed, updates, spec),
+    ...(lr === null ? {} : { lr }),
+    ...(perActor === null ? {} : { episodesPerActor: perActor }),
+    ...(credit === undefined ? {} : { credit }),
+  });
   const table: (string | number)[][] = [];
-  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: optionsOf(0).lr };
+  const base = optionsOf(0);
+  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? 'episode' };
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {

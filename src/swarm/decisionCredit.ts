@@ -1,0 +1,146 @@
+/**
+ * Per-decision credit of the second swarm's reward (the learner's `credit: 'decision'`): each term
+ * of the episode's PARL reward is split over the decisions that produced it, so that the parts sum
+ * to the episode's reward exactly (the objective is unchanged; only who gets the credit changes).
+ *
+ *   r_perf = F1 = 2·correct / (submitted + N)            (F1 = 2PR/(P+R) with P = c/s, R = c/N)
+ *          = Σ_{submitted subtasks j} 2·[claim_j right] / (s + N)
+ *     subtask j's share goes to the decision that FIRST gave its submitted answer (same answer, same
+ *     input; claims in the order they were read): an assignment whose item came back and was read,
+ *     or direct work. A second opinion that only agrees with it earns nothing (it changed nothing
+ *     submitted); one that outvoted a wrong claim, or came first, earns the share. A result that
+ *     was lost, timed out or cut earns none.
+ *   r_finish = n_completed / n_assigned = Σ_{assigned items i} [i completed] / n_assigned
+ *     to the decision that assigned item i (n_assigned = 0: the neutral 1 goes to the last decision).
+ *   r_parallel = min(n_subagents, cap) / cap
+ *     1/cap to each of the first `cap` launched subagents' creating decisions (launch order, then plan order).
+ *
+ * How the learner turns these parts into each decision's return (by stage) is in decompLearner.ts.
+ *
+ * The actor records what the learner cannot see (which decision made which claim, which item came
+ * back): `DecisionLedger` follows one episode; `decisionRewards` combines its parts with λ1, λ2.
+ */
+import type { DecompositionSim, DecompStageRecord } from '../envs/swarm/decomposition';
+import type { SetAction } from './setActions';
+
+/** What one episode's decisions produced (plain data: it travels from a worker). */
+export interface DecisionCreditParts {
+  /** [T] each decision's share of r_perf (Σ = r_perf). */
+  perf: number[];
+  /** [T] 1 if the decision assigned an item that was launched (counted in n_assigned), else 0. */
+  assigned: number[];
+  /** [T] 1 if that item was completed (its claim came back and was read), else 0. */
+  completed: number[];
+  /** [T] the launch rank of the subagent the decision created (0, 1, …), or −1. */
+  subagentRank: number[];
+  /** [T] for an assignment, the decision that launched it (−1: the decision cap did, or never launched). */
+  launchedBy: number[];
+}
+
+export class DecisionLedger {
+  private decisions = 0;
+  /** Per pending plan slot, the decision that put each item there. */
+  private plan: number[][] = [];
+  /** Per subtask, the decision that made each of its claims (the sim's claim order). */
+  private readonly producers: number[][];
+  private readonly assigned: number[] = [];
+  private readonly completed: number[] = [];
+  private readonly subagentRank: number[] = [];
+  private readonly launchedBy: number[] = [];
+  private launchedSubagents = 0;
+
+  constructor(private readonly sim: DecompositionSim) {
+    this.producers = Array.from({ length: sim.numSubtasks }, () => []);
+  }
+
+  /** Call BEFORE the decision's action is played (the plan slot it touches is read from the sim). */
+  before(action: SetAction): void {
+    const t = this.decisions;
+    this.decisions += 1;
+    this.assigned.push(0);
+    this.completed.push(0);
+    this.subagentRank.push(-1);
+    this.launchedBy.push(-1);
+    if (action.type === 'assignNew') {
+      this.plan.push([t]);
+    } else if (action.type === 'join') {
+      const slot = this.sim.lastPendingOf(this.sim.subagentKinds[action.kind]);
+      if (slot === null) throw new Error('DecisionLedger: join with no planned subagent of its kind');
+      this.plan[slot].push(t);
+    }
+  }
+
+  /**
+   * Call AFTER a stage ran (a launch, by a decision or by the decision cap; direct work), with the
+   * stage it produced; `decision` is the decision that played it, −1 for the decision cap's launch.
+   */
+  stage(rec: DecompStageRecord, decision: number): void {
+    if (rec.kind === 'direct') {
+      if (rec.result === 'completed' && rec.subtask !== null) this.producers[rec.subtask].push(decision);
+      return;
+    }
+    if (rec.kind !== 'launch') return;
+    const slots = this.plan;
+    this.plan = [];
+    if (slots.length !== rec.subagents.length) throw new Error(`DecisionLedger: ${slots.length} planned subagents, the launch ran ${rec.subagents.length}`);
+    slots.forEach((items, j) => {
+      this.subagentRank[items[0]] = this.launchedSubagents + j;
+      for (const t of items) {
+        this.assigned[t] = 1;
+        this.launchedBy[t] = decision;
+      }
+    });
+    this.launchedSubagents += slots.length;
+    // Claims are added in the order results are read: by the subagent's steps, then plan order
+    // (a cut subagent adds none), each subagent's completed items in item order.
+    const order = rec.subagents.map((_, j) => j).sort((a, b) => rec.subagents[a].steps - rec.subagents[b].steps || a - b);
+    for (const j of order) {
+      const s = rec.subagents[j];
+      s.outcomes.forEach((o, p) => {
+        if (o !== 'completed') return;
+        const t = slots[j][p];
+        this.completed[t] = 1;
+        this.producers[s.items[p]].push(t);
+      });
+    }
+  }
+
+  /** The parts, once the episode has ended. */
+  parts(): DecisionCreditParts {
+    const sim = this.sim;
+    const o = sim.outcome();
+    const T = this.decisions;
+    const perf = new Array<number>(T).fill(0);
+    const share = 2 / (o.submitted + sim.numSubtasks);
+    for (let id = 0; id < sim.numSubtasks; id++) {
+      const cur = sim.currentClaim(id);
+      if (!cur || cur.answer !== sim.task.subtasks[id].truth) continue;
+      const claims = sim.claimsOf(id);
+      if (claims.length !== this.producers[id].length) throw new Error(`DecisionLedger: subtask ${id} has ${claims.length} claims, ${this.producers[id].length} recorded`);
+      // The first claim (in the order they were read) that gave the submitted answer on its input.
+      const k = claims.findIndex((c) => c.answer === cur.answer && c.input === cur.input);
+      perf[this.producers[id][k]] += share;
+    }
+    return { perf, assigned: [...this.assigned], completed: [...this.completed], subagentRank: [...this.subagentRank], launchedBy: [...this.launchedBy] };
+  }
+}
+
+/**
+ * Each decision's reward r_t = perf_t + λ2·completed_t / n_assigned + λ1·[rank_t < cap] / cap, with
+ * the neutral λ2 (n_assigned = 0) at the last decision; Σ_t r_t = the episode's PARL reward.
+ */
+export function decisionRewards(parts: DecisionCreditParts, w: { lambda1: number; lambda2: number; parallelCap: number }): Float64Array {
+  const T = parts.perf.length;
+  const r = new Float64Array(T);
+  const nAssigned = parts.assigned.reduce((a, x) => a + x, 0);
+  const cap = w.parallelCap;
+  for (let t = 0; t < T; t++) {
+    r[t] = parts.perf[t];
+    if (nAssigned > 0 && parts.assigned[t]) r[t] += (w.lambda2 * parts.completed[t]) / nAssigned;
+    const rank = parts.subagentRank[t];
+    // min(n, cap)/cap: the first floor(cap) subagents pay 1/cap each, and a fractional cap its remainder.
+    if (rank >= 0 && rank < cap) r[t] += (w.lambda1 * Math.min(1, cap - rank)) / cap;
+  }
+  if (nAssigned === 0 && T > 0) r[T - 1] += w.lambda2;
+  return r;
+}
