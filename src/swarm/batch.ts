@@ -65,16 +65,23 @@ export interface SwarmBatch {
   lengths: number[];
 }
 
+/** The zeroed rows of a PPO batch of `B` orchestrator decisions, filled row by row by the swarms' batch builders. */
+export function emptyDecisionRows(B: number, obsDim: number) {
+  return {
+    obs: new Float32Array(B * obsDim),
+    actions: new Int32Array(B),
+    logProbs: new Float32Array(B),
+    values: new Float32Array(B),
+    advantages: new Float32Array(B),
+    returns: new Float32Array(B),
+  };
+}
+
 /** The PPO batch of the episodes (null when there are none). */
 export function buildSwarmBatch(episodes: readonly SwarmEpisode[], w: ParlWeights): SwarmBatch | null {
   if (episodes.length === 0) return null;
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
-  const obs = new Float32Array(B * ORCH_OBS_DIM);
-  const actions = new Int32Array(B);
-  const logProbs = new Float32Array(B);
-  const values = new Float32Array(B);
-  const advantages = new Float32Array(B);
-  const returns = new Float32Array(B);
+  const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, ORCH_OBS_DIM);
   const stats: SwarmEpisodeStats[] = [];
   const lengths: number[] = [];
   let row = 0;

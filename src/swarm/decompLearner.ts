@@ -48,6 +48,7 @@ import { Ppo, type PpoBatch } from '../algorithms/ppo';
 import type { SwarmEpisodeStats } from '../runs/records';
 import { DecompActor, makeDecompSim, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from './decompActor';
 import { collectDecompRollouts, SetInference, type DecisionMode, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
+import { emptyDecisionRows } from './batch';
 import { decisionRewards } from './decisionCredit';
 import { parlRewardV2ForOutcome } from './parlRewardV2';
 import { lambdasAt } from './schedules';
@@ -164,6 +165,22 @@ export function decisionRewardsToGo(e: DecompEpisode, w: { lambda1: number; lamb
   return g;
 }
 
+/** Writes an episode's decisions (s_t, a_t, log π_old(a_t|s_t), V_old(s_t)) into the batch rows from `row` on; returns the next row. */
+function writeDecisions(
+  rows: Pick<ReturnType<typeof emptyDecisionRows>, 'obs' | 'actions' | 'logProbs' | 'values'>,
+  decisions: DecompEpisode['decisions'],
+  row: number,
+): number {
+  for (const d of decisions) {
+    rows.obs.set(d.obs, row * SP_OBS_DIM);
+    rows.actions[row] = d.action;
+    rows.logProbs[row] = d.logProb;
+    rows.values[row] = d.value;
+    row += 1;
+  }
+  return row;
+}
+
 /** The PPO batch of the episodes (GAE(λ) over each episode's decisions, see the file comment); null with none. */
 export function buildDecompBatch(
   episodes: readonly DecompEpisode[],
@@ -185,12 +202,7 @@ export function buildDecompBatch(
     });
   }
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
-  const obs = new Float32Array(B * SP_OBS_DIM);
-  const actions = new Int32Array(B);
-  const logProbs = new Float32Array(B);
-  const values = new Float32Array(B);
-  const advantages = new Float32Array(B);
-  const returns = new Float32Array(B);
+  const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);
   const stats: SwarmEpisodeStats[] = [];
   const lengths: number[] = [];
   let row = 0;
@@ -213,13 +225,7 @@ export function buildDecompBatch(
       advantages[row + t] = next;
       returns[row + t] = next + d.value;
     }
-    for (const d of e.decisions) {
-      obs.set(d.obs, row * SP_OBS_DIM);
-      actions[row] = d.action;
-      logProbs[row] = d.logProb;
-      values[row] = d.value;
-      row += 1;
-    }
+    row = writeDecisions({ obs, actions, logProbs, values }, e.decisions, row);
     stats.push(st);
     lengths.push(e.decisions.length);
   }
@@ -243,12 +249,7 @@ function buildDecisionCreditBatch(
   const groups = new Map<string, number[]>();
   if (groupBaseline) episodes.forEach((e, k) => groups.set(groupKey(e), [...(groups.get(groupKey(e)) ?? []), k]));
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
-  const obs = new Float32Array(B * SP_OBS_DIM);
-  const actions = new Int32Array(B);
-  const logProbs = new Float32Array(B);
-  const values = new Float32Array(B);
-  const advantages = new Float32Array(B);
-  const returns = new Float32Array(B);
+  const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);
   let row = 0;
   episodes.forEach((e, k) => {
     const T = e.decisions.length;
@@ -270,13 +271,7 @@ function buildDecisionCreditBatch(
         returns[row + t] = next + e.decisions[t].value;
       }
     }
-    for (const d of e.decisions) {
-      obs.set(d.obs, row * SP_OBS_DIM);
-      actions[row] = d.action;
-      logProbs[row] = d.logProb;
-      values[row] = d.value;
-      row += 1;
-    }
+    row = writeDecisions({ obs, actions, logProbs, values }, e.decisions, row);
   });
   return { batch: { obs, actions, batchSize: B, logProbs, values, advantages, returns }, stats, lengths: episodes.map((e) => e.decisions.length) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng';
 import { DecompositionSim, type DecompositionLimits } from '../../../src/envs/swarm/decomposition';
-import { skillTable, type SkillTable } from '../../../src/envs/swarm/decompositionSkills';
+import { skillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
 import { DecisionLedger, decisionRewards, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
 import { DecompActor, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../../src/swarm/decompActor';
@@ -9,21 +9,8 @@ import { buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decomp
 import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
 import { parlRewardV2ForOutcome } from '../../../src/swarm/parlRewardV2';
 import { SP_MASK_OFFSET, SP_MAX_KINDS, SP_NUM_ACTIONS, SP_OBS_DIM, SP_SEGMENTS, applySetAction, decodeSetAction, encodeSetObservation } from '../../../src/swarm/setActions';
+import { CERTAIN_SKILLS as table, FAST, SLOW, SUBTASKS, handMadeEpisode } from './decompFixtures';
 
-// Every agent is always right (success 1) and, with tool latency 1, a unit of work takes think + 1 steps.
-const table: SkillTable = {
-  orchestrator: { lookup: { success: 1, think: 2, calibration: 1 }, search: { success: 1, think: 2, calibration: 1 }, reason: { success: 1, think: 2, calibration: 1 } },
-  fast: { lookup: { success: 1, think: 1, calibration: 1 }, search: { success: 1, think: 1, calibration: 1 }, reason: { success: 1, think: 1, calibration: 1 } },
-  slow: { lookup: { success: 1, think: 3, calibration: 1 }, search: { success: 1, think: 3, calibration: 1 }, reason: { success: 1, think: 3, calibration: 1 } },
-};
-const FAST = 0;
-const SLOW = 1;
-// Subtask 0: size 4 (fast 8 steps, slow 16); 1: size 2 (fast 4); 2: size 1 (orchestrator 3).
-const SUBTASKS = [
-  { kind: 'search' as const, size: 4 },
-  { kind: 'lookup' as const, size: 2 },
-  { kind: 'lookup' as const, size: 1 },
-];
 
 function simOf(limits: Partial<DecompositionLimits>): DecompositionSim {
   return new DecompositionSim(decompositionTaskFrom(SUBTASKS), {
@@ -149,41 +136,10 @@ describe('per-decision credit: the actor records it for every episode', () => {
 });
 
 function episodeWith(perf: number[], taskSeed: number, values: number[] = perf.map(() => 0)): DecompEpisode {
-  const T = perf.length;
-  const rPerf = perf.reduce((a, x) => a + x, 0);
-  const outcome: DecompEpisodeOutcome = {
-    rPerf,
-    precision: rPerf,
-    recall: rPerf,
-    submitted: 1,
-    correct: 1,
-    criticalSteps: 10,
-    totalCompute: 10,
-    serialBaseline: 40,
-    lowerBound: 4,
-    criticalBudget: 10,
-    contextUsed: 0,
-    contextBudget: 10,
-    nSubagents: 0,
-    nAssigned: 0,
-    nCompleted: 0,
-    nTimeout: 0,
-    nLost: 0,
-    nCut: 0,
-    nDirect: T,
-    nChecks: 0,
-    nChecksWrong: 0,
-    endReason: 'finish',
-    launches: [],
-    decisions: T,
-    taskSeed,
-    capped: false,
-  };
+  const e = handMadeEpisode(values, perf.reduce((a, x) => a + x, 0), taskSeed);
   return {
-    actorIndex: 0,
-    slot: 0,
-    outcome,
-    decisions: perf.map((_, t) => ({ obs: new Float32Array(SP_OBS_DIM), action: 0, logProb: 0, value: values[t] })),
+    ...e,
+    decisions: e.decisions.map((d) => ({ ...d, action: 0, logProb: 0 })),
     credit: { perf, assigned: perf.map(() => 0), completed: perf.map(() => 0), subagentRank: perf.map(() => -1), launchedBy: perf.map(() => -1) },
   };
 }

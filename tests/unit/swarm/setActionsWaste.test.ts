@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DecompositionSim, type DecompositionLimits } from '../../../src/envs/swarm/decomposition';
 import { observeDecomposition } from '../../../src/envs/swarm/decompositionFeatures';
-import { skillTable, type SkillTable } from '../../../src/envs/swarm/decompositionSkills';
+import { skillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
 import { SP_MASK_OFFSET, SP_MAX_KINDS, SP_OBS_DIM, SP_SEGMENTS, encodeSetObservation } from '../../../src/swarm/setActions';
+import { CERTAIN_SKILLS as table, FAST, SLOW, SUBTASKS } from './decompFixtures';
 
 // Tool latency μ = 1: every tool call takes exactly one step, so a run of kind k on a subtask of
 // size n takes exactly n·(think_k + 1) steps, and the bounds of the mask are met with equality.
-//   fast: think 1 (2 steps per unit), slow: think 3 (4 per unit), orchestrator: think 2 (3 per unit).
-const table: SkillTable = {
-  orchestrator: { lookup: { success: 1, think: 2, calibration: 1 }, search: { success: 1, think: 2, calibration: 1 }, reason: { success: 1, think: 2, calibration: 1 } },
-  fast: { lookup: { success: 1, think: 1, calibration: 1 }, search: { success: 1, think: 1, calibration: 1 }, reason: { success: 1, think: 1, calibration: 1 } },
-  slow: { lookup: { success: 1, think: 3, calibration: 1 }, search: { success: 1, think: 3, calibration: 1 }, reason: { success: 1, think: 3, calibration: 1 } },
-};
-const FAST = 0;
-const SLOW = 1;
-// Subtask 0: size 4 (fast 8 steps, slow 16, orchestrator 12); 1: size 2 (4, 8, 6); 2: size 1 (2, 4, 3).
-const SUBTASKS = [
-  { kind: 'search' as const, size: 4 },
-  { kind: 'lookup' as const, size: 2 },
-  { kind: 'lookup' as const, size: 1 },
-];
 const BASE: Partial<DecompositionLimits> = { toolLatencyMean: 1, setupSteps: 2, subagentStepCap: 64, resultOverhead: 2, contextPerResultUnit: 1, contextPerDirectStep: 1 };
 
 function simOf(limits: Partial<DecompositionLimits>, specs = SUBTASKS): DecompositionSim {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { skillTable, type SkillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
-import { DecompActor, decompEpisodeSeed, type DecompEpisodeOutcome } from '../../../src/swarm/decompActor';
+import { DecompActor, decompEpisodeSeed } from '../../../src/swarm/decompActor';
 import { buildDecompBatch } from '../../../src/swarm/decompLearner';
-import { modeAction, type DecompEpisode } from '../../../src/swarm/decompRollouts';
+import { modeAction } from '../../../src/swarm/decompRollouts';
 import { SP_MAX_KINDS, SP_NUM_ACTIONS, SP_OBS_DIM, SP_OFFSETS, SP_PAIR_FEATURES, SP_SEGMENTS, encodeSetObservation } from '../../../src/swarm/setPolicy';
+import { handMadeEpisode } from './decompFixtures';
 
 describe('set policy: deterministic decisions', () => {
   // One row of π: assignNew holds 0.6 spread evenly over 100 actions (0.006 each), launch 0.1,
@@ -34,42 +35,7 @@ describe('set policy: deterministic decisions', () => {
   });
 });
 
-function episode(values: number[], rPerf: number, taskSeed = 1, actorIndex = 0): DecompEpisode {
-  const outcome: DecompEpisodeOutcome = {
-    rPerf,
-    precision: rPerf,
-    recall: rPerf,
-    submitted: 1,
-    correct: 1,
-    criticalSteps: 10,
-    totalCompute: 10,
-    serialBaseline: 40,
-    lowerBound: 4,
-    criticalBudget: 10,
-    contextUsed: 0,
-    contextBudget: 10,
-    nSubagents: 0,
-    nAssigned: 0,
-    nCompleted: 0,
-    nTimeout: 0,
-    nLost: 0,
-    nCut: 0,
-    nDirect: 1,
-    nChecks: 0,
-    nChecksWrong: 0,
-    endReason: 'finish',
-    launches: [],
-    decisions: values.length,
-    taskSeed,
-    capped: false,
-  };
-  return {
-    actorIndex,
-    slot: 0,
-    outcome,
-    decisions: values.map((value, t) => ({ obs: new Float32Array(SP_OBS_DIM), action: t, logProb: -1, value })),
-  };
-}
+const episode = handMadeEpisode;
 
 describe('swarm-v2 learner: GAE over an episode of decisions', () => {
   const w = { lambda1: 0, lambda2: 0, parallelCap: 4 }; // the episode's reward is r_perf alone

@@ -1,0 +1,54 @@
+/**
+ * Shared fixtures of the second swarm's tests: a skill table where every agent is always right, and
+ * hand-made episodes (an outcome with every count, and decisions with given values).
+ */
+import type { SkillTable } from '../../../src/envs/swarm/decompositionSkills';
+import type { DecompEpisodeOutcome } from '../../../src/swarm/decompActor';
+import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
+import { SP_OBS_DIM } from '../../../src/swarm/setActions';
+
+// Every agent is always right (success 1). With tool latency 1, a unit of work takes think + 1 steps:
+//   fast: think 1 (2 steps per unit), slow: think 3 (4 per unit), orchestrator: think 2 (3 per unit).
+const always = (think: number) => ({ lookup: { success: 1, think, calibration: 1 }, search: { success: 1, think, calibration: 1 }, reason: { success: 1, think, calibration: 1 } });
+export const CERTAIN_SKILLS: SkillTable = { orchestrator: always(2), fast: always(1), slow: always(3) };
+export const FAST = 0;
+export const SLOW = 1;
+// Subtask 0: size 4 (fast 8 steps, slow 16, orchestrator 12); 1: size 2 (4, 8, 6); 2: size 1 (2, 4, 3).
+export const SUBTASKS = [
+  { kind: 'search' as const, size: 4 },
+  { kind: 'lookup' as const, size: 2 },
+  { kind: 'lookup' as const, size: 1 },
+];
+
+/** An episode of `values.length` direct decisions (actions 0, 1, …, log π −1) whose outcome scores `rPerf`. */
+export function handMadeEpisode(values: number[], rPerf: number, taskSeed = 1, actorIndex = 0): DecompEpisode {
+  const outcome: DecompEpisodeOutcome = {
+    rPerf,
+    precision: rPerf,
+    recall: rPerf,
+    submitted: 1,
+    correct: 1,
+    criticalSteps: 10,
+    totalCompute: 10,
+    serialBaseline: 40,
+    lowerBound: 4,
+    criticalBudget: 10,
+    contextUsed: 0,
+    contextBudget: 10,
+    nSubagents: 0,
+    nAssigned: 0,
+    nCompleted: 0,
+    nTimeout: 0,
+    nLost: 0,
+    nCut: 0,
+    nDirect: values.length,
+    nChecks: 0,
+    nChecksWrong: 0,
+    endReason: 'finish',
+    launches: [],
+    decisions: values.length,
+    taskSeed,
+    capped: false,
+  };
+  return { actorIndex, slot: 0, outcome, decisions: values.map((value, t) => ({ obs: new Float32Array(SP_OBS_DIM), action: t, logProb: -1, value })) };
+}
