@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { startNatsServer, type RunningNatsServer } from '../../../src/cluster/natsServer';
 import { generateToken } from '../../../src/cluster/serverConfig';
@@ -13,6 +15,50 @@ export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 /** A real nats-server on loopback, random free ports. */
 export function testServer(o: { token?: string; port?: number; dir?: string } = {}): Promise<RunningNatsServer> {
   return startNatsServer({ host: '127.0.0.1', port: o.port ?? -1, wsPort: null, token: o.token ?? generateToken(), allowedOrigins: [], ...(o.dir ? { dir: o.dir } : {}) });
+}
+
+/** A describe block's own nats-server, token and connection (`name`), with closers run in reverse at its end. */
+export interface ClusterSuite {
+  readonly server: RunningNatsServer;
+  readonly token: string;
+  readonly nc: NatsConnection;
+  /** Run in reverse order after the block's tests, before its connection closes and its server stops. */
+  readonly closers: Array<() => Promise<unknown>>;
+  /** Another connection to the block's server. */
+  connect(name: string): Promise<NatsConnection>;
+}
+
+/** Starts a nats-server and a connection for the enclosing describe block (beforeAll), and ends them (afterAll). */
+export function clusterServerPerSuite(name: string): ClusterSuite {
+  let server: RunningNatsServer | undefined;
+  let nc: NatsConnection | undefined;
+  const token = generateToken();
+  const closers: Array<() => Promise<unknown>> = [];
+  const started = <T>(x: T | undefined): T => {
+    if (x === undefined) throw new Error('clusterServerPerSuite: used outside its describe block');
+    return x;
+  };
+  const suite: ClusterSuite = {
+    get server() {
+      return started(server);
+    },
+    token,
+    get nc() {
+      return started(nc);
+    },
+    closers,
+    connect: (connName) => connectCluster({ servers: [started(server).url], token, name: connName }),
+  };
+  beforeAll(async () => {
+    server = await testServer({ token });
+    nc = await suite.connect(name);
+  }, 20_000);
+  afterAll(async () => {
+    for (const c of closers.reverse()) await c().catch(() => undefined);
+    await nc?.close();
+    await server?.stop();
+  });
+  return suite;
 }
 
 export async function waitFor(cond: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {

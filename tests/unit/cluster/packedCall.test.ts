@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NatsConnection } from '@nats-io/nats-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/config/config';
-import { connectCluster } from '../../../src/cluster/connect';
 import { HostService } from '../../../src/cluster/hostService';
 import { jetstreamExperience } from '../../../src/cluster/jetstreamExperience';
 import { NatsActorSpawner } from '../../../src/cluster/natsSpawner';
-import type { RunningNatsServer } from '../../../src/cluster/natsServer';
 import type { StreamReceipt } from '../../../src/cluster/protocol';
-import { generateToken } from '../../../src/cluster/serverConfig';
 import { ActorPool } from '../../../src/core/remote/actorPool';
 import { remoteClass } from '../../../src/core/remote/remoteClass';
 import { nodeWorkerSpawner, type ActorSpawner, type SpawnedWorker } from '../../../src/core/remote/spawner';
@@ -16,7 +12,7 @@ import { Rng } from '../../../src/core/rng';
 import type { RolloutActorOptions } from '../../../src/engine/rolloutActor';
 import { RngActor } from './fixtures/clusterActors';
 import { testHostSpawner } from './fixtures/hostSpawner';
-import { testServer, waitFor } from './helpers';
+import { clusterServerPerSuite, waitFor } from './helpers';
 
 /** The app's own actor worker (src/workers/actorClasses.ts: the real RolloutActor). */
 const appSpawner = nodeWorkerSpawner({
@@ -130,22 +126,7 @@ describe("the actor host's repeated call (a packed call's K calls in one message
 });
 
 describe('a packed streamed call through a host: one worker round trip', () => {
-  let server: RunningNatsServer;
-  let token: string;
-  let nc: NatsConnection;
-  const closers: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    token = generateToken();
-    server = await testServer({ token });
-    nc = await connectCluster({ servers: [server.url], token, name: 'packed call test' });
-  }, 20_000);
-
-  afterAll(async () => {
-    for (const c of closers.reverse()) await c().catch(() => undefined);
-    await nc?.close();
-    await server?.stop();
-  });
+  const suite = clusterServerPerSuite('packed call test');
 
   it('K=4: one message to the worker and one back; the stream gets what 4 calls on a twin give; a throw in the 2nd loses the whole call', async () => {
     const K = 4;
@@ -175,17 +156,17 @@ describe('a packed streamed call through a host: one worker round trip', () => {
         };
       },
     };
-    const hostConn = await connectCluster({ servers: [server.url], token, name: 'host packed' });
+    const hostConn = await suite.connect('host packed');
     const host = new HostService(hostConn, { capacity: 3, hostName: 'host-packed', spawner: counting, beatMs: 200 });
-    const learnerConn = await connectCluster({ servers: [server.url], token, name: 'learner packed' });
+    const learnerConn = await suite.connect('learner packed');
     const spawner = new NatsActorSpawner(learnerConn);
-    closers.push(() => hostConn.close(), () => learnerConn.close(), () => host.close(), () => spawner.close());
+    suite.closers.push(() => hostConn.close(), () => learnerConn.close(), () => host.close(), () => spawner.close());
     await waitFor(() => spawner.liveHosts().some((h) => h.hostId === host.hostId), 10_000, 'the host');
     const opts = { heartbeatMs: 500, heartbeatTimeoutMs: 15_000 };
     const packedPool = await ActorPool.create(remoteClass(RngActor, { spawner, name: 'packed' }), 1, () => [seed], opts);
     const twinPool = await ActorPool.create(remoteClass(RngActor, { spawner, name: 'twin' }), 1, () => [seed], opts);
     const failingPool = await ActorPool.create(remoteClass(RngActor, { spawner, name: 'failing' }), 1, () => [seed, 1], opts);
-    closers.push(() => packedPool.terminate(), () => twinPool.terminate(), () => failingPool.terminate());
+    suite.closers.push(() => packedPool.terminate(), () => twinPool.terminate(), () => failingPool.terminate());
     const config = resolveExperiment('impala-cartpole', { seed: 1 });
     const stream = await jetstreamExperience(spawner, { config, capacity: 8, check: () => null }, { runId: 'packedcall', pack: K, checkpointEveryMs: 0 });
     await stream.publishWeights(0, [Float32Array.of(3)]);

@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { resolveExperiment } from '../../../src/config/config';
-import { connectCluster } from '../../../src/cluster/connect';
 import { encodeFrame } from '../../../src/cluster/codec';
 import { loadCheckpoint, openExperience, SegmentConsumer, SegmentPublisher, type Experience, type TakenSegment } from '../../../src/cluster/experience';
 import { takeClusterFlags } from '../../../src/cluster/flags';
 import { HostService } from '../../../src/cluster/hostService';
 import { defaultPack, jetstreamExperience } from '../../../src/cluster/jetstreamExperience';
 import { NatsActorSpawner } from '../../../src/cluster/natsSpawner';
-import type { RunningNatsServer } from '../../../src/cluster/natsServer';
 import { MAX_PACK, type StreamReceipt } from '../../../src/cluster/protocol';
-import { generateToken } from '../../../src/cluster/serverConfig';
 import { ActorPool } from '../../../src/core/remote/actorPool';
 import { remoteClass } from '../../../src/core/remote/remoteClass';
 import { produceIntoStream } from '../../../src/engine/producers';
 import { StreamActor } from './fixtures/clusterActors';
 import { testHostSpawner } from './fixtures/hostSpawner';
-import { testServer, twoHostsWithStreamActor, waitFor } from './helpers';
+import { clusterServerPerSuite, twoHostsWithStreamActor, waitFor } from './helpers';
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, k) => k);
 
@@ -69,35 +66,20 @@ describe('the default pack and the --cluster-pack flag', () => {
 });
 
 describe('several segments packed into one call and one stream message', () => {
-  let server: RunningNatsServer;
-  let token: string;
-  let nc: NatsConnection;
-  const closers: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    token = generateToken();
-    server = await testServer({ token });
-    nc = await connectCluster({ servers: [server.url], token, name: 'packing test' });
-  }, 20_000);
-
-  afterAll(async () => {
-    for (const c of closers.reverse()) await c().catch(() => undefined);
-    await nc?.close();
-    await server?.stop();
-  });
+  const suite = clusterServerPerSuite('packing test');
 
   it('K=4 through a host: one call and one stream message per 4 consecutive segments; the learner gets each once, T steps each, in takes of 3', async () => {
     const K = 4;
     const T = 8;
     const runId = 'pack4';
-    const hostConn = await connectCluster({ servers: [server.url], token, name: 'host pack' });
+    const hostConn = await suite.connect('host pack');
     const host = new HostService(hostConn, { capacity: 1, hostName: 'host-pack', spawner: testHostSpawner, beatMs: 200 });
-    const learnerConn = await connectCluster({ servers: [server.url], token, name: 'learner pack' });
+    const learnerConn = await suite.connect('learner pack');
     const spawner = new NatsActorSpawner(learnerConn);
-    closers.push(() => hostConn.close(), () => learnerConn.close(), () => host.close(), () => spawner.close());
+    suite.closers.push(() => hostConn.close(), () => learnerConn.close(), () => host.close(), () => spawner.close());
     await waitFor(() => spawner.liveHosts().some((h) => h.hostId === host.hostId), 10_000, 'the host');
     const pool = await ActorPool.create(remoteClass(StreamActor, { spawner }), 1, () => [], { heartbeatMs: 500, heartbeatTimeoutMs: 15_000 });
-    closers.push(() => pool.terminate());
+    suite.closers.push(() => pool.terminate());
     const config = resolveExperiment('impala-cartpole', { seed: 1 });
     let stats = null as null | { taken: number; messages: number; redelivered: number; rejected: object };
     const stream = await jetstreamExperience(spawner, { config, capacity: 8, check: (s) => (s.rewards.length === s.T * s.numEnvs ? null : 'rewards length') }, { runId, pack: K, checkpointEveryMs: 0, onStats: (s) => (stats = s) });
@@ -152,9 +134,9 @@ describe('several segments packed into one call and one stream message', () => {
   }, 60_000);
 
   it('a packed message is acked only once all its segments are committed; a learner restarted between learns only the rest', async () => {
-    const exp = await openExperience(nc, 'partial', true);
+    const exp = await openExperience(suite.nc, 'partial', true);
     const a = await SegmentConsumer.open(exp, { ackWaitMs: 500 });
-    const pub = new SegmentPublisher(await openExperience(nc, 'partial', false));
+    const pub = new SegmentPublisher(await openExperience(suite.nc, 'partial', false));
     const receipt = await pub.publishPacked('h0-0', [segment(10), segment(11), segment(12), segment(13)]);
     expect([receipt.segments, receipt.messages]).toEqual([4, 1]);
     const first = await a.take(3, 2000);
@@ -164,7 +146,7 @@ describe('several segments packed into one call and one stream message', () => {
     expect(a.stats.taken).toBe(3);
     // Three of its four segments are in the stored checkpoint, the fourth is not: not acked.
     await new Promise((r) => setTimeout(r, 300));
-    expect(await streamMessages(nc, exp)).toBe(1);
+    expect(await streamMessages(suite.nc, exp)).toBe(1);
     // The learner dies here (a is abandoned with the fourth segment in hand). A new one starts from
     // the checkpoint; the server sends the message again once its ack wait ran out.
     a.close();
@@ -177,16 +159,16 @@ describe('several segments packed into one call and one stream message', () => {
     expect(b.stats.redelivered).toBe(3);
     await b.commit(rest, state(2));
     expect(b.stats.taken).toBe(4);
-    await expectStreamMessages(nc, exp, 0);
+    await expectStreamMessages(suite.nc, exp, 0);
     const keys = (await loadCheckpoint(exp.os))?.learned.map(([k]) => k);
     expect(keys).toEqual(['h0-0#0', 'h0-0#1', 'h0-0#2', 'h0-0#3']);
   }, 30_000);
 
   it('a replayed packed message is deduped; a malformed or oversized one is rejected and counted once, its segment count stated; a big one goes through the object store', async () => {
-    const exp = await openExperience(nc, 'packbad', true);
+    const exp = await openExperience(suite.nc, 'packbad', true);
     const reasons: Array<[string, string]> = [];
     const consumer = await SegmentConsumer.open(exp, { onReject: (kind, why) => reasons.push([kind, why]), check: (s) => (s.rewards[0] === 99 ? 'rewards of 99' : null) });
-    const pub = new SegmentPublisher(await openExperience(nc, 'packbad', false));
+    const pub = new SegmentPublisher(await openExperience(suite.nc, 'packbad', false));
     await pub.publishPacked('h1-0', [segment(1), segment(2), segment(3)]);
     // The same message again (a host retrying after a lost PubAck): the server drops it.
     expect((await pub.publishPacked('h1-0', [segment(1), segment(2), segment(3)])).duplicate).toBe(true);
@@ -219,7 +201,7 @@ describe('several segments packed into one call and one stream message', () => {
     expect(reasons[4][0]).toBe('malformed');
     await consumer.commit(taken, state(1));
     expect(consumer.stats.taken).toBe(5);
-    await expectStreamMessages(nc, exp, 0);
+    await expectStreamMessages(suite.nc, exp, 0);
     // The big message's object went once it was acked.
     expect((await exp.os.list()).filter((o) => o.name.startsWith('s-'))).toEqual([]);
   }, 30_000);
@@ -227,7 +209,7 @@ describe('several segments packed into one call and one stream message', () => {
   it('a host SIGKILLed with packed calls in flight: each is counted as K lost segments, and nothing is learned twice', async () => {
     const K = 4;
     const T = 8;
-    const { children, learnerConn, spawner, pool, events } = await twoHostsWithStreamActor(token, 'pack-kill', closers);
+    const { children, learnerConn, spawner, pool, events } = await twoHostsWithStreamActor(suite.token, 'pack-kill', suite.closers);
     const config = resolveExperiment('impala-cartpole', { seed: 1 });
     const stream = await jetstreamExperience(spawner, { config, capacity: 8, check: () => null }, { runId: 'packkill', pack: K, checkpointEveryMs: 0 });
     await stream.publishWeights(0, [new Float32Array(1)]);

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { resolveExperiment } from '../../../src/config/config';
-import { connectCluster } from '../../../src/cluster/connect';
 import { loadCheckpoint, openExperience, SegmentPublisher, type ConsumerStats, type Experience, type PublishReceipt } from '../../../src/cluster/experience';
 import { HostService } from '../../../src/cluster/hostService';
 import { jetstreamExperience } from '../../../src/cluster/jetstreamExperience';
 import { NatsActorSpawner } from '../../../src/cluster/natsSpawner';
-import type { RunningNatsServer } from '../../../src/cluster/natsServer';
 import type { StreamedExperience } from '../../../src/cluster/segmentSource';
-import { generateToken } from '../../../src/cluster/serverConfig';
 import { ActorPool } from '../../../src/core/remote/actorPool';
 import { remoteClass } from '../../../src/core/remote/remoteClass';
 import { produceIntoStream } from '../../../src/engine/producers';
 import { StreamActor } from './fixtures/clusterActors';
 import { testHostSpawner } from './fixtures/hostSpawner';
-import { testServer, twoHostsWithStreamActor, waitFor } from './helpers';
+import { clusterServerPerSuite, twoHostsWithStreamActor, waitFor } from './helpers';
 
 /** The host's real publisher, each publish first awaiting `gate(sid, nth)`: a PubAck as slow as the test wants. */
 class GatedPublisher extends SegmentPublisher {
@@ -51,26 +48,14 @@ interface Rig {
 }
 
 describe('streamed segments are pipelined: a second request in flight per actor', () => {
-  let server: RunningNatsServer;
-  let token: string;
-  const closers: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    token = generateToken();
-    server = await testServer({ token });
-  }, 20_000);
-
-  afterAll(async () => {
-    for (const c of closers.reverse()) await c().catch(() => undefined);
-    await server?.stop();
-  });
+  const suite = clusterServerPerSuite('pipeline test');
 
   /** One host (in this process, its actor in a worker thread) with a gated publisher, a learner's pool of one StreamActor, and the run's stream. */
   async function rig(runId: string, gate: (sid: string, nth: number) => Promise<void>): Promise<Rig> {
-    const hostConn = await connectCluster({ servers: [server.url], token, name: `host ${runId}` });
+    const hostConn = await suite.connect(`host ${runId}`);
     let publisher: GatedPublisher | undefined;
     const host = new HostService(hostConn, { capacity: 1, hostName: `host-${runId}`, spawner: testHostSpawner, beatMs: 200, publisher: (e) => (publisher = new GatedPublisher(e, gate)) });
-    const learnerConn = await connectCluster({ servers: [server.url], token, name: `learner ${runId}` });
+    const learnerConn = await suite.connect(`learner ${runId}`);
     const spawner = new NatsActorSpawner(learnerConn);
     await waitFor(() => spawner.liveHosts().some((h) => h.hostId === host.hostId), 10_000, 'the host');
     const pool = await ActorPool.create(remoteClass(StreamActor, { spawner }), 1, () => [], { heartbeatMs: 500, heartbeatTimeoutMs: 15_000 });
@@ -85,7 +70,7 @@ describe('streamed segments are pipelined: a second request in flight per actor'
       await learnerConn.close();
       await hostConn.close();
     };
-    closers.push(close);
+    suite.closers.push(close);
     return {
       publisher: () => publisher,
       pool,
@@ -183,7 +168,7 @@ describe('streamed segments are pipelined: a second request in flight per actor'
   }, 40_000);
 
   it('a host SIGKILLed with two requests in flight: they are counted lost, the actor is replaced, and every segment whose receipt came back is learned exactly once', async () => {
-    const { children, learnerConn, spawner, pool, events } = await twoHostsWithStreamActor(token, 'kill', closers);
+    const { children, learnerConn, spawner, pool, events } = await twoHostsWithStreamActor(suite.token, 'kill', suite.closers);
     const config = resolveExperiment('impala-cartpole', { seed: 1 });
     const stream = await jetstreamExperience(spawner, { config, capacity: 8, check: () => null }, { runId: 'killhost', checkpointEveryMs: 0 });
     await stream.publishWeights(0, [new Float32Array(1)]);
