@@ -31,6 +31,8 @@ export interface DecompTaskSpec {
    * decompLearner.ts). Evaluation seeds are given explicitly and ignore it.
    */
   episodesPerTask?: number;
+  /** Record what each decision produced (decisionCredit.ts) for the learner's per-decision credit (default off). */
+  recordCredit?: boolean;
 }
 
 /** The task seed of an episode: a pure function of the run seed, the update, the actor and the slot. */
@@ -64,8 +66,8 @@ export interface DecompPending {
   obs: Float32Array;
   /** [n] episode slot of each row. */
   slots: Int32Array;
-  /** `credit`: what each decision produced (decisionCredit.ts), for the learner's per-decision credit. */
-  finished: Array<{ slot: number; outcome: DecompEpisodeOutcome; credit: DecisionCreditParts }>;
+  /** `credit`: what each decision produced (decisionCredit.ts), when the spec asks for it. */
+  finished: Array<{ slot: number; outcome: DecompEpisodeOutcome; credit?: DecisionCreditParts }>;
   running: number;
 }
 
@@ -75,7 +77,7 @@ interface Episode {
   sim: DecompositionSim;
   candidates: number[];
   decisions: number;
-  ledger: DecisionLedger;
+  ledger: DecisionLedger | null;
 }
 
 export class DecompActor {
@@ -90,7 +92,7 @@ export class DecompActor {
     this.episodes = Array.from({ length: episodes }, (_, slot) => {
       const s = taskSeeds ? taskSeeds[slot] : decompEpisodeSeed(seed, update, actorIndex, Math.floor(slot / (spec.episodesPerTask ?? 1)));
       const sim = makeDecompSim(spec, s);
-      return { slot, seed: s, sim, candidates: [], decisions: 0, ledger: new DecisionLedger(sim) };
+      return { slot, seed: s, sim, candidates: [], decisions: 0, ledger: spec.recordCredit ? new DecisionLedger(sim) : null };
     });
     return this.pending([]);
   }
@@ -102,17 +104,23 @@ export class DecompActor {
     const finished: DecompPending['finished'] = [];
     running.forEach((e, r) => {
       const t = e.decisions;
-      e.ledger.before(decodeSetAction(actions[r]));
+      e.ledger?.before(decodeSetAction(actions[r]));
       const stage = applySetAction(e.sim, e.candidates, actions[r]);
-      if (stage) e.ledger.stage(stage, t);
+      if (stage) e.ledger?.stage(stage, t);
       e.decisions += 1;
       let capped = false;
       if (!e.sim.finished && e.decisions >= this.options.spec.maxDecisions) {
         capped = true;
-        if (e.sim.canLaunch()) e.ledger.stage(e.sim.launch(), -1);
+        if (e.sim.canLaunch()) {
+          const launched = e.sim.launch();
+          e.ledger?.stage(launched, -1);
+        }
         if (!e.sim.finished) e.sim.finish();
       }
-      if (e.sim.finished) finished.push({ slot: e.slot, outcome: summariseOutcome(e.sim.outcome(), e.decisions, e.seed, capped), credit: e.ledger.parts() });
+      if (e.sim.finished) {
+        const outcome = summariseOutcome(e.sim.outcome(), e.decisions, e.seed, capped);
+        finished.push(e.ledger ? { slot: e.slot, outcome, credit: e.ledger.parts() } : { slot: e.slot, outcome });
+      }
     });
     return this.pending(finished);
   }

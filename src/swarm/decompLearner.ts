@@ -315,7 +315,9 @@ export class DecompLearner {
   /** Validates the spec first (bad input is rejected before any network is built). */
   static create(o: DecompTrainingOptions, actors?: DecompActors): DecompLearner {
     validateDecompSpec(o.spec, o.seed);
-    return new DecompLearner(o, actors ?? new LocalDecompActors(o.spec, o.actors, o.seed));
+    // Per-decision credit needs the actors to record what each decision produced.
+    const spec = o.credit === 'decision' ? { ...o.spec, recordCredit: true } : o.spec;
+    return new DecompLearner(o, actors ?? new LocalDecompActors(spec, o.actors, o.seed));
   }
 
   private constructor(

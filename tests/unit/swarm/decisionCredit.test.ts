@@ -4,7 +4,7 @@ import { DecompositionSim, type DecompositionLimits } from '../../../src/envs/sw
 import { skillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
 import { DecisionLedger, decisionRewards, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
-import { DecompActor, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../../src/swarm/decompActor';
+import { DecompActor, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from '../../../src/swarm/decompActor';
 import { buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decompLearner';
 import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
 import { parlRewardV2ForOutcome } from '../../../src/swarm/parlRewardV2';
@@ -101,13 +101,13 @@ describe('per-decision credit: the ledger on hand-played episodes', () => {
   });
 });
 
-describe('per-decision credit: the actor records it for every episode', () => {
+describe('per-decision credit: the actor records it for every episode when the spec asks', () => {
   it('random legal play on generated tasks: the parts sum to r_perf, n_assigned, n_completed, n_subagents and the PARL reward', () => {
-    const spec: DecompTaskSpec = { task: { numSubtasks: 20 }, rules: {}, maxDecisions: 60 };
+    const spec: DecompTaskSpec = { task: { numSubtasks: 20 }, rules: {}, maxDecisions: 60, recordCredit: true };
     const actor = new DecompActor({ spec, actorIndex: 0, seed: 5 });
     const rng = new Rng(11);
     let pending = actor.start(0, 6, null);
-    const done: Array<{ outcome: DecompEpisodeOutcome; credit: DecisionCreditParts }> = [];
+    const done: Array<{ outcome: DecompEpisodeOutcome; credit?: DecisionCreditParts }> = [];
     while (pending.running > 0) {
       done.push(...pending.finished);
       const actions = new Int32Array(pending.slots.length);
@@ -122,6 +122,7 @@ describe('per-decision credit: the actor records it for every episode', () => {
     expect(done).toHaveLength(6);
     const w = { lambda1: 0.3, lambda2: 0.2, parallelCap: 8 };
     for (const { outcome: o, credit: c } of done) {
+      if (!c) throw new Error('an episode finished without its credit parts');
       const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
       expect(c.perf).toHaveLength(o.decisions);
       expect(sum(c.perf)).toBeCloseTo(o.rPerf, 10);
@@ -132,6 +133,24 @@ describe('per-decision credit: the actor records it for every episode', () => {
     }
     // The episodes are not trivial: some assign work, some of it is lost or fails.
     expect(done.some((d) => d.outcome.nAssigned > 0)).toBe(true);
+  });
+
+  it('by default the actor records nothing: its episodes carry no credit parts', () => {
+    const actor = new DecompActor({ spec: { task: { numSubtasks: 10 }, rules: {}, maxDecisions: 30 }, actorIndex: 0, seed: 5 });
+    let pending = actor.start(0, 2, null);
+    const finished: DecompPending['finished'] = [];
+    while (pending.running > 0) {
+      // The last legal action of each row (finish when offered).
+      const actions = Int32Array.from({ length: pending.slots.length }, (_, r) => {
+        let last = 0;
+        for (let j = 0; j < SP_NUM_ACTIONS; j++) if (pending.obs[r * SP_OBS_DIM + SP_MASK_OFFSET + j] > 0) last = j;
+        return last;
+      });
+      pending = actor.advance(actions);
+      finished.push(...pending.finished);
+    }
+    expect(finished).toHaveLength(2);
+    for (const f of finished) expect(f.credit).toBeUndefined();
   });
 });
 
