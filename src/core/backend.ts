@@ -21,6 +21,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { installBlockedTransposedMatMul } from './blockedMatMul';
+import { installSharedIdentity } from './sharedIdentity';
+import { installSimdTanh } from './simd/tanhKernel';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
@@ -138,7 +140,11 @@ async function trySet(name: BackendName, okDetail: string): Promise<BackendAttem
     const ok = await tf.setBackend(name);
     if (!ok) return { name, ok: false, detail: `${name}: tf.setBackend('${name}') returned false` };
     await tf.ready();
-    if (name === 'wasm') installBlockedTransposedMatMul();
+    if (name === 'wasm') {
+      installBlockedTransposedMatMul();
+      installSharedIdentity();
+      await installSimdTanh();
+    }
     return { name, ok: true, detail: `${name}: ${okDetail}` };
   } catch (e) {
     return { name, ok: false, detail: `${name}: initialisation threw: ${errText(e)}` };

@@ -16,8 +16,14 @@
  *     (0 + 2) + (1 + 3), then the remainder one by one), p_a = fl(e_a · fl(1 / s)).
  * On other backends (cpu) tfjs sums and exponentiates differently: use this only where the tfjs
  * path it replaces is wasm (see RolloutActor.init).
+ *
+ * Once the wasm SIMD kernels are loaded (core/simd/kernels.ts: when the wasm backend starts), the
+ * dense layers and tanh run there, four outputs at a time in the same order (simd/denseStack.ts);
+ * the JS code below stays as the fallback and the reference. Softmax stays in JS.
  */
 import type { MlpSpec } from './mlp';
+import { simdKernelsLoaded } from './simd/kernels';
+import { SimdDenseStack } from './simd/denseStack';
 
 const f = Math.fround;
 
@@ -189,8 +195,13 @@ export class FastMlp {
   /** Scratch activations per layer output, grown to the largest batch seen. */
   private scratch: Float32Array[] = [];
   private capacity = 0;
+  /** The layers in the SIMD kernels' memory, made at the first forward pass after they load. */
+  private simd: SimdDenseStack | null = null;
+  private readonly simdAllowed: boolean;
 
-  constructor(readonly spec: MlpSpec) {
+  /** `options.simd: false` keeps every forward pass in JS (tests and benchmarks compare the two). */
+  constructor(readonly spec: MlpSpec, options: { simd?: boolean } = {}) {
+    this.simdAllowed = options.simd ?? true;
     this.dims = [spec.obsDim, ...spec.hidden, spec.numActions];
     this.kernels = [];
     this.biases = [];
@@ -224,6 +235,7 @@ export class FastMlp {
       this.kernels[i].set(w);
       this.biases[i].set(b);
     }
+    this.syncSimd();
   }
 
   /** As setWeights, from the flat concatenation of the model's weights (ES's parameter vector). */
@@ -236,6 +248,24 @@ export class FastMlp {
         o += dst.length;
       }
     }
+    this.syncSimd();
+  }
+
+  /** Whether forward passes run in the SIMD kernels (they do once those are loaded, unless turned off). */
+  get usesSimd(): boolean {
+    return this.simdStack() !== null;
+  }
+
+  private simdStack(): SimdDenseStack | null {
+    if (this.simd === null && this.simdAllowed && simdKernelsLoaded()) {
+      this.simd = SimdDenseStack.create(this.dims, this.tanh ? 'tanh' : 'relu');
+      this.syncSimd();
+    }
+    return this.simd;
+  }
+
+  private syncSimd(): void {
+    if (this.simd) for (let i = 0; i < this.kernels.length; i++) this.simd.setLayer(i, this.kernels[i], this.biases[i]);
   }
 
   /**
@@ -245,8 +275,14 @@ export class FastMlp {
   forward(obs: Float32Array, batch: number): Float32Array {
     if (obs.length < batch * this.dims[0]) throw new Error(`FastMlp.forward: ${obs.length} observation values for ${batch} rows of ${this.dims[0]}`);
     this.ensure(batch);
-    let x = obs;
     const last = this.kernels.length - 1;
+    const simd = this.simdStack();
+    if (simd) {
+      const out = this.scratch[last];
+      simd.forward(obs, batch, out);
+      return out.subarray(0, batch * this.dims[last + 1]);
+    }
+    let x = obs;
     for (let i = 0; i <= last; i++) {
       const y = this.scratch[i];
       dense(x, this.kernels[i], this.biases[i], batch, this.dims[i], this.dims[i + 1], y);

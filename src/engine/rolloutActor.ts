@@ -12,6 +12,7 @@
  * a plain typed-array forward pass instead (core/fastMlp.ts), bit-identical to tfjs's wasm kernels,
  * so the same seed samples the same actions either way: below FAST_PATH_MAX_BATCH rows tfjs's
  * per-call overhead costs more than the arithmetic, above it XNNPACK's SIMD kernels win.
+ * Once the typed-array pass runs in the wasm SIMD kernels (core/simd/) it wins at every batch size.
  */
 import * as tf from '@tensorflow/tfjs';
 import { categoricalRows } from '../core/agent';
@@ -32,6 +33,12 @@ export type { EpisodeBatch, Segment } from './segments';
 
 /** Largest batch the typed-array forward pass takes (measured: `npm run bench -- env-throughput`). */
 export const FAST_PATH_MAX_BATCH = 2;
+/**
+ * The same once that pass runs in the wasm SIMD kernels (core/simd/): every batch, as it beat
+ * tfjs-wasm at every size measured (2x64 tanh head: 1.0 against 2.7 µs a row at 1,024 rows;
+ * 2x256: 8.0 against 10.9; env-throughput at 256 copies 799k against 618k steps/s).
+ */
+export const SIMD_FAST_PATH_MAX_BATCH = Infinity;
 export { validateEpisodeBatch, validateSegment } from './segments';
 
 export type { DemoEpisode } from './actorPlumbing';
@@ -282,7 +289,7 @@ export class RolloutActor {
    * path the result is a scratch view, valid until the next call.
    */
   private scores(obs: Float32Array, batch: number, softmax = false): Float32Array {
-    if (this.fast && batch <= (this.options.fastPathMaxBatch ?? FAST_PATH_MAX_BATCH)) return softmax ? this.fast.probabilities(obs, batch) : this.fast.forward(obs, batch);
+    if (this.fast && batch <= (this.options.fastPathMaxBatch ?? (this.fast.usesSimd ? SIMD_FAST_PATH_MAX_BATCH : FAST_PATH_MAX_BATCH))) return softmax ? this.fast.probabilities(obs, batch) : this.fast.forward(obs, batch);
     const model = this.requireModel();
     const d = this.options.model.obsDim;
     return tf.tidy(() => {

@@ -71,14 +71,18 @@ describe('FastMlp gives exactly what tfjs wasm gives', () => {
     { obsDim: 4, numActions: 2, hidden: [64, 64], activation: 'relu', kind: 'q' },
     { obsDim: 9, numActions: 21, hidden: [48], activation: 'tanh', kind: 'policy' },
   ];
-  it.each(cases)('$kind $obsDim→$hidden→$numActions $activation: same logits and probabilities, bit for bit', (spec) => {
+  it.each(cases)('$kind $obsDim→$hidden→$numActions $activation: same logits and probabilities, bit for bit, in the SIMD kernels and in JS', (spec) => {
     const model = buildModel(spec, 5);
     const rng = new Rng(11);
     // Random weights of a useful scale (the init's 0.01 policy head would make every logit tiny).
     model.setWeights(model.getWeights().map((w) => randomF32(rng, w.length, 0.6)));
-    const fast = new FastMlp(spec);
-    fast.setWeights(model.getWeights());
-    for (const batch of [1, 3, 64]) {
+    const simd = new FastMlp(spec);
+    const js = new FastMlp(spec, { simd: false });
+    expect(simd.usesSimd).toBe(true); // the wasm backend loaded the kernels
+    expect(js.usesSimd).toBe(false);
+    simd.setWeights(model.getWeights());
+    js.setWeights(model.getWeights());
+    for (const [batch, fast] of [1, 3, 64].flatMap((b) => [[b, simd], [b, js]] as const)) {
       const obs = randomF32(rng, batch * spec.obsDim, 2);
       const head = tf.tidy(() => {
         const out: Record<string, tf.Tensor> = model.forward(tf.tensor2d(obs, [batch, spec.obsDim]));
@@ -103,10 +107,12 @@ describe('FastMlp gives exactly what tfjs wasm gives', () => {
       flat.set(w, o);
       o += w.length;
     }
-    const b = new FastMlp(spec);
-    b.setFlatWeights(flat);
     const obs = randomF32(new Rng(4), 8 * spec.obsDim, 1);
-    expect(bits(b.forward(obs, 8))).toEqual(bits(a.forward(obs, 8)));
+    const want = bits(a.forward(obs, 8));
+    for (const b of [new FastMlp(spec), new FastMlp(spec, { simd: false })]) {
+      b.setFlatWeights(flat);
+      expect(bits(b.forward(obs, 8))).toEqual(want);
+    }
     model.dispose();
   });
 

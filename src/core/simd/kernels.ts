@@ -1,0 +1,100 @@
+/**
+ * The hand-written wasm SIMD kernels (kernels.wat, committed assembled in kernelsWasm.ts), four
+ * float32 lanes at a time and bit-identical to tfjs-wasm: tanh exactly as musl's tanhf (tfjs-wasm's
+ * scalar C) and a dense layer in XNNPACK's summation order.
+ *
+ * The module is compiled once (`loadSimdKernels`, awaited when the wasm backend starts); each user
+ * then instantiates it synchronously (`SimdKernels.create`) and gets its own memory, freed with it
+ * (Chromium refuses synchronous work on a page's main thread only for modules over 4 KB; this one
+ * is about 2 KB).
+ * Where WebAssembly SIMD is missing, loading reports false and callers keep their scalar paths
+ * (the same bits, slower).
+ */
+import { KERNELS_WASM_BASE64 } from './kernelsWasm';
+
+/** What kernels.wat exports (see its header for the arguments). */
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  tanh(ptr: number, n: number): void;
+  dense(x: number, xStride: number, w: number, b: number, y: number, rows: number, inDim: number, outP: number, relu: number): void;
+}
+
+/** The instance's exports, checked to be kernels.wat's (their signatures are the module's, not TypeScript's). */
+function kernelExports(e: WebAssembly.Exports): KernelExports {
+  const { memory, tanh, dense } = e;
+  if (!(memory instanceof WebAssembly.Memory) || typeof tanh !== 'function' || typeof dense !== 'function') {
+    throw new Error('kernels.wasm does not export memory, tanh and dense');
+  }
+  return { memory, tanh: tanh as KernelExports['tanh'], dense: dense as KernelExports['dense'] };
+}
+
+const PAGE_BYTES = 65536;
+
+let compiled: WebAssembly.Module | null = null;
+let loading: Promise<boolean> | null = null;
+
+/** The module's bytes, decoded from the committed base64. */
+export function kernelsWasmBytes(): Uint8Array<ArrayBuffer> {
+  const text = atob(KERNELS_WASM_BASE64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** Compile the module once; false (and never a throw) where WebAssembly SIMD is unavailable. */
+export function loadSimdKernels(): Promise<boolean> {
+  loading ??= (async () => {
+    try {
+      if (typeof WebAssembly === 'undefined') return false;
+      const bytes = kernelsWasmBytes();
+      if (!WebAssembly.validate(bytes)) return false;
+      compiled = await WebAssembly.compile(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return loading;
+}
+
+/** Whether loadSimdKernels has compiled the module (SimdKernels.create then succeeds). */
+export function simdKernelsLoaded(): boolean {
+  return compiled !== null;
+}
+
+/** One instance of the kernels with its own memory. */
+export class SimdKernels {
+  private view: Float32Array;
+
+  private constructor(private readonly fns: KernelExports) {
+    this.view = new Float32Array(fns.memory.buffer);
+  }
+
+  /** A new instance, or null while the module is not loaded (or cannot be). */
+  static create(): SimdKernels | null {
+    if (compiled === null) return null;
+    return new SimdKernels(kernelExports(new WebAssembly.Instance(compiled).exports));
+  }
+
+  /** Make the memory hold at least `bytes` bytes (growing it detaches the old buffer: views come from `heap`). */
+  reserve(bytes: number): void {
+    const have = this.fns.memory.buffer.byteLength;
+    if (bytes > have) this.fns.memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
+  }
+
+  /** The memory as float32s (a fresh view after the memory grew). */
+  get heap(): Float32Array {
+    if (this.view.buffer !== this.fns.memory.buffer) this.view = new Float32Array(this.fns.memory.buffer);
+    return this.view;
+  }
+
+  /** tanh of n float32s at byte offset ptr, in place. */
+  tanh(ptr: number, n: number): void {
+    this.fns.tanh(ptr, n);
+  }
+
+  /** y = x·W + b, then relu if asked (kernels.wat's `dense`; byte offsets, outP a multiple of 4). */
+  dense(x: number, xStride: number, w: number, b: number, y: number, rows: number, inDim: number, outP: number, relu: boolean): void {
+    this.fns.dense(x, xStride, w, b, y, rows, inDim, outP, relu ? 1 : 0);
+  }
+}
