@@ -14,6 +14,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { decodeCheckpoint, type Checkpoint } from '../core/checkpoint';
 import { FastMlp, softmaxRowsF32 } from '../core/fastMlp';
+import { simdKernelsLoaded } from '../core/simd/kernels';
 import { PolicyMlp, type MlpSpec } from '../core/mlp';
 import type { Rng } from '../core/rng';
 import { ITEM_NUM_ACTIONS, ITEM_OBS_DIM } from '../envs/swarm/itemSearch';
@@ -87,16 +88,25 @@ export function decodeSubagentCheckpoint(bytes: Uint8Array | null | undefined, w
 
 /**
  * Largest forward pass (rows × multiply-adds per row) the central inference runs on typed arrays
- * instead of tfjs; only on wasm, whose arithmetic the typed-array pass repeats bit for bit, so the
- * choice changes the time and never a number. Measured on wasm at load 8: a tfjs pass with its
- * readback costs 0.1–0.4 ms for 1 to 64 rows of the large subagent, the typed-array pass about
- * 7 ns per multiply-add (40 µs per row of the large subagent, 20 µs per orchestrator row).
+ * in JS instead of tfjs; only on wasm, whose arithmetic the typed-array pass repeats bit for bit, so
+ * the choice changes the time and never a number. Measured on wasm at load 8: a tfjs pass with its
+ * readback costs 0.1–0.4 ms for 1 to 64 rows of the large subagent, the JS pass about 7 ns per
+ * multiply-add (40 µs per row of the large subagent, 20 µs per orchestrator row). Once the pass runs
+ * in the wasm SIMD kernels (core/simd/) it beats tfjs at every size, so there is no limit.
  */
 export const TYPED_ARRAY_PASS_MAX_MACS = 16_000;
 
+let passLimitOverride: number | null = null;
+
+/** Fix the limit (tests compare the two paths on the same rows); null goes back to the rule above. */
+export function setTypedArrayPassLimit(macs: number | null): void {
+  passLimitOverride = macs;
+}
+
 /** True when a pass of `macs` multiply-adds should skip tfjs (only on the wasm backend). */
 export function typedArrayPassFits(macs: number): boolean {
-  return macs <= TYPED_ARRAY_PASS_MAX_MACS && tf.getBackend() === 'wasm';
+  const limit = passLimitOverride ?? (simdKernelsLoaded() ? Infinity : TYPED_ARRAY_PASS_MAX_MACS);
+  return tf.getBackend() === 'wasm' && macs <= limit;
 }
 
 /** A frozen subagent policy: forward passes only, counted. */

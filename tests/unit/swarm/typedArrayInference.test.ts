@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../../src/core/backend';
 import type { Checkpoint } from '../../../src/core/checkpoint';
@@ -6,7 +6,8 @@ import { Rng } from '../../../src/core/rng';
 import { ITEM_OBS_DIM } from '../../../src/envs/swarm/itemSearch';
 import { CentralInference } from '../../../src/swarm/inference';
 import { FastMaskedActorCritic, MaskedActorCritic, NUM_ORCH_ACTIONS, ORCH_FEATURES, ORCH_OBS_DIM } from '../../../src/swarm/orchestrator';
-import { FrozenSubagent, TYPED_ARRAY_PASS_MAX_MACS, expectedSubagentShapes, typedArrayPassFits } from '../../../src/swarm/subagents';
+import { FrozenSubagent, TYPED_ARRAY_PASS_MAX_MACS, expectedSubagentShapes, setTypedArrayPassLimit, typedArrayPassFits } from '../../../src/swarm/subagents';
+import { simdKernelsLoaded } from '../../../src/core/simd/kernels';
 
 // The central inference's typed-array passes (wasm only) must give tfjs's wasm results bit for
 // bit: the run's numbers may not depend on which path a tick took.
@@ -65,11 +66,21 @@ describe('FastMaskedActorCritic', () => {
   });
 });
 
-describe('central inference: typed-array and tfjs paths agree', () => {
-  it('a few rows go through typed arrays, many through tfjs (on wasm only)', () => {
+describe('central inference: which passes skip tfjs', () => {
+  it('with the SIMD kernels every pass goes through typed arrays; in JS only a few rows do (on wasm only)', () => {
+    expect(simdKernelsLoaded()).toBe(true);
+    expect(typedArrayPassFits(1e9)).toBe(true);
+    setTypedArrayPassLimit(TYPED_ARRAY_PASS_MAX_MACS);
     expect(typedArrayPassFits(TYPED_ARRAY_PASS_MAX_MACS)).toBe(true);
     expect(typedArrayPassFits(TYPED_ARRAY_PASS_MAX_MACS + 1)).toBe(false);
+    setTypedArrayPassLimit(null);
   });
+});
+
+describe('central inference: typed-array and tfjs paths agree', () => {
+  // The tests below force tfjs for large passes, so each compares the typed-array pass (SIMD) with tfjs.
+  beforeEach(() => setTypedArrayPassLimit(TYPED_ARRAY_PASS_MAX_MACS));
+  afterEach(() => setTypedArrayPassLimit(null));
 
   it.each([
     { hidden: [64, 64], temperature: 1 },
