@@ -40,6 +40,16 @@
  *   A_t = G_t − mean_{e' ≠ e in group} G_{e'}(t)   (G_{e'}(t) = 0 past the end of e'),   R_t = G_t
  * (any function of the other, independent runs is a valid baseline), or without groups GAE over
  * the per-decision returns, with r'_t = G_t − G_{t+1}: δ_t = r'_t + V_old(s_{t+1}) − V_old(s_t).
+ * Stage credit with a learned critic (credit 'stage-critic'): the same G_t, but the baseline is
+ * the value head's estimate of the state the decision was taken in, groups or not (the group's
+ * G at the same decision INDEX compares states of unrelated runs):
+ *   r'_t = G_t − G_{t+1}  (G_T = 0),   δ_t = r'_t + V_old(s_{t+1}) − V_old(s_t)  (V_old(s_T) = 0)
+ *   A_t = δ_t + λ·A_{t+1},   R_t = A_t + V_old(s_t)
+ * (Σ_{k≥t} r'_k = G_t, so λ = 1 gives A_t = G_t − V_old(s_t), R_t = G_t; V is trained on R_t.)
+ * With firstStageBaseline 'group', the decisions of the episode's first stage (the lowest stage
+ * index s_0 = min_t stage(t); their G_t = r + d_t) are judged against the leave-one-out group mean
+ * of the final return instead, since they all start from the task's one initial state:
+ *   A_t = G_t − (Σ_{e' in group} r_e' − r_e) / (n − 1)   for stage(t) = s_0   (R_t as above)
  * PPO then normalises A per minibatch and clips the ratio (see ppo.ts).
  */
 import { Agent } from '../core/agent';
@@ -74,13 +84,43 @@ export interface DecompTrainingOptions {
   /** GAE λ over an episode's decisions (default 1: Monte Carlo returns). */
   gaeLambda?: number;
   /**
-   * How the episode's reward is credited to its decisions (default 'episode': the whole return at
-   * the last decision, as the file comment says; 'decision': per-decision credit, see decisionCredit.ts).
+   * How the episode's reward is credited to its decisions (default DEFAULT_DECOMP_CREDIT,
+   * 'stage-critic'; 'episode': the whole return at the last decision; 'decision': per-decision credit
+   * against the group; see the file comment and decisionCredit.ts).
    */
   credit?: DecompCreditMode;
+  /** With credit 'stage-critic': the baseline of the first stage's decisions (default 'value', see the file comment). */
+  firstStageBaseline?: FirstStageBaseline;
+  /** PPO's value-loss weight (default PPO_DEFAULTS.vfCoef). */
+  vfCoef?: number;
 }
 
-export type DecompCreditMode = 'episode' | 'decision';
+export const DECOMP_CREDIT_MODES = ['episode', 'decision', 'stage-critic'] as const;
+export type DecompCreditMode = (typeof DECOMP_CREDIT_MODES)[number];
+/** The credit when none is named: adopted on seeds 1-5 (median eval r_perf 0.719 -> 0.833, BENCHMARKS.md). */
+export const DEFAULT_DECOMP_CREDIT: DecompCreditMode = 'stage-critic';
+export const FIRST_STAGE_BASELINES = ['value', 'group'] as const;
+export type FirstStageBaseline = (typeof FIRST_STAGE_BASELINES)[number];
+
+/** Rejects credit settings that do not name a mode, or that the mode cannot use, with a message saying which. */
+export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 'firstStageBaseline' | 'vfCoef' | 'gaeLambda' | 'spec'>): void {
+  const credit: unknown = o.credit ?? DEFAULT_DECOMP_CREDIT;
+  if (!(DECOMP_CREDIT_MODES as readonly unknown[]).includes(credit)) throw new Error(`swarm-v2: credit must be one of ${DECOMP_CREDIT_MODES.join(', ')}, got ${String(credit)}`);
+  if (o.firstStageBaseline !== undefined) {
+    if (!(FIRST_STAGE_BASELINES as readonly unknown[]).includes(o.firstStageBaseline)) throw new Error(`swarm-v2: firstStageBaseline must be one of ${FIRST_STAGE_BASELINES.join(', ')}, got ${String(o.firstStageBaseline)}`);
+    if (credit !== 'stage-critic') throw new Error(`swarm-v2: firstStageBaseline applies only to credit 'stage-critic', the credit is '${String(credit)}'`);
+    if (o.firstStageBaseline === 'group' && (o.spec.episodesPerTask ?? 1) < 2) throw new Error('swarm-v2: firstStageBaseline group needs episodesPerTask >= 2 (runs of the same task to compare)');
+  }
+  if (o.vfCoef !== undefined && !(Number.isFinite(o.vfCoef) && o.vfCoef > 0)) throw new Error(`swarm-v2: vfCoef must be a positive number, got ${o.vfCoef}`);
+  const lambda = o.gaeLambda ?? 1;
+  if (!(lambda >= 0 && lambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${lambda}`);
+}
+
+/** The task spec the actors need: per-decision credit asks them to record what each decision produced. */
+export function actorSpecOf(o: Pick<DecompTrainingOptions, 'spec' | 'credit'>): DecompTaskSpec {
+  const credit = o.credit ?? DEFAULT_DECOMP_CREDIT;
+  return credit === 'decision' || credit === 'stage-critic' ? { ...o.spec, recordCredit: true } : o.spec;
+}
 
 /** Local actors (in the learner's thread): the same calls a pool of remote DecompActors answers. */
 export class LocalDecompActors implements DecompActors {
@@ -137,6 +177,11 @@ export function decompEpisodeStats(o: DecompEpisodeOutcome, w: { lambda1: number
 
 /** Each decision's return G_t under per-decision credit (stage reward to go plus d_t, see the file comment). */
 export function decisionRewardsToGo(e: DecompEpisode, w: { lambda1: number; lambda2: number; parallelCap: number }): Float64Array {
+  return stageReturns(e, w).g;
+}
+
+/** G_t and each decision's stage (its launch's index, T for the decision cap's launch, else its own index). */
+export function stageReturns(e: DecompEpisode, w: { lambda1: number; lambda2: number; parallelCap: number }): { g: Float64Array; stage: Int32Array } {
   const c = e.credit;
   if (!c) throw new Error("swarm-v2: per-decision credit needs the episode's credit parts (an actor that records them)");
   const T = e.decisions.length;
@@ -158,11 +203,13 @@ export function decisionRewardsToGo(e: DecompEpisode, w: { lambda1: number; lamb
   const toGo = new Float64Array(T + 2);
   for (let s = T; s >= 0; s--) toGo[s] = toGo[s + 1] + rho[s];
   const g = new Float64Array(T);
+  const stage = new Int32Array(T);
   for (let t = 0; t < T; t++) {
     const s = stageOf(t);
+    stage[t] = s;
     g[t] = toGo[s] + (s !== t ? r[t] - planSum[s] / planSize[s] : 0);
   }
-  return g;
+  return { g, stage };
 }
 
 /** Writes an episode's decisions (s_t, a_t, log π_old(a_t|s_t), V_old(s_t)) into the batch rows from `row` on; returns the next row. */
@@ -188,10 +235,12 @@ export function buildDecompBatch(
   gaeLambda = 1,
   groupBaseline = false,
   credit: DecompCreditMode = 'episode',
+  firstStageBaseline: FirstStageBaseline = 'value',
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } | null {
   if (!(gaeLambda >= 0 && gaeLambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${gaeLambda}`);
   if (episodes.length === 0) return null;
   if (credit === 'decision') return buildDecisionCreditBatch(episodes, w, gaeLambda, groupBaseline);
+  if (credit === 'stage-critic') return buildStageCriticBatch(episodes, w, gaeLambda, firstStageBaseline);
   const totals = episodes.map((e) => decompEpisodeStats(e.outcome, w).total);
   const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
   const groups = new Map<string, { sum: number; n: number }>();
@@ -240,11 +289,7 @@ function buildDecisionCreditBatch(
   groupBaseline: boolean,
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
   const toGo = episodes.map((e) => decisionRewardsToGo(e, w));
-  const stats = episodes.map((e) => decompEpisodeStats(e.outcome, w));
-  episodes.forEach((e, k) => {
-    const sum = e.credit ? decisionRewards(e.credit, w).reduce((a, x) => a + x, 0) : 0;
-    if (Math.abs(sum - stats[k].total) > 1e-6) throw new Error(`swarm-v2: per-decision rewards sum to ${sum}, the episode's reward is ${stats[k].total}`);
-  });
+  const stats = checkedStats(episodes, w);
   const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
   const groups = new Map<string, number[]>();
   if (groupBaseline) episodes.forEach((e, k) => groups.set(groupKey(e), [...(groups.get(groupKey(e)) ?? []), k]));
@@ -270,6 +315,58 @@ function buildDecisionCreditBatch(
         advantages[row + t] = next;
         returns[row + t] = next + e.decisions[t].value;
       }
+    }
+    row = writeDecisions({ obs, actions, logProbs, values }, e.decisions, row);
+  });
+  return { batch: { obs, actions, batchSize: B, logProbs, values, advantages, returns }, stats, lengths: episodes.map((e) => e.decisions.length) };
+}
+
+/** Checks that the per-decision rewards of each episode sum to its PARL reward; returns each episode's stats. */
+function checkedStats(episodes: readonly DecompEpisode[], w: { lambda1: number; lambda2: number; parallelCap: number }): SwarmEpisodeStats[] {
+  const stats = episodes.map((e) => decompEpisodeStats(e.outcome, w));
+  episodes.forEach((e, k) => {
+    const sum = e.credit ? decisionRewards(e.credit, w).reduce((a, x) => a + x, 0) : 0;
+    if (Math.abs(sum - stats[k].total) > 1e-6) throw new Error(`swarm-v2: per-decision rewards sum to ${sum}, the episode's reward is ${stats[k].total}`);
+  });
+  return stats;
+}
+
+/** buildDecompBatch with stage credit and the value head as the baseline (credit 'stage-critic', see the file comment). */
+function buildStageCriticBatch(
+  episodes: readonly DecompEpisode[],
+  w: { lambda1: number; lambda2: number; parallelCap: number },
+  gaeLambda: number,
+  firstStageBaseline: FirstStageBaseline,
+): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
+  const parts = episodes.map((e) => stageReturns(e, w));
+  const stats = checkedStats(episodes, w);
+  const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
+  const groups = new Map<string, { sum: number; n: number }>();
+  if (firstStageBaseline === 'group') {
+    episodes.forEach((e, k) => {
+      const g = groups.get(groupKey(e)) ?? { sum: 0, n: 0 };
+      groups.set(groupKey(e), { sum: g.sum + stats[k].total, n: g.n + 1 });
+    });
+  }
+  const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
+  const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);
+  let row = 0;
+  episodes.forEach((e, k) => {
+    const T = e.decisions.length;
+    const { g, stage } = parts[k];
+    const V = (t: number) => (t < T ? e.decisions[t].value : 0);
+    let next = 0; // A_{t+1}
+    for (let t = T - 1; t >= 0; t--) {
+      const rPrime = g[t] - (t + 1 < T ? g[t + 1] : 0);
+      next = rPrime + V(t + 1) - V(t) + gaeLambda * next;
+      advantages[row + t] = next;
+      returns[row + t] = next + V(t);
+    }
+    const group = groups.get(groupKey(e));
+    if (group && group.n > 1 && T > 0) {
+      const others = (group.sum - stats[k].total) / (group.n - 1);
+      const first = stage.reduce((m, s) => Math.min(m, s), T);
+      for (let t = 0; t < T; t++) if (stage[t] === first) advantages[row + t] = g[t] - others;
     }
     row = writeDecisions({ obs, actions, logProbs, values }, e.decisions, row);
   });
@@ -315,9 +412,9 @@ export class DecompLearner {
   /** Validates the spec first (bad input is rejected before any network is built). */
   static create(o: DecompTrainingOptions, actors?: DecompActors): DecompLearner {
     validateDecompSpec(o.spec, o.seed);
+    validateCreditOptions(o);
     // Per-decision credit needs the actors to record what each decision produced.
-    const spec = o.credit === 'decision' ? { ...o.spec, recordCredit: true } : o.spec;
-    return new DecompLearner(o, actors ?? new LocalDecompActors(spec, o.actors, o.seed));
+    return new DecompLearner(o, actors ?? new LocalDecompActors(actorSpecOf(o), o.actors, o.seed));
   }
 
   private constructor(
@@ -330,6 +427,7 @@ export class DecompLearner {
       entCoef: options.entCoef,
       updateEpochs: options.updateEpochs,
       numMinibatches: options.numMinibatches,
+      ...(options.vfCoef === undefined ? {} : { vfCoef: options.vfCoef }),
       gamma: 1,
       gaeLambda: 1,
       seed: options.seed,
@@ -346,7 +444,7 @@ export class DecompLearner {
     this.inference.mode = 'sample';
     const rollouts = await collectDecompRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
     const w = { ...lambdas, parallelCap: this.options.parallelCap };
-    const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1, (this.options.spec.episodesPerTask ?? 1) > 1, this.options.credit ?? 'episode');
+    const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1, (this.options.spec.episodesPerTask ?? 1) > 1, this.options.credit ?? DEFAULT_DECOMP_CREDIT, this.options.firstStageBaseline ?? 'value');
     let metrics: Record<string, number> = {};
     if (built) {
       this.model.activeRows = activeRowsOf(built.batch.obs, built.batch.batchSize);

@@ -24,13 +24,16 @@
  * heldout), --eval N (evaluation tasks per seed, default 5), --lr X (the set policy's learning
  * rate for every row, default annealedOptions'), --subtasks N (default 40), --episodes-per-actor E (every row;
  * default annealedOptions' 4, one task × 4 runs per actor; a multiple of the spec's 4 runs per task), --credit
- * episode|decision (every row; default annealedOptions', see decompLearner.ts).
+ * episode|decision|stage-critic (every row; default annealedOptions', see decompLearner.ts), and for every row
+ * (defaults annealedOptions'/PPO's): --gae-lambda X, --vf-coef X, --update-epochs N, --first-stage value|group
+ * (stage-critic only); --log-updates N prints the training metrics (r_perf, value explained variance, KL,
+ * entropy) every N updates to stderr. Flags left out leave the records exactly as before they existed.
  */
 import { chooseBackend } from '../../core/backend';
 import { deriveSeed } from '../../core/rng';
 import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
-import { DecompLearner, type DecompTrainingOptions } from '../../swarm/decompLearner';
+import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
 import { BASELINES } from '../../swarm/baselines';
 import { markdownTable, median, type BenchArgs, type BenchResult } from './types';
 
@@ -59,6 +62,7 @@ export function annealedOptions(seed: number, updates: number, spec: DecompTaskS
     lambda1: { kind: 'linear', start: 0.3, horizon: H },
     lambda2: { kind: 'linear', start: 0.3, horizon: H },
     parallelCap: 16,
+    credit: 'stage-critic',
   };
 }
 
@@ -113,11 +117,34 @@ export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeO
   };
 }
 
-async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[]): Promise<SeedFigures> {
+function isOneOf<T extends string>(x: string, values: readonly T[]): x is T {
+  return (values as readonly string[]).includes(x);
+}
+
+/** A numeric flag, null when absent; throws with `what` when present and not accepted. */
+function numberFlag(flags: Record<string, string>, name: string, ok: (x: number) => boolean, what: string): number | null {
+  const raw = flags[name];
+  if (raw === undefined) return null;
+  const x = Number(raw);
+  if (raw.trim() === '' || !ok(x)) throw new Error(`swarm-story: --${name} must be ${what}, got ${raw}`);
+  return x;
+}
+
+function logUpdate(label: string, r: DecompUpdateResult, every: number): void {
+  if ((r.update + 1) % every !== 0) return;
+  const m = r.metrics;
+  const f = (x: number | undefined, d: number) => (x === undefined ? '-' : x.toFixed(d));
+  process.stderr.write(`    ${label} update ${r.update + 1}: r_perf ${f(m.rPerf, 3)}, value explained variance ${f(m.explainedVariance, 3)}, value loss ${f(m.valueLoss, 4)}, KL ${f(m.approxKl, 4)}, entropy ${f(m.entropy, 2)}, decisions ${f(m.decisions, 0)}, ${r.seconds.toFixed(1)} s\n`);
+}
+
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null): Promise<SeedFigures> {
   const t0 = performance.now();
   const learner = DecompLearner.create(o);
   try {
-    for (let u = 0; u < o.updates; u++) await learner.update();
+    for (let u = 0; u < o.updates; u++) {
+      const r = await learner.update();
+      onUpdate?.(r);
+    }
     const secs = (performance.now() - t0) / 1000;
     return seedFigures(o.seed, await learner.evaluate(evalSeeds, 'sample'), secs);
   } finally {
@@ -163,22 +190,38 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     throw new Error(`swarm-story: --episodes-per-actor must be a positive multiple of ${spec.episodesPerTask ?? 1}, got ${flags['episodes-per-actor']}`);
   }
   const credit = flags.credit;
-  if (credit !== undefined && credit !== 'episode' && credit !== 'decision') throw new Error(`swarm-story: --credit must be episode or decision, got ${credit}`);
+  if (credit !== undefined && !isOneOf(credit, DECOMP_CREDIT_MODES)) throw new Error(`swarm-story: --credit must be one of ${DECOMP_CREDIT_MODES.join(', ')}, got ${credit}`);
+  const firstStage = flags['first-stage'];
+  if (firstStage !== undefined && !isOneOf(firstStage, FIRST_STAGE_BASELINES)) throw new Error(`swarm-story: --first-stage must be one of ${FIRST_STAGE_BASELINES.join(', ')}, got ${firstStage}`);
+  const gaeLambda = numberFlag(flags, 'gae-lambda', (x) => x >= 0 && x <= 1, 'a number in [0, 1]');
+  const vfCoef = numberFlag(flags, 'vf-coef', (x) => x > 0 && Number.isFinite(x), 'a positive number');
+  const updateEpochs = numberFlag(flags, 'update-epochs', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+  const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const optionsOf = (seed: number): DecompTrainingOptions => ({
     ...annealedOptions(seed, updates, spec),
     ...(lr === null ? {} : { lr }),
     ...(perActor === null ? {} : { episodesPerActor: perActor }),
     ...(credit === undefined ? {} : { credit }),
+    ...(firstStage === undefined ? {} : { firstStageBaseline: firstStage }),
+    ...(gaeLambda === null ? {} : { gaeLambda }),
+    ...(vfCoef === null ? {} : { vfCoef }),
+    ...(updateEpochs === null ? {} : { updateEpochs }),
   });
+  validateCreditOptions(optionsOf(0));
   const table: (string | number)[][] = [];
   const base = optionsOf(0);
-  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? 'episode' };
+  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? DEFAULT_DECOMP_CREDIT };
+  // Only the flags given are recorded (the records of a run without them stay as they were).
+  if (firstStage !== undefined) figures.firstStageBaseline = firstStage;
+  if (gaeLambda !== null) figures.gaeLambda = gaeLambda;
+  if (vfCoef !== null) figures.vfCoef = vfCoef;
+  if (updateEpochs !== null) figures.updateEpochs = updateEpochs;
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {
       const per: SeedFigures[] = [];
       for (const seed of split.seeds) {
-        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval));
+        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery));
         per.push(f);
         process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
       }

@@ -17,6 +17,13 @@ import { choice, int, num } from '../settingKinds';
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
 /** Where the subagent kinds' skills come from: the hand table, or measured from the shipped checkpoints. */
 export const SWARM_V2_SKILLS = ['table', 'checkpoints'] as const;
+/**
+ * How each decision is credited (src/swarm/decompLearner.ts): 'stage-critic' (the default, chosen on
+ * seeds 1-5: the stage's reward to go against the value head's estimate), 'episode' (the episode's
+ * return against the group's mean), 'decision' (the stage's reward to go against the group's at the
+ * same decision index).
+ */
+export const SWARM_V2_CREDIT = ['stage-critic', 'episode', 'decision'] as const;
 
 /** The annealed preset's settings; every other preset changes only what its description names. */
 const ANNEALED = {
@@ -60,7 +67,8 @@ export const SWARM_V2 = defineAlgorithm({
     updateEpochs: int('swarm training', 'PPO epochs', 1, 20, 2, 'Passes over each batch of decisions.'),
     numMinibatches: int('swarm training', 'Minibatches', 1, 64, 2, 'Minibatches per epoch.'),
     hidden: int('swarm training', 'Hidden units', 8, 256, 32, 'Width of the set encoder, the pointer heads and the value head.'),
-    episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task; each is compared with the mean return of the others (a group baseline). 1: the value head is the baseline."),
+    episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task (with episode or decision credit, each is compared with the others: a group baseline; 1: the value head is the baseline)."),
+    credit: choice('swarm training', 'Credit', SWARM_V2_CREDIT, 'stage-critic', "stage-critic: each decision gets its stage's reward to go, judged against the value head's estimate of its state; episode: every decision gets the episode's return, judged against the other runs of the task; decision: the stage's reward to go, judged against the other runs at the same decision index."),
     gaeLambda: num('swarm training', 'GAE λ', 0, 1, 1, "λ of the advantages over an episode's decisions (1: Monte Carlo, each decision gets the episode's return)."),
     startBias: num('swarm training', 'Start bias (work alone)', -10, 10, 0, "Initial logit of the 'direct' action type: the one value that makes the orchestrator start as a single agent. The same for every preset."),
   },
@@ -68,7 +76,7 @@ export const SWARM_V2 = defineAlgorithm({
     {
       name: 'swarm-v2-annealed',
       title: 'Agent swarm v2: λ1, λ2 annealed to zero',
-      description: 'The reference: λ1 = λ2 = 0.3, both linear to zero over 30 updates, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task, each judged against the mean of the other 3 (group baseline).',
+      description: 'The reference: λ1 = λ2 = 0.3, both linear to zero over 30 updates, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task; each decision gets the reward to go of its stage (a launch and the assignments it ran), judged against a learned critic (the value head).',
       settings: { ...ANNEALED },
     },
     {

@@ -17,7 +17,7 @@
 import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import type { ExperimentSettings } from '../../config/settings';
 import { DecompActor, type DecompTaskSpec } from '../../swarm/decompActor';
-import { DecompLearner, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
+import { DecompLearner, actorSpecOf, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
 import { SetInference, type DecompActors } from '../../swarm/decompRollouts';
 import { buildDecompTrace, decompTraceRng, decompTraceSeed, playTracedDecompEpisode, type DecompTrace } from '../../swarm/decompTrace';
 import { RECORD_LIMITS } from '../../runs/records';
@@ -55,6 +55,7 @@ export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions
     lambda2: { kind: s['swarm2.lambda2Schedule'], start: s['swarm2.lambda2'], horizon: H },
     parallelCap: s['swarm2.parallelCap'],
     gaeLambda: s['swarm2.gaeLambda'],
+    credit: s['swarm2.credit'],
   };
 }
 
@@ -71,7 +72,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   } catch (e) {
     return cannotRun(ctx, `The swarm-v2 config cannot run: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const spec = options.spec;
+  const spec = actorSpecOf(options);
   const reporting = await createReportingPool(ctx, actorHandle(ctx, DecompActor), s.actors, (i): [{ spec: DecompTaskSpec; actorIndex: number; seed: number }] => [{ spec, actorIndex: i, seed: s.seed }], async () => undefined);
   const pool = reporting.pool;
   const actors: DecompActors = {

@@ -1,54 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng';
-import { DecompositionSim, type DecompositionLimits } from '../../../src/envs/swarm/decomposition';
-import { skillTable } from '../../../src/envs/swarm/decompositionSkills';
-import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
-import { DecisionLedger, decisionRewards, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
+import { decisionRewards, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
 import { DecompActor, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from '../../../src/swarm/decompActor';
 import { buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decompLearner';
 import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
 import { parlRewardV2ForOutcome } from '../../../src/swarm/parlRewardV2';
-import { SP_MASK_OFFSET, SP_MAX_KINDS, SP_NUM_ACTIONS, SP_OBS_DIM, SP_SEGMENTS, applySetAction, decodeSetAction, encodeSetObservation } from '../../../src/swarm/setActions';
-import { CERTAIN_SKILLS as table, FAST, SLOW, SUBTASKS, handMadeEpisode } from './decompFixtures';
+import { SP_MASK_OFFSET, SP_NUM_ACTIONS, SP_OBS_DIM } from '../../../src/swarm/setActions';
+import { handEpisode, handMadeEpisode } from './decompFixtures';
 
-
-function simOf(limits: Partial<DecompositionLimits>): DecompositionSim {
-  return new DecompositionSim(decompositionTaskFrom(SUBTASKS), {
-    skills: skillTable(table),
-    subagentKinds: ['fast', 'slow'],
-    limits: { toolLatencyMean: 1, setupSteps: 2, subagentStepCap: 64, resultOverhead: 2, contextPerResultUnit: 1, contextPerDirectStep: 1, criticalBudget: 100, ...limits },
-  });
-}
-
-/** Plays decisions as the actor does (ledger before, stage after). */
-function player(sim: DecompositionSim) {
-  const ledger = new DecisionLedger(sim);
-  let t = 0;
-  const play = (type: keyof typeof SP_SEGMENTS, id = -1, kind = -1) => {
-    const obs = new Float32Array(SP_OBS_DIM);
-    const ids = encodeSetObservation(sim, obs, 0);
-    const row = ids.indexOf(id);
-    const a = SP_SEGMENTS[type].offset + (kind >= 0 ? row * SP_MAX_KINDS + kind : Math.max(0, row));
-    ledger.before(decodeSetAction(a));
-    const rec = applySetAction(sim, ids, a);
-    if (rec) ledger.stage(rec, t);
-    t += 1;
-  };
-  return { ledger, play };
-}
-
-/** t0 fast takes 0, t1 joins 1 to it, t2 slow takes 0 again (a second opinion), t3 launch, t4 direct 2, t5 finish. */
-function handEpisode(contextBudget: number) {
-  const sim = simOf({ contextBudget });
-  const { ledger, play } = player(sim);
-  play('assignNew', 0, FAST);
-  play('join', 1, FAST);
-  play('assignNew', 0, SLOW);
-  play('launch');
-  play('direct', 2);
-  play('finish');
-  return { sim, parts: ledger.parts() };
-}
 
 describe('per-decision credit: the ledger on hand-played episodes', () => {
   it('splits F1 = 2·correct / (submitted + N) over the decisions that first gave each submitted answer', () => {

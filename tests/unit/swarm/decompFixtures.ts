@@ -1,11 +1,15 @@
 /**
  * Shared fixtures of the second swarm's tests: a skill table where every agent is always right, and
- * hand-made episodes (an outcome with every count, and decisions with given values).
+ * hand-made episodes (an outcome with every count, and decisions with given values), and a hand-played
+ * episode on the three SUBTASKS with its per-decision credit parts.
  */
-import type { SkillTable } from '../../../src/envs/swarm/decompositionSkills';
+import { DecompositionSim, type DecompositionLimits } from '../../../src/envs/swarm/decomposition';
+import { skillTable, type SkillTable } from '../../../src/envs/swarm/decompositionSkills';
+import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
+import { DecisionLedger } from '../../../src/swarm/decisionCredit';
 import type { DecompEpisodeOutcome } from '../../../src/swarm/decompActor';
 import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
-import { SP_OBS_DIM } from '../../../src/swarm/setActions';
+import { SP_MAX_KINDS, SP_OBS_DIM, SP_SEGMENTS, applySetAction, decodeSetAction, encodeSetObservation } from '../../../src/swarm/setActions';
 
 // Every agent is always right (success 1). With tool latency 1, a unit of work takes think + 1 steps:
 //   fast: think 1 (2 steps per unit), slow: think 3 (4 per unit), orchestrator: think 2 (3 per unit).
@@ -51,4 +55,42 @@ export function handMadeEpisode(values: number[], rPerf: number, taskSeed = 1, a
     capped: false,
   };
   return { actorIndex, slot: 0, outcome, decisions: values.map((value, t) => ({ obs: new Float32Array(SP_OBS_DIM), action: t, logProb: -1, value })) };
+}
+
+export function simOf(limits: Partial<DecompositionLimits>): DecompositionSim {
+  return new DecompositionSim(decompositionTaskFrom(SUBTASKS), {
+    skills: skillTable(CERTAIN_SKILLS),
+    subagentKinds: ['fast', 'slow'],
+    limits: { toolLatencyMean: 1, setupSteps: 2, subagentStepCap: 64, resultOverhead: 2, contextPerResultUnit: 1, contextPerDirectStep: 1, criticalBudget: 100, ...limits },
+  });
+}
+
+/** Plays decisions as the actor does (ledger before, stage after). */
+export function player(sim: DecompositionSim) {
+  const ledger = new DecisionLedger(sim);
+  let t = 0;
+  const play = (type: keyof typeof SP_SEGMENTS, id = -1, kind = -1) => {
+    const obs = new Float32Array(SP_OBS_DIM);
+    const ids = encodeSetObservation(sim, obs, 0);
+    const row = ids.indexOf(id);
+    const a = SP_SEGMENTS[type].offset + (kind >= 0 ? row * SP_MAX_KINDS + kind : Math.max(0, row));
+    ledger.before(decodeSetAction(a));
+    const rec = applySetAction(sim, ids, a);
+    if (rec) ledger.stage(rec, t);
+    t += 1;
+  };
+  return { ledger, play };
+}
+
+/** t0 fast takes 0, t1 joins 1 to it, t2 slow takes 0 again (a second opinion), t3 launch, t4 direct 2, t5 finish. */
+export function handEpisode(contextBudget: number) {
+  const sim = simOf({ contextBudget });
+  const { ledger, play } = player(sim);
+  play('assignNew', 0, FAST);
+  play('join', 1, FAST);
+  play('assignNew', 0, SLOW);
+  play('launch');
+  play('direct', 2);
+  play('finish');
+  return { sim, parts: ledger.parts() };
 }
