@@ -242,32 +242,24 @@ export function buildDecompBatch(
   if (credit === 'decision') return buildDecisionCreditBatch(episodes, w, gaeLambda, groupBaseline);
   if (credit === 'stage-critic') return buildStageCriticBatch(episodes, w, gaeLambda, firstStageBaseline);
   const totals = episodes.map((e) => decompEpisodeStats(e.outcome, w).total);
-  const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
-  const groups = new Map<string, { sum: number; n: number }>();
-  if (groupBaseline) {
-    episodes.forEach((e, k) => {
-      const g = groups.get(groupKey(e)) ?? { sum: 0, n: 0 };
-      groups.set(groupKey(e), { sum: g.sum + totals[k], n: g.n + 1 });
-    });
-  }
+  const othersMean = groupBaseline ? leaveOneOutMeans(episodes, totals) : null;
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
   const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);
   const stats: SwarmEpisodeStats[] = [];
   const lengths: number[] = [];
   let row = 0;
-  for (const e of episodes) {
+  for (const [k, e] of episodes.entries()) {
     const st = decompEpisodeStats(e.outcome, w);
     const T = e.decisions.length;
-    const group = groups.get(groupKey(e));
-    if (group && group.n > 1) {
-      const others = (group.sum - st.total) / (group.n - 1);
+    const others = othersMean?.[k] ?? null;
+    if (others !== null) {
       for (let t = 0; t < T; t++) {
         advantages[row + t] = st.total - others;
         returns[row + t] = st.total;
       }
     }
     let next = 0; // A_{t+1}
-    for (let t = T - 1; t >= 0 && !(group && group.n > 1); t--) {
+    for (let t = T - 1; t >= 0 && others === null; t--) {
       const d = e.decisions[t];
       const delta = (t === T - 1 ? st.total : e.decisions[t + 1].value) - d.value;
       next = delta + gaeLambda * next;
@@ -321,6 +313,23 @@ function buildDecisionCreditBatch(
   return { batch: { obs, actions, batchSize: B, logProbs, values, advantages, returns }, stats, lengths: episodes.map((e) => e.decisions.length) };
 }
 
+/**
+ * Per episode, the mean return of the OTHER runs of its task in this batch (same actor, same task
+ * seed): (Σ_{e' in group} r_e' − r_e) / (n − 1); null where the episode is its task's only run.
+ */
+function leaveOneOutMeans(episodes: readonly DecompEpisode[], totals: readonly number[]): (number | null)[] {
+  const key = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
+  const groups = new Map<string, { sum: number; n: number }>();
+  episodes.forEach((e, k) => {
+    const g = groups.get(key(e)) ?? { sum: 0, n: 0 };
+    groups.set(key(e), { sum: g.sum + totals[k], n: g.n + 1 });
+  });
+  return episodes.map((e, k) => {
+    const g = groups.get(key(e));
+    return g && g.n > 1 ? (g.sum - totals[k]) / (g.n - 1) : null;
+  });
+}
+
 /** Checks that the per-decision rewards of each episode sum to its PARL reward; returns each episode's stats. */
 function checkedStats(episodes: readonly DecompEpisode[], w: { lambda1: number; lambda2: number; parallelCap: number }): SwarmEpisodeStats[] {
   const stats = episodes.map((e) => decompEpisodeStats(e.outcome, w));
@@ -340,14 +349,7 @@ function buildStageCriticBatch(
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
   const parts = episodes.map((e) => stageReturns(e, w));
   const stats = checkedStats(episodes, w);
-  const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
-  const groups = new Map<string, { sum: number; n: number }>();
-  if (firstStageBaseline === 'group') {
-    episodes.forEach((e, k) => {
-      const g = groups.get(groupKey(e)) ?? { sum: 0, n: 0 };
-      groups.set(groupKey(e), { sum: g.sum + stats[k].total, n: g.n + 1 });
-    });
-  }
+  const othersMean = firstStageBaseline === 'group' ? leaveOneOutMeans(episodes, stats.map((x) => x.total)) : null;
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
   const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);
   let row = 0;
@@ -362,9 +364,8 @@ function buildStageCriticBatch(
       advantages[row + t] = next;
       returns[row + t] = next + V(t);
     }
-    const group = groups.get(groupKey(e));
-    if (group && group.n > 1 && T > 0) {
-      const others = (group.sum - stats[k].total) / (group.n - 1);
+    const others = othersMean?.[k] ?? null;
+    if (others !== null && T > 0) {
       const first = stage.reduce((m, s) => Math.min(m, s), T);
       for (let t = 0; t < T; t++) if (stage[t] === first) advantages[row + t] = g[t] - others;
     }
