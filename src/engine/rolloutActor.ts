@@ -39,6 +39,11 @@ export const FAST_PATH_MAX_BATCH = 2;
  * 2x256: 8.0 against 10.9; env-throughput at 256 copies 799k against 618k steps/s).
  */
 export const SIMD_FAST_PATH_MAX_BATCH = Infinity;
+
+/** The largest batch the typed-array pass takes by default: every batch with the SIMD kernels, else FAST_PATH_MAX_BATCH. */
+export function defaultFastPathMaxBatch(simd: boolean): number {
+  return simd ? SIMD_FAST_PATH_MAX_BATCH : FAST_PATH_MAX_BATCH;
+}
 export { validateEpisodeBatch, validateSegment } from './segments';
 
 export type { DemoEpisode } from './actorPlumbing';
@@ -55,7 +60,7 @@ export interface RolloutActorOptions {
   wasmPaths?: string;
   /**
    * Batches of up to this many rows go through the typed-array forward pass when the backend is
-   * wasm (default FAST_PATH_MAX_BATCH; 0 = always tfjs, Infinity = never tfjs: tests compare the
+   * wasm (default defaultFastPathMaxBatch(whether the SIMD kernels are loaded); 0 = always tfjs, Infinity = never tfjs: tests compare the
    * two, benchmarks measure both).
    */
   fastPathMaxBatch?: number;
@@ -289,7 +294,7 @@ export class RolloutActor {
    * path the result is a scratch view, valid until the next call.
    */
   private scores(obs: Float32Array, batch: number, softmax = false): Float32Array {
-    if (this.fast && batch <= (this.options.fastPathMaxBatch ?? (this.fast.usesSimd ? SIMD_FAST_PATH_MAX_BATCH : FAST_PATH_MAX_BATCH))) return softmax ? this.fast.probabilities(obs, batch) : this.fast.forward(obs, batch);
+    if (this.fast && batch <= (this.options.fastPathMaxBatch ?? defaultFastPathMaxBatch(this.fast.usesSimd))) return softmax ? this.fast.probabilities(obs, batch) : this.fast.forward(obs, batch);
     const model = this.requireModel();
     const d = this.options.model.obsDim;
     return tf.tidy(() => {

@@ -24,7 +24,8 @@ import { chooseBackend } from '../../core/backend';
 import { FusedAdam } from '../../core/fusedAdam';
 import { resolveExperiment } from '../../config/config';
 import { modelSpecFor } from '../../config/modelSpec';
-import { FAST_PATH_MAX_BATCH, RolloutActor } from '../../engine/rolloutActor';
+import { RolloutActor, defaultFastPathMaxBatch } from '../../engine/rolloutActor';
+import { simdKernelsLoaded } from '../../core/simd/kernels';
 import { FastMlp } from '../../core/fastMlp';
 import { ActorCriticMlp, PolicyMlp, buildModel, type MlpSpec } from '../../core/mlp';
 import { TrainingRun } from '../../engine/trainer';
@@ -243,7 +244,7 @@ async function profileRollout(preset: string, overrides: Record<string, unknown>
     for (let r = 0; r < reps; r++) structuredClone(seg);
     const messageMs = (performance.now() - started) / reps;
     const kernels = PHASES.reduce((a, p) => a + t.kernels[p].n, 0) / reps;
-    const inferenceMs = inferenceAlone(model, numEnvs, T, seg.obs, numEnvs <= (maxBatch ?? FAST_PATH_MAX_BATCH));
+    const inferenceMs = inferenceAlone(model, numEnvs, T, seg.obs, numEnvs <= (maxBatch ?? defaultFastPathMaxBatch(simdKernelsLoaded())));
     rows.push([
       `${label}: ${numEnvs} envs x ${T} steps`,
       totalMs.toFixed(2),
