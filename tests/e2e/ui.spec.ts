@@ -204,10 +204,10 @@ test('desktop at rest, and the guided tour', async ({ page }) => {
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('tour')).toHaveCount(0);
 
-  // "What am I looking at?": a topic opens the preset (and seed) that shows it.
+  // "What am I looking at?": a topic opens the preset (and the settings) that show it.
   await page.locator('[data-topic="serial-collapse"] summary').click();
-  await page.getByRole('link', { name: /no shaping.*\(seed 2\)/ }).click();
-  await expect(page.getByLabel('Seed', { exact: true })).toHaveValue('2');
-  await expect(page.getByLabel('λ1 start (parallel)', { exact: true })).toHaveValue('0');
-  await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm-ppo');
+  await page.getByRole('link', { name: /v2: λ1, λ2 annealed.*with Start bias \(work alone\) = 6/ }).click();
+  await expect(page.getByLabel('Start bias (work alone)', { exact: true })).toHaveValue('6');
+  await expect(page.getByLabel('Credit', { exact: true })).toHaveValue('stage-critic');
+  await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm-v2');
 });

@@ -3,6 +3,7 @@ import { resolveExperiment } from '../../config/config';
 import { experimentUrl } from '../../config/urlState';
 import { usePlayground } from '../store';
 import { isSwarm } from '../../config/watchable';
+import { SETTINGS, isSettingKey, type ExperimentSettings } from '../../config/settings';
 
 interface Topic {
   id: string;
@@ -13,6 +14,8 @@ interface Topic {
   pattern: RegExp;
   /** A seed that shows the idea, where it shows in some seeds and not others (say so in `text`). */
   seed?: number;
+  /** Settings the link changes from the preset (say which in `text`). */
+  settings?: Partial<ExperimentSettings>;
   /** About the agent swarm presets: listed after the others unless a swarm preset is open. */
   swarm?: boolean;
 }
@@ -29,25 +32,25 @@ const TOPICS: Topic[] = [
     id: 'serial-collapse',
     swarm: true,
     title: 'Serial collapse',
-    text: 'Without a reward for creating subagents, the orchestrator keeps doing every subtask itself. Handing out a few subtasks now and then does not bring the answer in on time, so the task score gives it no reason to change: critical steps stay above the serial baseline and parallelism near zero. The parallel bonus (λ1 times r_parallel) pays for each try and gets it off that plateau. It happens in 4 of 5 seeds; the link opens seed 2 (seed 1 escapes late, near update 35).',
-    names: ['swarm-no-shaping', 'swarm-serial-collapse'],
+    text: 'An orchestrator that starts out doing every subtask itself can stay that way: handing out a few subtasks does not bring the answer in sooner at first, so nothing pushes it to delegate. Under the second swarm’s fair rules this comes from the start, not from the reward: from an unbiased start no held-out seed collapsed, with or without the λ bonuses; when the “direct” action starts 6 logits ahead, 5 of 10 never delegated in 60 updates. The link opens the second swarm with that start (start bias 6).',
+    names: ['swarm-v2-annealed'],
     pattern: /serial.?collapse|unshaped|no shaping/i,
-    seed: 2,
+    settings: { 'swarm2.startBias': 6 },
   },
   {
     id: 'spurious-parallelism',
     swarm: true,
     title: 'Spurious parallelism',
-    text: 'Pay only for starting subagents and the orchestrator starts subagents that finish nothing: parallelism climbs while the finish rate falls. The finish bonus (λ2 times r_finish) rewards subagents that complete their subtask.',
-    names: ['swarm-no-anneal', 'swarm-spurious-parallelism'],
+    text: 'Subagents that add nothing: work already planned or claimed handed out again, items too small to be worth a subagent, or more results than the orchestrator’s context can hold. Parallelism rises while the finish rate falls. In the second swarm it showed in 5 to 9 of 10 held-out seeds of every row, the unshaped one included, while every decision shared the episode’s return; judged stage by stage against a learned critic it fell to 0 to 3 of 10, and a λ1 that never anneals (the report’s cause) did not bring it back (1 of 10). The link keeps λ1 constant.',
+    names: ['swarm-v2-constant-lambda1'],
     pattern: /spurious/i,
   },
   {
     id: 'annealing',
     swarm: true,
     title: 'Annealing λ1 and λ2',
-    text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score.',
-    names: ['swarm-annealed'],
+    text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score. In the second swarm the shaping changes little: on held-out seeds every trained row ends at r_perf 0.80 to 0.83, the unshaped one at 0.80, within the spread between seeds; the scripted greedy orchestrator reaches 0.88.',
+    names: ['swarm-v2-annealed', 'swarm-annealed'],
     pattern: /anneal/i,
   },
   {
@@ -95,16 +98,21 @@ export function TeachingPanel() {
             <p>{t.text}</p>
             {preset ? (
               <a
-                href={experimentUrl(window.location.href, resolveExperiment(preset.name, t.seed === undefined ? {} : { seed: t.seed }))}
+                href={experimentUrl(window.location.href, resolveExperiment(preset.name, { ...(t.seed === undefined ? {} : { seed: t.seed }), ...t.settings }))}
                 onClick={(e) => {
                   e.preventDefault();
                   if (locked) return;
                   setPreset(preset.name);
                   if (t.seed !== undefined) setSeed(t.seed);
+                  for (const key of Object.keys(t.settings ?? {})) {
+                    const value = isSettingKey(key) ? t.settings?.[key] : undefined;
+                    if (isSettingKey(key) && value !== undefined) setSetting(key, value);
+                  }
                 }}
                 aria-disabled={locked}
               >
                 Open the “{preset.title}” preset{t.seed === undefined ? '' : ` (seed ${t.seed})`}
+                {t.settings ? ` with ${Object.entries(t.settings).map(([k, v]) => `${isSettingKey(k) ? SETTINGS[k].label : k} = ${String(v)}`).join(', ')}` : ''}
               </a>
             ) : (
               <p className="help">No preset in this build shows this yet.</p>
