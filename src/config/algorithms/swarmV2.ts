@@ -59,9 +59,9 @@ export const SWARM_V2 = defineAlgorithm({
     lambda1Schedule: choice('swarm reward', 'λ1 schedule', SCHEDULES, 'linear', 'How λ1 anneals to zero over the horizon (constant: never).'),
     lambda2: num('swarm reward', 'λ2 start (finish)', 0, 2, 0.3, 'Weight of r_finish = completed/assigned (1 when nothing assigned) at the start.'),
     lambda2Schedule: choice('swarm reward', 'λ2 schedule', SCHEDULES, 'linear', 'How λ2 anneals to zero over the horizon (constant: never).'),
-    annealUpdates: int('swarm reward', 'Anneal horizon (updates)', 1, 5_000, 30, 'Updates over which λ1 and λ2 reach zero.'),
+    annealUpdates: int('swarm reward', 'Anneal horizon (updates)', 1, 5_000, 60, 'Updates over which λ1 and λ2 reach zero.'),
     parallelCap: int('swarm reward', 'r_parallel cap', 1, 500, 16, 'r_parallel = min(subagents created, cap) / cap.'),
-    updates: int('swarm training', 'Orchestrator updates', 1, 5_000, 60, 'PPO updates (each on envsPerActor episodes per actor).'),
+    updates: int('swarm training', 'Orchestrator updates', 1, 5_000, 120, 'PPO updates (each on envsPerActor episodes per actor).'),
     lr: num('swarm training', 'Learning rate', 1e-5, 0.1, 3e-3, 'Adam step size of the set policy.', true),
     entCoef: num('swarm training', 'Entropy bonus', 0, 0.2, 0.01, 'Entropy weight in the PPO loss.'),
     updateEpochs: int('swarm training', 'PPO epochs', 1, 20, 2, 'Passes over each batch of decisions.'),
@@ -76,7 +76,7 @@ export const SWARM_V2 = defineAlgorithm({
     {
       name: 'swarm-v2-annealed',
       title: 'Agent swarm v2: λ1, λ2 annealed to zero',
-      description: 'The reference: λ1 = λ2 = 0.3, both linear to zero over 30 updates, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task; each decision gets the reward to go of its stage (a launch and the assignments it ran), judged against a learned critic (the value head).',
+      description: 'The reference: 120 updates, λ1 = λ2 = 0.3, both linear to zero over the first 60, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task; each decision gets the reward to go of its stage (a launch and the assignments it ran), judged against a learned critic (the value head).',
       settings: { ...ANNEALED },
     },
     {
@@ -106,8 +106,8 @@ export const SWARM_V2 = defineAlgorithm({
     {
       name: 'swarm-v2-scale',
       title: 'Agent swarm v2: 100 subtasks, up to 100 subagents',
-      description: 'Changes from swarm-v2-annealed: 100 subtasks (serial baseline near 1,500 steps), decision cap 500, 1 actor × 4 episodes per update.',
-      settings: { ...ANNEALED, actors: 1, envsPerActor: 4, 'swarm2.subtasks': 100, 'swarm2.maxDecisions': 500 },
+      description: 'Changes from swarm-v2-annealed: 100 subtasks (serial baseline near 1,500 steps), decision cap 500, 1 actor × 4 episodes per update, 60 updates (λ1, λ2 to zero over the first 30).',
+      settings: { ...ANNEALED, actors: 1, envsPerActor: 4, 'swarm2.subtasks': 100, 'swarm2.maxDecisions': 500, 'swarm2.updates': 60, 'swarm2.annealUpdates': 30 },
     },
   ],
 });
