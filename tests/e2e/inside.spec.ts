@@ -11,8 +11,9 @@ import { test, expect, expectStatus } from './fixtures';
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
 
-// A large budget: the test stops the run once it has two snapshots (the learner sends one every 2 s).
-const config = resolveExperiment('quickstart', { backend: 'wasm', actors: 1, seed: 3, 'run.envSteps': 1_000_000 });
+// The largest budget (about 20 s of training here, 1M steps took 4 s): the test stops the run once it has two
+// snapshots (the learner sends one every 2 s).
+const config = resolveExperiment('quickstart', { backend: 'wasm', actors: 1, seed: 3, 'run.envSteps': 5_000_000 });
 
 async function snapshot(page: Page): Promise<{ update: number; pixels: string }> {
   const heatmap = page.getByTestId('policy-heatmap');
