@@ -180,8 +180,11 @@ export function decisionRewardsToGo(e: DecompEpisode, w: { lambda1: number; lamb
   return stageReturns(e, w).g;
 }
 
-/** G_t and each decision's stage (its launch's index, T for the decision cap's launch, else its own index). */
-export function stageReturns(e: DecompEpisode, w: { lambda1: number; lambda2: number; parallelCap: number }): { g: Float64Array; stage: Int32Array } {
+/**
+ * G_t, each decision's stage (its launch's index, T for the decision cap's launch, else its own
+ * index) and the sum of the per-decision rewards (the episode's reward, when the parts are whole).
+ */
+export function stageReturns(e: DecompEpisode, w: { lambda1: number; lambda2: number; parallelCap: number }): { g: Float64Array; stage: Int32Array; total: number } {
   const c = e.credit;
   if (!c) throw new Error("swarm-v2: per-decision credit needs the episode's credit parts (an actor that records them)");
   const T = e.decisions.length;
@@ -209,7 +212,7 @@ export function stageReturns(e: DecompEpisode, w: { lambda1: number; lambda2: nu
     stage[t] = s;
     g[t] = toGo[s] + (s !== t ? r[t] - planSum[s] / planSize[s] : 0);
   }
-  return { g, stage };
+  return { g, stage, total: toGo[0] };
 }
 
 /** Writes an episode's decisions (s_t, a_t, log π_old(a_t|s_t), V_old(s_t)) into the batch rows from `row` on; returns the next row. */
@@ -280,18 +283,18 @@ function buildDecisionCreditBatch(
   gaeLambda: number,
   groupBaseline: boolean,
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
-  const toGo = episodes.map((e) => decisionRewardsToGo(e, w));
-  const stats = checkedStats(episodes, w);
-  const groupKey = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
+  const parts = episodes.map((e) => stageReturns(e, w));
+  const toGo = parts.map((p) => p.g);
+  const stats = checkedStats(episodes, w, parts);
   const groups = new Map<string, number[]>();
-  if (groupBaseline) episodes.forEach((e, k) => groups.set(groupKey(e), [...(groups.get(groupKey(e)) ?? []), k]));
+  if (groupBaseline) episodes.forEach((e, k) => groups.set(taskGroupKey(e), [...(groups.get(taskGroupKey(e)) ?? []), k]));
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
   const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);
   let row = 0;
   episodes.forEach((e, k) => {
     const T = e.decisions.length;
     const g = toGo[k];
-    const others = (groups.get(groupKey(e)) ?? []).filter((j) => j !== k);
+    const others = (groups.get(taskGroupKey(e)) ?? []).filter((j) => j !== k);
     if (others.length > 0) {
       for (let t = 0; t < T; t++) {
         const b = others.reduce((a, j) => a + (t < toGo[j].length ? toGo[j][t] : 0), 0) / others.length;
@@ -318,23 +321,27 @@ function buildDecisionCreditBatch(
  * seed): (Σ_{e' in group} r_e' − r_e) / (n − 1); null where the episode is its task's only run.
  */
 function leaveOneOutMeans(episodes: readonly DecompEpisode[], totals: readonly number[]): (number | null)[] {
-  const key = (e: DecompEpisode) => `${e.actorIndex}:${e.outcome.taskSeed}`;
   const groups = new Map<string, { sum: number; n: number }>();
   episodes.forEach((e, k) => {
-    const g = groups.get(key(e)) ?? { sum: 0, n: 0 };
-    groups.set(key(e), { sum: g.sum + totals[k], n: g.n + 1 });
+    const g = groups.get(taskGroupKey(e)) ?? { sum: 0, n: 0 };
+    groups.set(taskGroupKey(e), { sum: g.sum + totals[k], n: g.n + 1 });
   });
   return episodes.map((e, k) => {
-    const g = groups.get(key(e));
+    const g = groups.get(taskGroupKey(e));
     return g && g.n > 1 ? (g.sum - totals[k]) / (g.n - 1) : null;
   });
 }
 
-/** Checks that the per-decision rewards of each episode sum to its PARL reward; returns each episode's stats. */
-function checkedStats(episodes: readonly DecompEpisode[], w: { lambda1: number; lambda2: number; parallelCap: number }): SwarmEpisodeStats[] {
+/** The runs of one task in a batch: the same actor and task seed. */
+function taskGroupKey(e: DecompEpisode): string {
+  return `${e.actorIndex}:${e.outcome.taskSeed}`;
+}
+
+/** Checks that the per-decision rewards of each episode (stageReturns' totals) sum to its PARL reward; returns each episode's stats. */
+function checkedStats(episodes: readonly DecompEpisode[], w: { lambda1: number; lambda2: number; parallelCap: number }, parts: readonly { total: number }[]): SwarmEpisodeStats[] {
   const stats = episodes.map((e) => decompEpisodeStats(e.outcome, w));
-  episodes.forEach((e, k) => {
-    const sum = e.credit ? decisionRewards(e.credit, w).reduce((a, x) => a + x, 0) : 0;
+  episodes.forEach((_e, k) => {
+    const sum = parts[k].total;
     if (Math.abs(sum - stats[k].total) > 1e-6) throw new Error(`swarm-v2: per-decision rewards sum to ${sum}, the episode's reward is ${stats[k].total}`);
   });
   return stats;
@@ -348,7 +355,7 @@ function buildStageCriticBatch(
   firstStageBaseline: FirstStageBaseline,
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
   const parts = episodes.map((e) => stageReturns(e, w));
-  const stats = checkedStats(episodes, w);
+  const stats = checkedStats(episodes, w, parts);
   const othersMean = firstStageBaseline === 'group' ? leaveOneOutMeans(episodes, stats.map((x) => x.total)) : null;
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
   const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);

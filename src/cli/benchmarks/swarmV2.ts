@@ -184,13 +184,10 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     ...(splitFlag !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
     ...(splitFlag !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
   ].map((s) => ({ ...s, seeds: flags.seeds ? s.seeds.filter((x) => flags.seeds.split(',').map(Number).includes(x)) : s.seeds }));
-  const lr = flags.lr === undefined ? null : Number(flags.lr);
-  if (lr !== null && !(lr > 0 && Number.isFinite(lr))) throw new Error(`swarm-story: --lr must be a positive number, got ${flags.lr}`);
+  const lr = numberFlag(flags, 'lr', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const spec = storySpec(numSubtasks);
-  const perActor = flags['episodes-per-actor'] === undefined ? null : Number(flags['episodes-per-actor']);
-  if (perActor !== null && !(Number.isInteger(perActor) && perActor >= 1 && perActor % (spec.episodesPerTask ?? 1) === 0)) {
-    throw new Error(`swarm-story: --episodes-per-actor must be a positive multiple of ${spec.episodesPerTask ?? 1}, got ${flags['episodes-per-actor']}`);
-  }
+  const perTask = spec.episodesPerTask ?? 1;
+  const perActor = numberFlag(flags, 'episodes-per-actor', (x) => Number.isInteger(x) && x >= 1 && x % perTask === 0, `a positive multiple of ${perTask}`);
   const credit = flags.credit;
   if (credit !== undefined && !isOneOf(credit, DECOMP_CREDIT_MODES)) throw new Error(`swarm-story: --credit must be one of ${DECOMP_CREDIT_MODES.join(', ')}, got ${credit}`);
   const firstStage = flags['first-stage'];
@@ -209,9 +206,9 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     ...(vfCoef === null ? {} : { vfCoef }),
     ...(updateEpochs === null ? {} : { updateEpochs }),
   });
-  validateCreditOptions(optionsOf(0));
-  const table: (string | number)[][] = [];
   const base = optionsOf(0);
+  validateCreditOptions(base);
+  const table: (string | number)[][] = [];
   const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? DEFAULT_DECOMP_CREDIT };
   // Only the flags given are recorded (the records of a run without them stay as they were).
   if (firstStage !== undefined) figures.firstStageBaseline = firstStage;

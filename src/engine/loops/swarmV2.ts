@@ -72,8 +72,8 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   } catch (e) {
     return cannotRun(ctx, `The swarm-v2 config cannot run: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const spec = actorSpecOf(options);
-  const reporting = await createReportingPool(ctx, actorHandle(ctx, DecompActor), s.actors, (i): [{ spec: DecompTaskSpec; actorIndex: number; seed: number }] => [{ spec, actorIndex: i, seed: s.seed }], async () => undefined);
+  const actorSpec = actorSpecOf(options);
+  const reporting = await createReportingPool(ctx, actorHandle(ctx, DecompActor), s.actors, (i): [{ spec: DecompTaskSpec; actorIndex: number; seed: number }] => [{ spec: actorSpec, actorIndex: i, seed: s.seed }], async () => undefined);
   const pool = reporting.pool;
   const actors: DecompActors = {
     get size() {
@@ -107,7 +107,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
         ctx.emit({ type: 'swarm', update: progress.update, trainSteps: progress.update, episodes: r.stats });
         const traceEvery = s['swarm.traceEvery'];
         if (traceEvery > 0 && progress.update % traceEvery === 0) {
-          ctx.emit({ type: 'decompTrace', update: progress.update, trace: await traceEpisode(learner, spec, s.seed, progress.update) });
+          ctx.emit({ type: 'decompTrace', update: progress.update, trace: await traceEpisode(learner, options.spec, s.seed, progress.update) });
         }
         if (stop) break;
       }
