@@ -28,7 +28,7 @@ import { Algorithm } from '../core/algorithm';
 import { QMlp } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
 import { FusedAdam } from '../core/fusedAdam';
-import { clipScale, globalNorm, ScalarCache } from '../core/tensorUtils';
+import { ScalarCache } from '../core/tensorUtils';
 import type { TransitionBatch } from './replayBuffer';
 import { rescaledLearningRate, setLiveNumber } from './liveChange';
 
@@ -257,9 +257,8 @@ export class Dqn extends Algorithm<DqnBatch | DqnSteps, QModel> {
         side.qMean = tf.keep(t.qMean);
         return t.loss;
       }, vars);
-      // Global-norm clipping (clipByGlobalNorm's arithmetic), its factor applied inside the Adam step.
-      const norm = globalNorm(Object.keys(grads).map((k) => grads[k]));
-      this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm, (x) => this.constants.get(x)));
+      // Global-norm clipping (clipByGlobalNorm's arithmetic) and the Adam step, on typed arrays where it can.
+      const norm = this.optimizer.clipAndApply(grads, this.config.maxGradNorm);
       return { loss, qMean: side.qMean as tf.Scalar, gradNorm: norm };
     });
   }

@@ -29,7 +29,7 @@ import { Algorithm } from '../core/algorithm';
 import { DenseStack } from '../core/mlp';
 import { Model, type WeightSpec } from '../core/model';
 import { Rng } from '../core/rng';
-import { clipScale, globalNorm, readScalars } from '../core/tensorUtils';
+import { readScalars } from '../core/tensorUtils';
 import { FusedAdam } from '../core/fusedAdam';
 import { applyStack } from '../core/qmixMixer';
 import { checkEpisodeBatch, gumbelNoise, type EpisodeSource, type MarlActingSpec, type MarlAlgorithm, type MarlAlgorithmModule, type MarlEpisodeBatch, type MarlTaskSpec } from './marl';
@@ -324,10 +324,10 @@ export class Maddpg extends Algorithm<MaddpgBatch, MaddpgActors> implements Marl
       for (const side of this.sides) {
         const criticVars = side.agents.flatMap((i) => this.critics.nets[i].variables());
         const critic = tf.variableGrads(() => tf.addN(side.agents.map((i) => this.criticLoss(staged, i, y))) as tf.Scalar, criticVars);
-        side.criticOptimizer.applyGradients(critic.grads, clipScale(globalNorm(Object.values(critic.grads)), this.params.gradClip));
+        side.criticOptimizer.clipAndApply(critic.grads, this.params.gradClip).dispose();
         const actorVars = side.agents.flatMap((i) => this.model.nets[i].variables());
         const actor = tf.variableGrads(() => tf.addN(side.agents.map((i) => this.actorLoss(staged, i))) as tf.Scalar, actorVars);
-        side.actorOptimizer.applyGradients(actor.grads, clipScale(globalNorm(Object.values(actor.grads)), this.params.gradClip));
+        side.actorOptimizer.clipAndApply(actor.grads, this.params.gradClip).dispose();
         const name = this.sides.length > 1 ? ` side ${side.index}` : '';
         const n = side.agents.length;
         out[`criticLoss${name}`] = tf.div(critic.value, n) as tf.Scalar;

@@ -37,7 +37,7 @@ import { PPO } from '../config/algorithms/ppo';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { Rng } from '../core/rng';
 import { FusedAdam } from '../core/fusedAdam';
-import { clipScale, globalNorm, ScalarCache } from '../core/tensorUtils';
+import { ScalarCache } from '../core/tensorUtils';
 import {
   categorical,
   checkObsActions,
@@ -47,6 +47,8 @@ import {
   type OnPolicyBatch,
 } from './common';
 import { rescaledLearningRate, setLiveNumber } from './liveChange';
+import { backendSums } from '../core/backendSums';
+import { fusedLossSupported, fusedPpoLoss, normalizeAdvantages, ppoDiagnostics, type FusedPpoLoss, type PpoLossRows } from './ppoFusedLoss';
 
 export interface PpoConfig {
   /** Adam learning rate. */
@@ -79,6 +81,11 @@ export interface PpoConfig {
   annealLr: boolean;
   /** Seed of the minibatch shuffling. */
   seed: number;
+  /**
+   * On the cpu and wasm backends, compute the loss from the logits on as one taped operation
+   * (ppoFusedLoss.ts: the same bits, about 170 fewer kernels a minibatch); false = the tfjs graph.
+   */
+  fusedLoss: boolean;
 }
 
 /**
@@ -95,6 +102,7 @@ export const PPO_DEFAULTS: Readonly<PpoConfig> = Object.freeze({
   clipVloss: true,
   targetKl: null,
   seed: 1,
+  fusedLoss: true,
 });
 
 /**
@@ -141,8 +149,8 @@ interface PpoRows {
   values?: Float32Array;
 }
 
-/** The rows `idx` of each field as fresh tensors (a copy: what tf.gather would give, without its kernels). */
-function minibatchTensors(rows: PpoRows, idx: readonly number[]): PpoMinibatch {
+/** The rows `idx` of each field (copies). */
+function minibatchRows(rows: PpoRows, idx: readonly number[]): PpoLossRows & { obs: Float32Array } {
   const n = idx.length;
   const d = rows.obsDim;
   const obs = new Float32Array(n * d);
@@ -160,13 +168,19 @@ function minibatchTensors(rows: PpoRows, idx: readonly number[]): PpoMinibatch {
     returns[r] = rows.returns[i];
     if (oldValues && rows.values) oldValues[r] = rows.values[i];
   }
+  return { obs, actions, oldLogProbs, advantages, returns, oldValues };
+}
+
+/** The rows `idx` of each field as fresh tensors (a copy: what tf.gather would give, without its kernels). */
+function minibatchTensors(rows: PpoRows, idx: readonly number[]): PpoMinibatch {
+  const m = minibatchRows(rows, idx);
   return {
-    obs: tf.tensor2d(obs, [n, d]),
-    actions: tf.tensor1d(actions, 'int32'),
-    oldLogProbs: tf.tensor1d(oldLogProbs),
-    advantages: tf.tensor1d(advantages),
-    returns: tf.tensor1d(returns),
-    oldValues: oldValues ? tf.tensor1d(oldValues) : undefined,
+    obs: tf.tensor2d(m.obs, [idx.length, rows.obsDim]),
+    actions: tf.tensor1d(m.actions, 'int32'),
+    oldLogProbs: tf.tensor1d(m.oldLogProbs),
+    advantages: tf.tensor1d(m.advantages),
+    returns: tf.tensor1d(m.returns),
+    oldValues: m.oldValues ? tf.tensor1d(m.oldValues) : undefined,
   };
 }
 
@@ -292,6 +306,7 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
    * kernel): Â before it, the diagnostics after it, from the same tensors, so every value is the same.
    */
   private step(rows: PpoRows, vars: tf.Variable[], idx: readonly number[]): tf.Tensor1D {
+    if (this.config.fusedLoss && fusedLossSupported()) return this.fusedStep(rows, vars, idx);
     return tf.tidy(() => {
       const mb = minibatchTensors(rows, idx);
       const adv = this.normalizedAdvantages(mb.advantages);
@@ -307,9 +322,8 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       }, vars);
       const kept = [side.pgLoss, side.valueLoss, side.entropy, side.ratio, side.logRatio] as tf.Tensor[];
       const { approxKl, clipFrac } = this.diagnostics(side.ratio as tf.Tensor1D, side.logRatio as tf.Tensor1D);
-      // Global-norm clipping (clipByGlobalNorm's arithmetic), its factor applied inside the Adam step.
-      const norm = globalNorm(Object.keys(grads).map((k) => grads[k]));
-      this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm, (x) => this.constants.get(x)));
+      // Global-norm clipping (clipByGlobalNorm's arithmetic) and the Adam step, on typed arrays where it can.
+      const norm = this.optimizer.clipAndApply(grads, this.config.maxGradNorm);
       const m: Record<(typeof METRICS)[number], tf.Scalar> = {
         loss,
         pgLoss: side.pgLoss as tf.Scalar,
@@ -323,6 +337,38 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       // keep()-ed tensors outlive every tidy: free them by hand.
       tf.dispose(kept);
       return stacked;
+    });
+  }
+
+  /**
+   * step() with the loss as one taped operation (ppoFusedLoss.ts) and the clipping and Adam step on
+   * typed arrays (FusedAdam.clipAndApply): the same values, about 250 fewer kernels a minibatch.
+   */
+  private fusedStep(rows: PpoRows, vars: tf.Variable[], idx: readonly number[]): tf.Tensor1D {
+    return tf.tidy(() => {
+      const m = minibatchRows(rows, idx);
+      const red = backendSums();
+      const lossRows = { ...m, advantages: this.config.normAdv ? normalizeAdvantages(m.advantages, red) : m.advantages };
+      const obs = tf.tensor2d(m.obs, [idx.length, rows.obsDim]);
+      let terms: FusedPpoLoss | null = null;
+      const { value: loss, grads } = tf.variableGrads(() => {
+        const { logits, value } = this.model.forward(obs);
+        terms = fusedPpoLoss(logits, value, lossRows, this.config);
+        return terms.loss;
+      }, vars);
+      const t = terms as unknown as FusedPpoLoss; // set by the closure above
+      const { approxKl, clipFrac } = ppoDiagnostics(t.ratio, t.logRatio, this.config.clipCoef, red);
+      const norm = this.optimizer.clipAndApply(grads, this.config.maxGradNorm);
+      const m7: Record<(typeof METRICS)[number], tf.Scalar> = {
+        loss,
+        pgLoss: tf.scalar(t.pgLoss),
+        valueLoss: tf.scalar(t.valueLoss),
+        entropy: tf.scalar(t.entropy),
+        approxKl: tf.scalar(approxKl),
+        clipFrac: tf.scalar(clipFrac),
+        gradNorm: norm,
+      };
+      return tf.stack(METRICS.map((k) => m7[k])) as tf.Tensor1D;
     });
   }
 

@@ -19,7 +19,7 @@ import { Algorithm } from '../core/algorithm';
 import { diagGaussianLogProb, GaussianActorCritic, type ActorSpec } from '../core/continuousMlp';
 import { Rng } from '../core/rng';
 import { FusedAdam } from '../core/fusedAdam';
-import { clipScale, globalNorm, readScalars } from '../core/tensorUtils';
+import { readScalars } from '../core/tensorUtils';
 import { setOptimizerLr } from './offPolicy';
 
 export interface GaussianPpoConfig {
@@ -138,8 +138,7 @@ export class GaussianPpo extends Algorithm<GaussianPpoBatch, GaussianActorCritic
             side.kl = tf.keep(l.kl);
             return l.total;
           }, this.model.variables());
-          const norm = globalNorm(Object.keys(grads).map((k) => grads[k]));
-          this.optimizer.applyGradients(grads, clipScale(norm, this.config.maxGradNorm));
+          const norm = this.optimizer.clipAndApply(grads, this.config.maxGradNorm);
           const out = tf.stack([side.pg!, side.v!, side.ent!, side.kl!, norm]);
           tf.dispose([side.pg!, side.v!, side.ent!, side.kl!]);
           return out;

@@ -36,7 +36,7 @@ import { Dense } from '../core/mlp';
 import { Model, type WeightSpec } from '../core/model';
 import { QmixMixer } from '../core/qmixMixer';
 import { Rng } from '../core/rng';
-import { clipScale, globalNorm, readScalars } from '../core/tensorUtils';
+import { readScalars } from '../core/tensorUtils';
 import { unstackSteps } from '../core/sequenceKernels';
 import { agentInputDim, checkEpisodeBatch, episodeAgentInputs, type EpisodeSource, type MarlActingSpec, type MarlAlgorithm, type MarlAlgorithmModule, type MarlEpisodeBatch, type MarlTaskSpec } from './marl';
 
@@ -423,8 +423,7 @@ export class Qmix extends Algorithm<MarlEpisodeBatch, RnnAgent> implements MarlA
         return out.loss;
       }, this.trainables());
       // Global-norm clipping folded into the fused Adam step (one scale of the flat gradient).
-      const norm = globalNorm(Object.values(grads));
-      this.optimizer.applyGradients(grads, clipScale(norm, this.params.gradClip));
+      const norm = this.optimizer.clipAndApply(grads, this.params.gradClip);
       const out: Record<string, tf.Scalar> = { loss: value, gradNorm: norm };
       if (this.mixer.online) {
         const w = this.mixer.online.weightsFor(tf.reshape(prepared.states, [-1, this.task.stateDim]) as tf.Tensor2D);

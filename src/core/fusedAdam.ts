@@ -15,9 +15,17 @@
  *
  * The variables are looked up by name in tfjs's registry (as tfjs's optimizers do); the first
  * step fixes their set and order, and a later step with other variables is an error.
+ *
+ * `clipAndApply(grads, maxNorm)` adds global-norm clipping (globalNorm and clipScale of
+ * tensorUtils.ts) and, on the cpu and wasm backends, runs the norm and the whole step on typed
+ * arrays: the same float32 operations in the same order (sums as the backend's kernels,
+ * backendSums.ts), one tensor written back per variable instead of ~80 kernels a step.
  */
 import * as tf from '@tensorflow/tfjs';
-import { ScalarCache } from './tensorUtils';
+import { backendSums, typedArrayPathSupported } from './backendSums';
+import { clipScale, globalNorm, ScalarCache } from './tensorUtils';
+
+const f = Math.fround;
 
 /** tfjs's NamedTensor (not re-exported by @tensorflow/tfjs). */
 interface NamedTensor {
@@ -91,6 +99,77 @@ export class FusedAdam extends tf.Optimizer {
       layout.variables.forEach((x, i) => x.assign(tf.add(tf.reshape(steps[i], x.shape), x)));
       this.accBeta1.assign(tf.mul(this.accBeta1, c(this.beta1)));
       this.accBeta2.assign(tf.mul(this.accBeta2, c(this.beta2)));
+    });
+    this.incrementIterations();
+  }
+
+  /**
+   * ‖g‖₂ over the gradients in order (globalNorm), then one step with the gradient scaled by
+   * min(1, maxNorm / (‖g‖₂ + 1e-6)) (clipScale; no scaling when maxNorm is null or not finite).
+   * Returns ‖g‖₂ before clipping, a new scalar.
+   */
+  clipAndApply(variableGradients: tf.NamedTensorMap, maxNorm: number | null): tf.Scalar {
+    const names = Object.keys(variableGradients);
+    if (!typedArrayPathSupported()) {
+      return tf.tidy(() => {
+        const norm = globalNorm(names.map((k) => variableGradients[k]));
+        this.applyGradients(variableGradients, clipScale(norm, maxNorm, (x) => this.constants.get(x)));
+        return norm;
+      });
+    }
+    const layout = this.layoutFor(names);
+    const sums = backendSums();
+    const grads = names.map((name, i) => {
+      const g = variableGradients[name];
+      if (g == null) throw new Error(`FusedAdam: no gradient for variable ${name}`);
+      if (g.size !== layout.sizes[i]) throw new Error(`FusedAdam: the gradient of ${name} has ${g.size} values, the variable ${layout.sizes[i]}`);
+      return g.dataSync() as Float32Array;
+    });
+    // globalNorm: √(AddN of Sum(Square(g_k))); AddN adds in float32 from +0 on both backends.
+    let total = 0;
+    for (const g of grads) total = f(total + sums.sumOfSquares(g));
+    const norm = f(Math.sqrt(total));
+    const scale = maxNorm === null || !Number.isFinite(maxNorm) ? null : f(Math.min(1, f(f(maxNorm) / f(norm + f(1e-6)))));
+    this.stepOnArrays(layout, grads, scale);
+    return tf.scalar(norm, 'float32');
+  }
+
+  /** applyGradients' arithmetic element by element (cpu and wasm only: see clipAndApply). */
+  private stepOnArrays(layout: Layout, grads: Float32Array[], scale: number | null): void {
+    const b1 = f(this.beta1);
+    const b2 = f(this.beta2);
+    const c1 = f(1 - this.beta1);
+    const c2 = f(1 - this.beta2);
+    const eps = f(this.epsilon);
+    const negLr = f(-this.learningRate);
+    const acc1 = this.accBeta1.dataSync()[0];
+    const acc2 = this.accBeta2.dataSync()[0];
+    const om1 = f(1 - acc1);
+    const om2 = f(1 - acc2);
+    const m0 = (this.m as tf.Variable).dataSync() as Float32Array;
+    const v0 = (this.v as tf.Variable).dataSync() as Float32Array;
+    const m = new Float32Array(m0.length);
+    const v = new Float32Array(v0.length);
+    tf.tidy(() => {
+      let o = 0;
+      layout.variables.forEach((x, i) => {
+        const theta = x.dataSync() as Float32Array;
+        const g = grads[i];
+        const out = new Float32Array(theta.length);
+        for (let j = 0; j < theta.length; j++, o++) {
+          const gj = scale === null ? g[j] : f(g[j] * scale);
+          m[o] = f(f(m0[o] * b1) + f(gj * c1));
+          v[o] = f(f(v0[o] * b2) + f(f(gj * gj) * c2));
+          const mHat = f(m[o] / om1);
+          const vHat = f(v[o] / om2);
+          out[j] = f(f(f(mHat / f(f(Math.sqrt(vHat)) + eps)) * negLr) + theta[j]);
+        }
+        x.assign(tf.tensor(out, x.shape, 'float32'));
+      });
+      (this.m as tf.Variable).assign(tf.tensor1d(m));
+      (this.v as tf.Variable).assign(tf.tensor1d(v));
+      this.accBeta1.assign(tf.scalar(f(acc1 * b1)));
+      this.accBeta2.assign(tf.scalar(f(acc2 * b2)));
     });
     this.incrementIterations();
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../../src/core/backend';
 import { FusedAdam } from '../../../src/core/fusedAdam';
-import { ScalarCache } from '../../../src/core/tensorUtils';
+import { clipScale, globalNorm, ScalarCache } from '../../../src/core/tensorUtils';
 import { Rng } from '../../../src/core/rng';
 
 const SHAPES: number[][] = [[5, 3], [3], [3, 2], [2], []];
@@ -133,5 +133,39 @@ describe('ScalarCache (the kept constants of FusedAdam, Ppo and Dqn)', () => {
     c.dispose();
     expect(tf.memory().numTensors).toBe(before);
     x.dispose();
+  });
+});
+
+describe.each(['cpu', 'wasm'] as const)('FusedAdam.clipAndApply on %s', (backend) => {
+  it('gives the bits of globalNorm + clipScale + applyGradients, clipped or not, with and without a limit', async () => {
+    await chooseBackend({ preferred: backend });
+    expect(tf.getBackend()).toBe(backend);
+    const [a, b] = twins(3);
+    const ref = new FusedAdam(2e-3, 0.9, 0.999, 1e-5);
+    const fused = new FusedAdam(2e-3, 0.9, 0.999, 1e-5);
+    const rng = new Rng(4);
+    const constants = new ScalarCache();
+    let clippedSteps = 0;
+    for (let step = 0; step < 200; step++) {
+      const maxNorm = step % 7 === 3 ? null : step % 2 === 0 ? 0.5 : 50;
+      const g = randomGrads(rng);
+      const [normRef, normFused] = tf.tidy(() => {
+        const refGrads: tf.NamedTensorMap = {};
+        const fusedGrads: tf.NamedTensorMap = {};
+        a.forEach((v, i) => (refGrads[v.name] = tf.tensor(g[i], SHAPES[i])));
+        b.forEach((v, i) => (fusedGrads[v.name] = tf.tensor(g[i], SHAPES[i])));
+        const n = globalNorm(a.map((v) => refGrads[v.name]));
+        ref.applyGradients(refGrads, clipScale(n, maxNorm, (x) => constants.get(x)));
+        return [n.dataSync()[0], fused.clipAndApply(fusedGrads, maxNorm).dataSync()[0]];
+      });
+      expect(Object.is(normFused, normRef)).toBe(true);
+      if (maxNorm !== null && normRef > maxNorm) clippedSteps++;
+      expect(bits(b)).toEqual(bits(a));
+    }
+    expect(clippedSteps).toBeGreaterThan(20);
+    constants.dispose();
+    ref.dispose();
+    fused.dispose();
+    tf.dispose([...a, ...b]);
   });
 });
