@@ -23,6 +23,7 @@ import * as tf from '@tensorflow/tfjs';
 import { installBlockedTransposedMatMul } from './blockedMatMul';
 import { installSharedIdentity } from './sharedIdentity';
 import { installSimdTanh } from './simd/tanhKernel';
+import { installSimdColumnSum } from './simd/columnSumKernel';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
@@ -144,6 +145,7 @@ async function trySet(name: BackendName, okDetail: string): Promise<BackendAttem
       installBlockedTransposedMatMul();
       installSharedIdentity();
       await installSimdTanh();
+      await installSimdColumnSum();
     }
     return { name, ok: true, detail: `${name}: ${okDetail}` };
   } catch (e) {

@@ -1,7 +1,8 @@
 /**
  * The hand-written wasm SIMD kernels (kernels.wat, committed assembled in kernelsWasm.ts), four
  * float32 lanes at a time and bit-identical to tfjs-wasm: tanh exactly as musl's tanhf (tfjs-wasm's
- * scalar C) and a dense layer in XNNPACK's summation order.
+ * scalar C), a dense layer in XNNPACK's summation order, a matrix product in the order of
+ * tfjs-wasm's plain loop for transposed operands, and column sums in the order of its Sum.
  *
  * The module is compiled once (`loadSimdKernels`, awaited when the wasm backend starts); each user
  * then instantiates it synchronously (`SimdKernels.create`) and gets its own memory, freed with it
@@ -17,15 +18,23 @@ interface KernelExports {
   memory: WebAssembly.Memory;
   tanh(ptr: number, n: number): void;
   dense(x: number, xStride: number, w: number, b: number, y: number, rows: number, inDim: number, outP: number, relu: number): void;
+  gemm(a: number, aRow: number, aK: number, b: number, c: number, m: number, k: number, nP: number): void;
+  colsum(x: number, rows: number, colsP: number, y: number): void;
 }
 
 /** The instance's exports, checked to be kernels.wat's (their signatures are the module's, not TypeScript's). */
 function kernelExports(e: WebAssembly.Exports): KernelExports {
-  const { memory, tanh, dense } = e;
-  if (!(memory instanceof WebAssembly.Memory) || typeof tanh !== 'function' || typeof dense !== 'function') {
-    throw new Error('kernels.wasm does not export memory, tanh and dense');
+  const { memory, tanh, dense, gemm, colsum } = e;
+  if (!(memory instanceof WebAssembly.Memory) || [tanh, dense, gemm, colsum].some((fn) => typeof fn !== 'function')) {
+    throw new Error('kernels.wasm does not export memory, tanh, dense, gemm and colsum');
   }
-  return { memory, tanh: tanh as KernelExports['tanh'], dense: dense as KernelExports['dense'] };
+  return {
+    memory,
+    tanh: tanh as KernelExports['tanh'],
+    dense: dense as KernelExports['dense'],
+    gemm: gemm as KernelExports['gemm'],
+    colsum: colsum as KernelExports['colsum'],
+  };
 }
 
 const PAGE_BYTES = 65536;
@@ -96,5 +105,15 @@ export class SimdKernels {
   /** y = x·W + b, then relu if asked (kernels.wat's `dense`; byte offsets, outP a multiple of 4). */
   dense(x: number, xStride: number, w: number, b: number, y: number, rows: number, inDim: number, outP: number, relu: boolean): void {
     this.fns.dense(x, xStride, w, b, y, rows, inDim, outP, relu ? 1 : 0);
+  }
+
+  /** C = A·B (kernels.wat's `gemm`; byte offsets and byte strides of A, nP a multiple of 4). */
+  gemm(a: number, aRow: number, aK: number, b: number, c: number, m: number, k: number, nP: number): void {
+    this.fns.gemm(a, aRow, aK, b, c, m, k, nP);
+  }
+
+  /** y[j] = Σ_r x[r, j] in row order (kernels.wat's `colsum`; byte offsets, colsP a multiple of 4). */
+  colsum(x: number, rows: number, colsP: number, y: number): void {
+    this.fns.colsum(x, rows, colsP, y);
   }
 }

@@ -11,6 +11,16 @@
 ;;                   multiply-add, so nothing is contracted), then if relu ≠ 0, y < 0 ? 0 : y;
 ;;                   w [inDim, outP], b [outP], y [rows, outP], row r of x at x + 4·r·xStride,
 ;;                   outP a multiple of 4.
+;;   gemm(a, aRow, aK, b, c, m, k, nP)
+;;                   C = A·B as tfjs-wasm's plain (transposed-operand) loop sums it: the shared
+;;                   dimension in blocks of 48, each block's sum from +0 in k order, and
+;;                   C[i, j] = ((0 + s_1) + s_2) + …; A[i, kk] at a + i·aRow + kk·aK (byte strides,
+;;                   so a transposed A needs no copy), B [k, nP] and C [m, nP] row-major, nP a
+;;                   multiple of 4.
+;;   colsum(x, rows, colsP, y)
+;;                   y[j] = Σ_r x[r, j], each from +0 in row order (tfjs-wasm's Sum over the first
+;;                   axis: it transposes, then sums each row of the transpose in order); x [rows,
+;;                   colsP] row-major, colsP a multiple of 4.
 ;;
 ;; V8 does not inline wasm calls, and a call spills every vector register, so tanh is one loop body.
 (module
@@ -247,4 +257,138 @@
             (br $four)))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row))))
+
+  ;; C = A·B in tfjs-wasm's plain-loop order (see the header). Per row of C, 16 columns at a time in
+  ;; four independent accumulators, then 4 at a time; per 48-row block of B a fresh sum from +0,
+  ;; added to C (which starts at +0) when the block ends.
+  (func (export "gemm")
+    (param $a i32) (param $aRow i32) (param $aK i32) (param $b i32) (param $c i32)
+    (param $m i32) (param $k i32) (param $nP i32)
+    (local $rowBytes i32) (local $r i32) (local $ar i32) (local $cr i32) (local $jb i32)
+    (local $k0 i32) (local $kEnd i32) (local $ap i32) (local $apEnd i32) (local $bp i32) (local $xk v128)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local.set $rowBytes (i32.shl (local.get $nP) (i32.const 2)))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $m)))
+        (local.set $ar (i32.add (local.get $a) (i32.mul (local.get $r) (local.get $aRow))))
+        (local.set $cr (i32.add (local.get $c) (i32.mul (local.get $r) (local.get $rowBytes))))
+        (local.set $jb (i32.const 0))
+        (block $sixteensDone
+          (loop $sixteen
+            (br_if $sixteensDone (i32.gt_u (i32.add (local.get $jb) (i32.const 64)) (local.get $rowBytes)))
+            (local.set $c0 (v128.const i32x4 0 0 0 0))
+            (local.set $c1 (v128.const i32x4 0 0 0 0))
+            (local.set $c2 (v128.const i32x4 0 0 0 0))
+            (local.set $c3 (v128.const i32x4 0 0 0 0))
+            (local.set $k0 (i32.const 0))
+            (block $blocksDone
+              (loop $block
+                (br_if $blocksDone (i32.ge_u (local.get $k0) (local.get $k)))
+                (local.set $kEnd (select (i32.add (local.get $k0) (i32.const 48)) (local.get $k)
+                  (i32.lt_u (i32.add (local.get $k0) (i32.const 48)) (local.get $k))))
+                (local.set $s0 (v128.const i32x4 0 0 0 0))
+                (local.set $s1 (v128.const i32x4 0 0 0 0))
+                (local.set $s2 (v128.const i32x4 0 0 0 0))
+                (local.set $s3 (v128.const i32x4 0 0 0 0))
+                (local.set $ap (i32.add (local.get $ar) (i32.mul (local.get $k0) (local.get $aK))))
+                (local.set $apEnd (i32.add (local.get $ar) (i32.mul (local.get $kEnd) (local.get $aK))))
+                (local.set $bp (i32.add (i32.add (local.get $b) (i32.mul (local.get $k0) (local.get $rowBytes))) (local.get $jb)))
+                (block $kDone
+                  (loop $kk
+                    (br_if $kDone (i32.eq (local.get $ap) (local.get $apEnd)))
+                    (local.set $xk (v128.load32_splat (local.get $ap)))
+                    (local.set $s0 (f32x4.add (local.get $s0) (f32x4.mul (local.get $xk) (v128.load offset=0 (local.get $bp)))))
+                    (local.set $s1 (f32x4.add (local.get $s1) (f32x4.mul (local.get $xk) (v128.load offset=16 (local.get $bp)))))
+                    (local.set $s2 (f32x4.add (local.get $s2) (f32x4.mul (local.get $xk) (v128.load offset=32 (local.get $bp)))))
+                    (local.set $s3 (f32x4.add (local.get $s3) (f32x4.mul (local.get $xk) (v128.load offset=48 (local.get $bp)))))
+                    (local.set $ap (i32.add (local.get $ap) (local.get $aK)))
+                    (local.set $bp (i32.add (local.get $bp) (local.get $rowBytes)))
+                    (br $kk)))
+                (local.set $c0 (f32x4.add (local.get $c0) (local.get $s0)))
+                (local.set $c1 (f32x4.add (local.get $c1) (local.get $s1)))
+                (local.set $c2 (f32x4.add (local.get $c2) (local.get $s2)))
+                (local.set $c3 (f32x4.add (local.get $c3) (local.get $s3)))
+                (local.set $k0 (local.get $kEnd))
+                (br $block)))
+            (v128.store offset=0 (i32.add (local.get $cr) (local.get $jb)) (local.get $c0))
+            (v128.store offset=16 (i32.add (local.get $cr) (local.get $jb)) (local.get $c1))
+            (v128.store offset=32 (i32.add (local.get $cr) (local.get $jb)) (local.get $c2))
+            (v128.store offset=48 (i32.add (local.get $cr) (local.get $jb)) (local.get $c3))
+            (local.set $jb (i32.add (local.get $jb) (i32.const 64)))
+            (br $sixteen)))
+        (block $foursDone
+          (loop $four
+            (br_if $foursDone (i32.ge_u (local.get $jb) (local.get $rowBytes)))
+            (local.set $c0 (v128.const i32x4 0 0 0 0))
+            (local.set $k0 (i32.const 0))
+            (block $blocksDone4
+              (loop $block4
+                (br_if $blocksDone4 (i32.ge_u (local.get $k0) (local.get $k)))
+                (local.set $kEnd (select (i32.add (local.get $k0) (i32.const 48)) (local.get $k)
+                  (i32.lt_u (i32.add (local.get $k0) (i32.const 48)) (local.get $k))))
+                (local.set $s0 (v128.const i32x4 0 0 0 0))
+                (local.set $ap (i32.add (local.get $ar) (i32.mul (local.get $k0) (local.get $aK))))
+                (local.set $apEnd (i32.add (local.get $ar) (i32.mul (local.get $kEnd) (local.get $aK))))
+                (local.set $bp (i32.add (i32.add (local.get $b) (i32.mul (local.get $k0) (local.get $rowBytes))) (local.get $jb)))
+                (block $kDone4
+                  (loop $kk4
+                    (br_if $kDone4 (i32.eq (local.get $ap) (local.get $apEnd)))
+                    (local.set $s0 (f32x4.add (local.get $s0) (f32x4.mul (v128.load32_splat (local.get $ap)) (v128.load (local.get $bp)))))
+                    (local.set $ap (i32.add (local.get $ap) (local.get $aK)))
+                    (local.set $bp (i32.add (local.get $bp) (local.get $rowBytes)))
+                    (br $kk4)))
+                (local.set $c0 (f32x4.add (local.get $c0) (local.get $s0)))
+                (local.set $k0 (local.get $kEnd))
+                (br $block4)))
+            (v128.store (i32.add (local.get $cr) (local.get $jb)) (local.get $c0))
+            (local.set $jb (i32.add (local.get $jb) (i32.const 16)))
+            (br $four)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row))))
+
+  ;; Column sums (see the header): 16 columns at a time in four accumulators, then 4 at a time.
+  (func (export "colsum") (param $x i32) (param $rows i32) (param $colsP i32) (param $y i32)
+    (local $rowBytes i32) (local $jb i32) (local $p i32) (local $end i32)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local.set $rowBytes (i32.shl (local.get $colsP) (i32.const 2)))
+    (local.set $end (i32.add (local.get $x) (i32.mul (local.get $rows) (local.get $rowBytes))))
+    (block $sixteensDone
+      (loop $sixteen
+        (br_if $sixteensDone (i32.gt_u (i32.add (local.get $jb) (i32.const 64)) (local.get $rowBytes)))
+        (local.set $s0 (v128.const i32x4 0 0 0 0))
+        (local.set $s1 (v128.const i32x4 0 0 0 0))
+        (local.set $s2 (v128.const i32x4 0 0 0 0))
+        (local.set $s3 (v128.const i32x4 0 0 0 0))
+        (local.set $p (i32.add (local.get $x) (local.get $jb)))
+        (block $rowsDone
+          (loop $row
+            (br_if $rowsDone (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $s0 (f32x4.add (local.get $s0) (v128.load offset=0 (local.get $p))))
+            (local.set $s1 (f32x4.add (local.get $s1) (v128.load offset=16 (local.get $p))))
+            (local.set $s2 (f32x4.add (local.get $s2) (v128.load offset=32 (local.get $p))))
+            (local.set $s3 (f32x4.add (local.get $s3) (v128.load offset=48 (local.get $p))))
+            (local.set $p (i32.add (local.get $p) (local.get $rowBytes)))
+            (br $row)))
+        (v128.store offset=0 (i32.add (local.get $y) (local.get $jb)) (local.get $s0))
+        (v128.store offset=16 (i32.add (local.get $y) (local.get $jb)) (local.get $s1))
+        (v128.store offset=32 (i32.add (local.get $y) (local.get $jb)) (local.get $s2))
+        (v128.store offset=48 (i32.add (local.get $y) (local.get $jb)) (local.get $s3))
+        (local.set $jb (i32.add (local.get $jb) (i32.const 64)))
+        (br $sixteen)))
+    (block $foursDone
+      (loop $four
+        (br_if $foursDone (i32.ge_u (local.get $jb) (local.get $rowBytes)))
+        (local.set $s0 (v128.const i32x4 0 0 0 0))
+        (local.set $p (i32.add (local.get $x) (local.get $jb)))
+        (block $rowsDone4
+          (loop $row4
+            (br_if $rowsDone4 (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $s0 (f32x4.add (local.get $s0) (v128.load (local.get $p))))
+            (local.set $p (i32.add (local.get $p) (local.get $rowBytes)))
+            (br $row4)))
+        (v128.store (i32.add (local.get $y) (local.get $jb)) (local.get $s0))
+        (local.set $jb (i32.add (local.get $jb) (i32.const 16)))
+        (br $four))))
 )

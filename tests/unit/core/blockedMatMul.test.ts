@@ -3,6 +3,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { blockedIsFaster, blockedMatMulStats, installBlockedTransposedMatMul, WASM_MATMUL_BLOCK } from '../../../src/core/blockedMatMul';
 import { Rng } from '../../../src/core/rng';
+import { loadSimdKernels, simdKernelsLoaded } from '../../../src/core/simd/kernels';
 
 /** float32 bit patterns, so −0, NaN and every last bit count. */
 const bits = (t: tf.Tensor) => Array.from(new Uint32Array(new Float32Array(t.dataSync()).buffer));
@@ -23,12 +24,27 @@ const SHAPES: Array<[number, number, number]> = [
 ];
 const FLAGS: Array<[boolean, boolean]> = [[true, false], [false, true], [true, true]];
 
+interface ProductCase {
+  m: number;
+  k: number;
+  n: number;
+  tA: boolean;
+  tB: boolean;
+  a: tf.Tensor2D;
+  b: tf.Tensor2D;
+  plain: number[];
+}
+/** Every shape and transpose with tfjs's own result, kept for the SIMD route's test. */
+let cases: ProductCase[] = [];
+
+// The tests run in order: first the block route (the SIMD kernels not loaded yet), then the SIMD route.
 describe('blocked transposed products on tfjs-wasm', () => {
   it('give the same bits as tfjs-wasm plain loop for every shape and transpose, and really take the block route', async () => {
     await tf.setBackend('wasm');
     await tf.ready();
+    expect(simdKernelsLoaded()).toBe(false);
     const rng = new Rng(7);
-    const cases = SHAPES.flatMap(([m, k, n]) =>
+    cases = SHAPES.flatMap(([m, k, n]) =>
       FLAGS.map(([tA, tB]) => {
         const a = tf.tensor2d(values(rng, m * k), tA ? [k, m] : [m, k]);
         const b = tf.tensor2d(values(rng, k * n), tB ? [n, k] : [k, n]);
@@ -63,6 +79,27 @@ describe('blocked transposed products on tfjs-wasm', () => {
     // ∂L/∂W2 = h1ᵀ · ∂L/∂z2, a 64×256·256×64 product: six blocks of the shared (batch) dimension.
     const dz2 = tf.grad(head)(tf.matMul(h1, w2));
     expect(bits(g2)).toEqual(byHand(h1, dz2));
+  });
+
+  it('the SIMD route gives the same bits for every shape and transpose, and is taken for each', async () => {
+    expect(await loadSimdKernels()).toBe(true);
+    expect(cases.length).toBe(SHAPES.length * FLAGS.length);
+    const before = { ...blockedMatMulStats };
+    for (const c of cases) {
+      expect(bits(tf.matMul(c.a, c.b, c.tA, c.tB)), `${c.m}x${c.k}x${c.n} tA=${c.tA} tB=${c.tB}`).toEqual(c.plain);
+    }
+    expect(blockedMatMulStats.simd - before.simd).toBe(cases.length);
+    expect(blockedMatMulStats.products).toBe(before.products);
+  });
+
+  it('the SIMD route gives a dense layer weight gradient in the plain loop order (checked by hand)', async () => {
+    expect(simdKernelsLoaded()).toBe(true);
+    const rng = new Rng(12);
+    const h1 = tf.tanh(tf.tensor2d(values(rng, 256 * 64), [256, 64]));
+    const dz = tf.tensor2d(values(rng, 256 * 6), [256, 6]); // 6 columns: the last two in a padded lane group
+    const before = blockedMatMulStats.simd;
+    expect(bits(tf.matMul(h1, dz, true, false))).toEqual(byHand(h1, dz));
+    expect(blockedMatMulStats.simd).toBe(before + 1);
   });
 
   it('estimates the route from the work per block', () => {
