@@ -23,6 +23,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { backendSums, typedArrayPathSupported } from './backendSums';
+import { SimdKernels, simdKernelsLoaded, type AdamConstants } from './simd/kernels';
 import { clipScale, globalNorm, ScalarCache } from './tensorUtils';
 
 const f = Math.fround;
@@ -54,6 +55,8 @@ export class FusedAdam extends tf.Optimizer {
   private m: tf.Variable | null = null;
   private v: tf.Variable | null = null;
   private negLr: { lr: number; t: tf.Scalar } | null = null;
+  /** Whether clipAndApply's step may run in the SIMD kernel module (false: the JS loop; tests compare them). */
+  useSimdKernels = true;
 
   /** `learningRate` is read on every step (Algorithm.setLearningRate sets it between updates). */
   constructor(
@@ -134,42 +137,34 @@ export class FusedAdam extends tf.Optimizer {
     return tf.scalar(norm, 'float32');
   }
 
-  /** applyGradients' arithmetic element by element (cpu and wasm only: see clipAndApply). */
+  /**
+   * applyGradients' arithmetic element by element (cpu and wasm only: see clipAndApply), in the
+   * SIMD kernel module when it is loaded (the same float32 operations four at a time), else in JS.
+   */
   private stepOnArrays(layout: Layout, grads: Float32Array[], scale: number | null): void {
-    const b1 = f(this.beta1);
-    const b2 = f(this.beta2);
-    const c1 = f(1 - this.beta1);
-    const c2 = f(1 - this.beta2);
-    const eps = f(this.epsilon);
-    const negLr = f(-this.learningRate);
     const acc1 = this.accBeta1.dataSync()[0];
     const acc2 = this.accBeta2.dataSync()[0];
-    const om1 = f(1 - acc1);
-    const om2 = f(1 - acc2);
+    const c: AdamConstants = {
+      b1: f(this.beta1),
+      c1: f(1 - this.beta1),
+      b2: f(this.beta2),
+      c2: f(1 - this.beta2),
+      om1: f(1 - acc1),
+      om2: f(1 - acc2),
+      eps: f(this.epsilon),
+      negLr: f(-this.learningRate),
+    };
     const m0 = (this.m as tf.Variable).dataSync() as Float32Array;
     const v0 = (this.v as tf.Variable).dataSync() as Float32Array;
-    const m = new Float32Array(m0.length);
-    const v = new Float32Array(v0.length);
+    const thetas = layout.variables.map((x) => x.dataSync() as Float32Array);
+    if (simd === null && simdKernelsLoaded()) simd = SimdKernels.create();
+    const { m, v, theta } = simd && this.useSimdKernels ? adamSimd(simd, grads, m0, v0, thetas, scale, c) : adamJs(grads, m0, v0, thetas, scale, c);
     tf.tidy(() => {
-      let o = 0;
-      layout.variables.forEach((x, i) => {
-        const theta = x.dataSync() as Float32Array;
-        const g = grads[i];
-        const out = new Float32Array(theta.length);
-        for (let j = 0; j < theta.length; j++, o++) {
-          const gj = scale === null ? g[j] : f(g[j] * scale);
-          m[o] = f(f(m0[o] * b1) + f(gj * c1));
-          v[o] = f(f(v0[o] * b2) + f(f(gj * gj) * c2));
-          const mHat = f(m[o] / om1);
-          const vHat = f(v[o] / om2);
-          out[j] = f(f(f(mHat / f(f(Math.sqrt(vHat)) + eps)) * negLr) + theta[j]);
-        }
-        x.assign(tf.tensor(out, x.shape, 'float32'));
-      });
+      layout.variables.forEach((x, i) => x.assign(tf.tensor(theta[i], x.shape, 'float32')));
       (this.m as tf.Variable).assign(tf.tensor1d(m));
       (this.v as tf.Variable).assign(tf.tensor1d(v));
-      this.accBeta1.assign(tf.scalar(f(acc1 * b1)));
-      this.accBeta2.assign(tf.scalar(f(acc2 * b2)));
+      this.accBeta1.assign(tf.scalar(f(acc1 * c.b1)));
+      this.accBeta2.assign(tf.scalar(f(acc2 * c.b2)));
     });
     this.incrementIterations();
   }
@@ -250,4 +245,59 @@ export class FusedAdam extends tf.Optimizer {
   override getConfig(): tf.serialization.ConfigDict {
     return { learningRate: this.learningRate, beta1: this.beta1, beta2: this.beta2, epsilon: this.epsilon };
   }
+}
+
+let simd: SimdKernels | null = null;
+
+interface AdamResult {
+  m: Float32Array;
+  v: Float32Array;
+  theta: Float32Array[];
+}
+
+/** One Adam step on typed arrays, one float32 rounding per operation (FusedAdam's order). */
+function adamJs(grads: Float32Array[], m0: Float32Array, v0: Float32Array, thetas: Float32Array[], scale: number | null, c: AdamConstants): AdamResult {
+  const m = new Float32Array(m0.length);
+  const v = new Float32Array(v0.length);
+  let o = 0;
+  const theta = thetas.map((th, i) => {
+    const g = grads[i];
+    const out = new Float32Array(th.length);
+    for (let j = 0; j < th.length; j++, o++) {
+      const gj = scale === null ? g[j] : f(g[j] * scale);
+      m[o] = f(f(m0[o] * c.b1) + f(gj * c.c1));
+      v[o] = f(f(v0[o] * c.b2) + f(f(gj * gj) * c.c2));
+      out[j] = f(f(f(f(m[o] / c.om1) / f(f(Math.sqrt(f(v[o] / c.om2))) + c.eps)) * c.negLr) + th[j]);
+    }
+    return out;
+  });
+  return { m, v, theta };
+}
+
+/** The same step in the SIMD module: g, m, v and θ copied in (padded to a multiple of 4), run, copied out. */
+function adamSimd(kernels: SimdKernels, grads: Float32Array[], m0: Float32Array, v0: Float32Array, thetas: Float32Array[], scale: number | null, c: AdamConstants): AdamResult {
+  const n = m0.length;
+  const nP = (n + 3) & ~3;
+  kernels.reserve(16 * nP);
+  const heap = kernels.heap;
+  let o = 0;
+  grads.forEach((g, i) => {
+    heap.set(g, o);
+    heap.set(thetas[i], 3 * nP + o);
+    o += g.length;
+  });
+  heap.fill(0, n, nP);
+  heap.set(m0, nP);
+  heap.fill(0, nP + n, 2 * nP);
+  heap.set(v0, 2 * nP);
+  heap.fill(0, 2 * nP + n, 3 * nP);
+  heap.fill(0, 3 * nP + n, 4 * nP);
+  kernels.adam(0, 4 * nP, 8 * nP, 12 * nP, nP, scale, c);
+  o = 3 * nP;
+  const theta = thetas.map((th) => {
+    const out = heap.slice(o, o + th.length);
+    o += th.length;
+    return out;
+  });
+  return { m: heap.slice(nP, nP + n), v: heap.slice(2 * nP, 2 * nP + n), theta };
 }

@@ -2,7 +2,8 @@
  * The hand-written wasm SIMD kernels (kernels.wat, committed assembled in kernelsWasm.ts), four
  * float32 lanes at a time and bit-identical to tfjs-wasm: tanh exactly as musl's tanhf (tfjs-wasm's
  * scalar C), a dense layer in XNNPACK's summation order, a matrix product in the order of
- * tfjs-wasm's plain loop for transposed operands, and column sums in the order of its Sum.
+ * tfjs-wasm's plain loop for transposed operands, column sums in the order of its Sum, and an Adam
+ * step in FusedAdam's order.
  *
  * The module is compiled once (`loadSimdKernels`, awaited when the wasm backend starts); each user
  * then instantiates it synchronously (`SimdKernels.create`) and gets its own memory, freed with it
@@ -20,13 +21,14 @@ interface KernelExports {
   dense(x: number, xStride: number, w: number, b: number, y: number, rows: number, inDim: number, outP: number, relu: number): void;
   gemm(a: number, aRow: number, aK: number, b: number, c: number, m: number, k: number, nP: number): void;
   colsum(x: number, rows: number, colsP: number, y: number): void;
+  adam(g: number, m: number, v: number, th: number, nP: number, useScale: number, scale: number, b1: number, c1: number, b2: number, c2: number, om1: number, om2: number, eps: number, negLr: number): void;
 }
 
 /** The instance's exports, checked to be kernels.wat's (their signatures are the module's, not TypeScript's). */
 function kernelExports(e: WebAssembly.Exports): KernelExports {
-  const { memory, tanh, dense, gemm, colsum } = e;
-  if (!(memory instanceof WebAssembly.Memory) || [tanh, dense, gemm, colsum].some((fn) => typeof fn !== 'function')) {
-    throw new Error('kernels.wasm does not export memory, tanh, dense, gemm and colsum');
+  const { memory, tanh, dense, gemm, colsum, adam } = e;
+  if (!(memory instanceof WebAssembly.Memory) || [tanh, dense, gemm, colsum, adam].some((fn) => typeof fn !== 'function')) {
+    throw new Error('kernels.wasm does not export memory, tanh, dense, gemm, colsum and adam');
   }
   return {
     memory,
@@ -34,6 +36,7 @@ function kernelExports(e: WebAssembly.Exports): KernelExports {
     dense: dense as KernelExports['dense'],
     gemm: gemm as KernelExports['gemm'],
     colsum: colsum as KernelExports['colsum'],
+    adam: adam as KernelExports['adam'],
   };
 }
 
@@ -69,6 +72,18 @@ export function loadSimdKernels(): Promise<boolean> {
 /** Whether loadSimdKernels has compiled the module (SimdKernels.create then succeeds). */
 export function simdKernelsLoaded(): boolean {
   return compiled !== null;
+}
+
+/** The float32 constants of one Adam step (see FusedAdam). */
+export interface AdamConstants {
+  b1: number;
+  c1: number;
+  b2: number;
+  c2: number;
+  om1: number;
+  om2: number;
+  eps: number;
+  negLr: number;
 }
 
 /** One instance of the kernels with its own memory. */
@@ -115,5 +130,10 @@ export class SimdKernels {
   /** y[j] = Σ_r x[r, j] in row order (kernels.wat's `colsum`; byte offsets, colsP a multiple of 4). */
   colsum(x: number, rows: number, colsP: number, y: number): void {
     this.fns.colsum(x, rows, colsP, y);
+  }
+
+  /** One Adam step in place (kernels.wat's `adam`; byte offsets, nP a multiple of 4; scale null = none). */
+  adam(g: number, m: number, v: number, th: number, nP: number, scale: number | null, c: AdamConstants): void {
+    this.fns.adam(g, m, v, th, nP, scale === null ? 0 : 1, scale ?? 1, c.b1, c.c1, c.b2, c.c2, c.om1, c.om2, c.eps, c.negLr);
   }
 }

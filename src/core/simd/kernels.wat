@@ -17,6 +17,11 @@
 ;;                   C[i, j] = ((0 + s_1) + s_2) + …; A[i, kk] at a + i·aRow + kk·aK (byte strides,
 ;;                   so a transposed A needs no copy), B [k, nP] and C [m, nP] row-major, nP a
 ;;                   multiple of 4.
+;;   adam(g, m, v, th, nP, scale, b1, c1, b2, c2, om1, om2, eps, negLr)
+;;                   one Adam step in place on m, v, th (nP float32s each, nP a multiple of 4), every
+;;                   operation one float32 rounding in FusedAdam's order: g' = g·scale (scale ≠ 1 or
+;;                   not), m = m·b1 + g'·c1, v = v·b2 + (g'·g')·c2,
+;;                   th = ((m/om1) / (√(v/om2) + eps))·negLr + th.
 ;;   colsum(x, rows, colsP, y)
 ;;                   y[j] = Σ_r x[r, j], each from +0 in row order (tfjs-wasm's Sum over the first
 ;;                   axis: it transposes, then sums each row of the transpose in order); x [rows,
@@ -391,4 +396,38 @@
         (v128.store (i32.add (local.get $y) (local.get $jb)) (local.get $s0))
         (local.set $jb (i32.add (local.get $jb) (i32.const 16)))
         (br $four))))
+
+  ;; One Adam step, four values at a time (see the header); $useScale = 0 skips g·scale.
+  (func (export "adam")
+    (param $g i32) (param $m i32) (param $v i32) (param $th i32) (param $nP i32) (param $useScale i32)
+    (param $scale f32) (param $b1 f32) (param $c1 f32) (param $b2 f32) (param $c2 f32)
+    (param $om1 f32) (param $om2 f32) (param $eps f32) (param $negLr f32)
+    (local $o i32) (local $end i32) (local $gj v128) (local $mj v128) (local $vj v128)
+    (local.set $end (i32.shl (local.get $nP) (i32.const 2)))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $o) (local.get $end)))
+        (local.set $gj (v128.load (i32.add (local.get $g) (local.get $o))))
+        (if (local.get $useScale)
+          (then (local.set $gj (f32x4.mul (local.get $gj) (f32x4.splat (local.get $scale))))))
+        (local.set $mj
+          (f32x4.add
+            (f32x4.mul (v128.load (i32.add (local.get $m) (local.get $o))) (f32x4.splat (local.get $b1)))
+            (f32x4.mul (local.get $gj) (f32x4.splat (local.get $c1)))))
+        (local.set $vj
+          (f32x4.add
+            (f32x4.mul (v128.load (i32.add (local.get $v) (local.get $o))) (f32x4.splat (local.get $b2)))
+            (f32x4.mul (f32x4.mul (local.get $gj) (local.get $gj)) (f32x4.splat (local.get $c2)))))
+        (v128.store (i32.add (local.get $m) (local.get $o)) (local.get $mj))
+        (v128.store (i32.add (local.get $v) (local.get $o)) (local.get $vj))
+        (v128.store (i32.add (local.get $th) (local.get $o))
+          (f32x4.add
+            (f32x4.mul
+              (f32x4.div
+                (f32x4.div (local.get $mj) (f32x4.splat (local.get $om1)))
+                (f32x4.add (f32x4.sqrt (f32x4.div (local.get $vj) (f32x4.splat (local.get $om2)))) (f32x4.splat (local.get $eps))))
+              (f32x4.splat (local.get $negLr)))
+            (v128.load (i32.add (local.get $th) (local.get $o)))))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $each))))
 )

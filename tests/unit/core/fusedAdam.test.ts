@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../../src/core/backend';
 import { FusedAdam } from '../../../src/core/fusedAdam';
+import { simdKernelsLoaded } from '../../../src/core/simd/kernels';
 import { clipScale, globalNorm, ScalarCache } from '../../../src/core/tensorUtils';
 import { Rng } from '../../../src/core/rng';
 
@@ -136,13 +137,19 @@ describe('ScalarCache (the kept constants of FusedAdam, Ppo and Dqn)', () => {
   });
 });
 
-describe.each(['cpu', 'wasm'] as const)('FusedAdam.clipAndApply on %s', (backend) => {
+describe.each([
+  ['cpu', false],
+  ['wasm', false],
+  ['wasm', true],
+] as const)('FusedAdam.clipAndApply on %s (SIMD kernels: %s)', (backend, simd) => {
   it('gives the bits of globalNorm + clipScale + applyGradients, clipped or not, with and without a limit', async () => {
     await chooseBackend({ preferred: backend });
     expect(tf.getBackend()).toBe(backend);
+    if (simd) expect(simdKernelsLoaded()).toBe(true);
     const [a, b] = twins(3);
     const ref = new FusedAdam(2e-3, 0.9, 0.999, 1e-5);
     const fused = new FusedAdam(2e-3, 0.9, 0.999, 1e-5);
+    fused.useSimdKernels = simd;
     const rng = new Rng(4);
     const constants = new ScalarCache();
     let clippedSteps = 0;
