@@ -296,6 +296,16 @@ function listFlag(value: string, max: number, flag: string): number[] {
 export const clusterScalingBenchmark: Benchmark = {
   name: 'cluster-scaling',
   description: 'rollout throughput with actors in 1, 2, 4 actor-host processes through NATS JetStream vs in-process workers',
+  help: {
+    seeds: null,
+    flags: [
+      { name: 'seconds', value: 'S', text: 'measuring time of each side, split into --rounds windows (default 8)' },
+      { name: 't', value: 'STEPS', text: `segment length, 1 to 4096 (default ${DEFAULT_T})` },
+      { name: 'depth', value: 'D,D,...', text: `requests in flight per actor, 1 to 8 each (default ${STREAM_REQUESTS_PER_ACTOR})` },
+      { name: 'pack', value: 'K,K,...', text: `segments packed into one stream message, 1 to ${MAX_PACK} each (default 1 and the default pack for the segment size)` },
+      { name: 'rounds', value: 'R', text: 'turns the two sides take, 1 to 100 (default 4)' },
+    ],
+  },
   async run(args) {
     const seconds = Number(args.flags.seconds ?? 8);
     if (!(seconds > 0)) throw new Error('--seconds must be a positive number');

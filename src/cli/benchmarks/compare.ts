@@ -338,7 +338,7 @@ async function preflight(root: string, tree: Tree, args: CompareArgs): Promise<s
   if (allowed.length) process.stderr.write(`compare: note: ${tree.label} never reads ${allowed.map((k) => `--${k}`).join(', ')} (allowed by --unread-ok)\n`);
   const unread = allUnread.filter((k) => !args.unreadOk.includes(k));
   if (unread.length) {
-    return `${tree.label} never reads ${unread.map((k) => `--${k}`).join(', ')} (the bench CLI ignores flags it does not read, so the two sides would run different settings): leave ${unread.length > 1 ? 'them' : 'it'} out, or compare against a later --ref`;
+    return `${tree.label} never reads ${unread.map((k) => `--${k}`).join(', ')} (a tree from before the bench CLI refused unknown flags ignores them, so the two sides would run different settings): leave ${unread.length > 1 ? 'them' : 'it'} out, or compare against a later --ref`;
   }
   return null;
 }

@@ -130,6 +130,10 @@ async function sacStepProfile(steps = 200): Promise<Record<string, number>> {
 export const solvePendulumBenchmark: Benchmark = {
   name: 'solve-pendulum',
   description: 'Env steps and wall seconds until the mean return of the last 10 episodes reaches −200 on Pendulum-v1 (DDPG, TD3, SAC presets; --algos ddpg,td3,sac; ppo for Gaussian PPO), and SAC time per gradient step',
+  help: {
+    seeds: 'one run per seed and algorithm (default 1,2,3,4,5)',
+    flags: [{ name: 'algos', value: 'a,b', text: 'of ddpg, td3, sac and ppo (Gaussian PPO, 200,000 steps); default ddpg,td3,sac' }],
+  },
   async run({ seeds, flags }) {
     const all: SolveSpec[] = [
       { algo: 'ddpg', preset: 'ddpg-pendulum', target: -200, budget: 30_000 },
@@ -180,6 +184,19 @@ export function mountainCarSpecs(flags: Record<string, string>): SolveSpec[] {
 export const solveMountainCarContinuousBenchmark: Benchmark = {
   name: 'solve-mountaincar-continuous',
   description: 'Env steps until the mean return of the last 10 episodes passes 90 on MountainCarContinuous-v0 (SAC with gSDE and fixed α 0.1, TD3 with Ornstein-Uhlenbeck noise σ 0.5; --sac-alpha, --sac-sde, --sac-log-std-init, --sac-sde-freq, --td3-noise, --td3-process, --budget, --algos), 3 seeds',
+  help: {
+    seeds: 'one run per seed and algorithm, the first 3 seeds given (default 1,2,3)',
+    flags: [
+      { name: 'budget', value: 'N', text: 'env steps per run, at least 1000 (default 100000)' },
+      { name: 'algos', value: 'a,b', text: 'of sac and td3 (default sac,td3)' },
+      { name: 'sac-alpha', value: 'X', text: "SAC's fixed entropy temperature (default the preset's)" },
+      { name: 'sac-sde', value: 'on|off', text: "SAC's gSDE exploration (default the preset's)" },
+      { name: 'sac-log-std-init', value: 'X', text: "gSDE's initial log σ (default the preset's)" },
+      { name: 'sac-sde-freq', value: 'N', text: "env steps between gSDE's exploration matrices, −1: each segment (default the preset's)" },
+      { name: 'td3-noise', value: 'X', text: "TD3's exploration noise σ (default the preset's)" },
+      { name: 'td3-process', value: 'gaussian|ou', text: "TD3's noise process (default the preset's)" },
+    ],
+  },
   async run({ seeds, flags }) {
     const specs = mountainCarSpecs(flags);
     const exploration = specs.map((x) => `${x.algo}: ${JSON.stringify(x.overrides)}`).join('; ');
@@ -223,6 +240,14 @@ export function offlineDatasetName(flags: Record<string, string>): string {
 export const offlinePendulumBenchmark: Benchmark = {
   name: 'offline-pendulum',
   description: 'From public/datasets/pendulum-mixed.json (or --dataset pendulum-medium): the evaluated return (mean of the last evaluation) of CQL, behaviour cloning and SAC offline (α_cql = 0), 3 seeds (--variants cql,sac,bc, --gradient-steps N, --dataset NAME)',
+  help: {
+    seeds: 'one run per seed and variant, the first 3 seeds given (default 1,2,3)',
+    flags: [
+      { name: 'variants', value: 'a,b', text: 'of cql, sac (SAC offline: CQL with α_cql 0) and bc (default cql,sac,bc)' },
+      { name: 'gradient-steps', value: 'N', text: "gradient steps of every variant (default the presets' 5000)" },
+      { name: 'dataset', value: 'NAME', text: `public/datasets/NAME.json, one of ${DATASETS.join(', ')} (default pendulum-mixed)` },
+    ],
+  },
   async run({ seeds, flags }) {
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = { dataset: offlineDatasetName(flags) };

@@ -37,6 +37,13 @@ export const envThroughputBenchmark: Benchmark = {
   name: 'env-throughput',
   description:
     'CartPole-v1 steps per second for one actor, stepping only (random actions) and with the actor\'s own policy inference (2x64 tanh actor-critic): all through tfjs wasm (policy stack only), all through the typed-array forward pass (core/fastMlp.ts, bit-identical), and as the actor chooses (typed arrays at every batch once the wasm SIMD kernels are loaded, else up to FAST_PATH_MAX_BATCH rows)',
+  help: {
+    seeds: null,
+    flags: [
+      { name: 'seconds', value: 'S', text: 'seconds each rate is measured over (default 3)' },
+      { name: 'envs', value: 'N,N,...', text: 'env copies per row (default 1,4,16,64)' },
+    ],
+  },
   async run({ flags }) {
     await chooseBackend({ preferred: 'wasm' });
     const seconds = Number(flags.seconds ?? 3);
@@ -78,6 +85,13 @@ export const envThroughputBenchmark: Benchmark = {
 export const actorScalingBenchmark: Benchmark = {
   name: 'actor-scaling',
   description: 'Rollout throughput (actor-side inference, 4 CartPole copies per actor, 256-step segments) with 1, 2 and 4 actors in worker threads, as a ratio to 1 actor',
+  help: {
+    seeds: null,
+    flags: [
+      { name: 'seconds', value: 'S', text: 'seconds of sampling per actor count (default 6)' },
+      { name: 'actors', value: 'N,N,...', text: 'actor counts, one row each; the ratio is to the first (default 1,2,4)' },
+    ],
+  },
   async run({ flags }) {
     const seconds = Number(flags.seconds ?? 6);
     const counts = (flags.actors ?? '1,2,4').split(',').map(Number);
@@ -147,6 +161,13 @@ const SOLVE: SolveSpec[] = [
 export const solveCartpoleBenchmark: Benchmark = {
   name: 'solve-cartpole',
   description: 'Environment steps and wall seconds to a mean return of 475 (DQN: 400) over the last 20 episodes on CartPole-v1, per algorithm over seeds, learner on wasm in Node, 2 actors x 4 envs in worker threads (--algos ppo,dqn; --set key=value,... over the presets)',
+  help: {
+    seeds: 'one run per seed and algorithm (default 1,2,3,4,5)',
+    flags: [
+      { name: 'algos', value: 'a,b', text: `the algorithms to run, of ${SOLVE.map((x) => x.algo).join(', ')} (default all)` },
+      { name: 'set', value: 'key=value,...', text: 'settings over each preset (e.g. envsPerActor=8), checked as npm run train --set checks them' },
+    ],
+  },
   async run({ seeds, flags }) {
     const algos = (flags.algos ?? SOLVE.map((x) => x.algo).join(',')).split(',');
     const overrides = settingOverrides(flags.set);
@@ -187,6 +208,10 @@ export const solveCartpoleBenchmark: Benchmark = {
 export const policyLagBenchmark: Benchmark = {
   name: 'policy-lag',
   description: 'Policy lag (learner version minus the version that produced a segment) in asynchronous IMPALA sampling with 1, 2 and 4 actors (2 segments per batch, queue of 4, broadcast every update)',
+  help: {
+    seeds: null,
+    flags: [{ name: 'steps', value: 'N', text: 'env steps per run of impala-cartpole, seed 1 (default 40000)' }],
+  },
   async run({ flags }) {
     const steps = Number(flags.steps ?? 40_000);
     const rows: (string | number)[][] = [];

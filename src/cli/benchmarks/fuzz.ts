@@ -470,6 +470,13 @@ export function fuzzTargets(): FuzzTarget[] {
 export const fuzzBenchmark: Benchmark = {
   name: 'fuzz',
   description: 'Property-based fuzzing of the run-file importer, checkpoint decoder, segment checks, CLI arguments and the link decoder: inputs tried, failures, longest input',
+  help: {
+    seeds: null,
+    flags: [
+      { name: 'runs', value: 'N', text: 'inputs per target (default 5000)' },
+      { name: 'seed', value: 'S', text: "fast-check's seed (default 20150)" },
+    ],
+  },
   async run({ flags }) {
     const numRuns = flags.runs === undefined ? 5_000 : Number(flags.runs);
     const seed = flags.seed === undefined ? 20_150 : Number(flags.seed);

@@ -109,6 +109,20 @@ export const gpuBenchmark: Benchmark = {
   name: 'gpu',
   description:
     'The learner on WebGPU against wasm in headless Chromium (a dedicated worker): one PPO gradient step and one inference pass at batch sizes 256 to 16k (--adapter hardware|swiftshader, --hidden, --batches)',
+  help: {
+    seeds: null,
+    flags: [
+      { name: 'adapter', value: 'hardware|swiftshader', text: "hardware: Chromium picks its adapter (default); swiftshader forces the software one" },
+      { name: 'backends', value: 'a,b', text: 'of wasm, webgpu, webgl, cpu (default wasm,webgpu)' },
+      { name: 'hidden', value: 'N,N,...', text: 'hidden widths of the network (default 64,256)' },
+      { name: 'batches', value: 'N,N,...', text: 'batch sizes (default 256,1024,4096,16384)' },
+      { name: 'repeats', value: 'N', text: 'timed repeats per cell (default 5)' },
+      { name: 'cell-budget-ms', value: 'MS', text: "a cell slower than this skips that backend's larger batches (default 5000)" },
+      { name: 'timeout', value: 'S', text: "seconds to wait for the probe's result (default 1200)" },
+      { name: 'chromium', value: 'PATH', text: 'the browser (default $CHROMIUM_PATH or /usr/bin/chromium)' },
+      { name: 'port', value: 'N', text: `the probe page's port (default ${PORT})` },
+    ],
+  },
   async run({ flags }) {
     const adapterFlag = flags.adapter ?? 'hardware';
     if (adapterFlag !== 'hardware' && adapterFlag !== 'swiftshader') throw new Error(`gpu: --adapter takes hardware or swiftshader, not "${adapterFlag}"`);

@@ -224,6 +224,18 @@ function meanCurve<T extends { envSteps: number }>(curves: T[][], value: (p: T) 
 export const marlBenchmark: Benchmark = {
   name: 'marl',
   description: 'MADDPG, QMIX, VDN, IQL on simple_spread (greedy evaluation, team return vs random and EPyMARL) and MADDPG on simple_tag (greedy predators\' catches), small budgets',
+  help: {
+    seeds: 'simple_spread: one run per seed and algorithm (default 1,2,3,4,5); simple_tag: the first --tag-seeds of them',
+    flags: [
+      { name: 'spread-steps', value: 'N', text: 'env steps per simple_spread run, at least 100, 0 skips the task (default 10000)' },
+      { name: 'tag-steps', value: 'N', text: 'env steps per simple_tag run, 0 skips the task (default 10000)' },
+      { name: 'algos', value: 'a,b', text: `of ${ALGOS.join(', ')} on simple_spread (default all)` },
+      { name: 'tag-seeds', value: 'N', text: 'simple_tag runs the first N seeds (default 3)' },
+      { name: 'eval-every', value: 'N', text: 'env steps between greedy evaluations, at least 100 (default 1000)' },
+      { name: 'eval-episodes', value: 'N', text: 'episodes per simple_spread evaluation (default 32)' },
+      { name: 'tag-eval-episodes', value: 'N', text: 'episodes per simple_tag evaluation (default 100)' },
+    ],
+  },
   async run({ seeds, flags }) {
     const opts = marlBenchOptions(flags);
     const rows: (string | number)[][] = [];

@@ -302,6 +302,15 @@ export const profileBenchmark: Benchmark = {
   name: 'profile',
   description:
     'Where the time goes in one update of a preset (--preset NAME, --set key=value,... over it, --updates N, --skip warm-up updates): learner-thread ms per update in forward, backward and optimizer kernels, other kernels, uploads, readbacks, bookkeeping, and waiting for the actors (rollout + messages), with kernel and readback counts; then one actor segment split into env stepping, inference and the message',
+  help: {
+    seeds: 'the first seed given is the run\'s (default 1)',
+    flags: [
+      { name: 'preset', value: 'NAME', text: 'the preset to profile (default ppo-cartpole)' },
+      { name: 'set', value: 'key=value,...', text: 'settings over the preset, checked as npm run train --set checks them' },
+      { name: 'updates', value: 'N', text: 'updates to run (default 20)' },
+      { name: 'skip', value: 'N', text: 'warm-up updates left out of the means (default 3)' },
+    ],
+  },
   async run({ seeds, flags }) {
     const preset = flags.preset ?? 'ppo-cartpole';
     const updates = Number(flags.updates ?? 20);

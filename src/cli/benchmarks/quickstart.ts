@@ -12,6 +12,7 @@ const TARGET = 195;
 export const quickstartBenchmark: Benchmark = {
   name: 'quickstart',
   description: `REINFORCE on CartPole-v1: episodes and wall seconds to a mean return of ${TARGET} over 20 episodes`,
+  help: { seeds: 'one run per seed (default 1,2,3,4,5)', flags: [] },
   async run({ seeds }) {
     const rows: (string | number)[][] = [];
     const solved: { episodes: number; seconds: number; steps: number }[] = [];

@@ -30,7 +30,7 @@ import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
 import { MEMORY_DEBUG_CHANNEL, type MemoryDebugRecord } from '../../workers/learnerProtocol';
 import { markdownTable, type Benchmark } from './types';
-import { CONTROL_KINDS, isControlKind, parseParts, serveControl, type ControlPart, type ControlKind, type ControlStats } from './soakControl';
+import { BARE_TFJS_EXTRA_PARTS, BARE_TFJS_PARTS, BARE_WEBGPU_EXTRA_PARTS, BARE_WEBGPU_PARTS, CONTROL_KINDS, isControlKind, parseParts, serveControl, type ControlPart, type ControlKind, type ControlStats } from './soakControl';
 import { heapGrowth, heapGrowthTable, readHeapSnapshot, summarizeHeap, takeHeapSnapshot, type HeapGrowth } from './soakHeap';
 import type { Page } from '@playwright/test';
 
@@ -308,6 +308,25 @@ export const soakBenchmark: Benchmark = {
   name: 'soak',
   description:
     'The page trains for --minutes (10) on --backend (webgpu), or a bare control loop runs (--control bare-webgpu|bare-tfjs): JS heap, tensors and GPU-process memory every 10 s, flat within 10% after a warm-up',
+  help: {
+    seeds: null,
+    flags: [
+      { name: 'minutes', value: 'M', text: 'how long it runs (default 10)' },
+      { name: 'warmup', value: 'M', text: 'minutes before the samples are judged, below --minutes (default 2)' },
+      { name: 'every', value: 'S', text: 'seconds between samples, at least 1 (default 10)' },
+      { name: 'backend', value: 'NAME', text: 'the learner backend of the page: webgpu, wasm, webgl, cpu or auto (default webgpu)' },
+      { name: 'preset', value: 'NAME', text: 'the preset the page trains (default quickstart)' },
+      { name: 'set', value: 'key=value,...', text: "settings added to the run's link, e.g. actors=1,envsPerActor=1" },
+      { name: 'gc', value: 'false', text: 'sample without forcing a GC first (default: a GC before each sample)' },
+      { name: 'heap-snapshots', value: 'true', text: 'a heap snapshot of the page after the warm-up and at the end, and what grew between them' },
+      { name: 'dist', value: 'DIR', text: 'the build folder (default .vite/soak-dist)' },
+      { name: 'build', value: 'false', text: 'reuse the build in --dist instead of running vite build first' },
+      { name: 'port', value: 'N', text: `the server's port (default ${PORT})` },
+      { name: 'control', value: CONTROL_KINDS.join('|'), text: 'run a bare control loop in the same Chromium instead of the app' },
+      { name: 'parts', value: 'a,b|default|none', text: `with --control: what each step of the loop does; bare-webgpu (dispatch and readback always): ${[...BARE_WEBGPU_PARTS, ...BARE_WEBGPU_EXTRA_PARTS].join(', ')} (default ${BARE_WEBGPU_PARTS.join(',')}); bare-tfjs: ${[...BARE_TFJS_PARTS, ...BARE_TFJS_EXTRA_PARTS].join(', ')} (default ${BARE_TFJS_PARTS.join(',')})` },
+      { name: 'tf-flags', value: 'K=v,...', text: 'with --control: tfjs flags set before the backend starts' },
+    ],
+  },
   async run({ flags }) {
     const minutes = Number(flags.minutes ?? 10);
     const warmup = Number(flags.warmup ?? 2);

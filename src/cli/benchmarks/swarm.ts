@@ -24,7 +24,7 @@ import { SwarmActor } from '../../swarm/swarmActor';
 import { resolveLimits } from '../../envs/swarm/orchestration';
 import { nodePlatform } from '../nodePlatform';
 import { markdownTable, median, type Benchmark } from './types';
-import { runSwarmV2Scale, runSwarmV2Story } from './swarmV2';
+import { runSwarmV2Scale, runSwarmV2Story, SCALE_V2_FLAGS, STORY_V2_FLAGS, STORY_V2_SEEDS } from './swarmV2';
 
 const STORY_PRESETS = ['swarm-annealed', 'swarm-no-shaping', 'swarm-no-anneal'] as const;
 
@@ -80,6 +80,14 @@ export function phenomena(f: FinalFigures): string[] {
 export const swarmStoryBenchmark: Benchmark = {
   name: 'swarm-story',
   description: 'swarm-v2 ablations (annealed, no shaping, λ1 only, λ2 only, constant λ1, start bias 2/4/6) and scripted baselines on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval); --version 1: the first swarm\'s presets on wide search K=32',
+  help: {
+    seeds: `${STORY_V2_SEEDS}; with --version 1: one run per seed and preset (default 1,2,3,4,5)`,
+    flags: [
+      { name: 'version', value: '1', text: "the first swarm's presets on wide search K = 32 instead of the second swarm (which runs without it); of the flags below only --updates and --presets apply to it" },
+      ...STORY_V2_FLAGS,
+      { name: 'presets', value: 'a,b', text: `with --version 1: the presets to run (default ${STORY_PRESETS.join(',')})` },
+    ],
+  },
   async run(args) {
     const { seeds, flags } = args;
     if (flags.version !== '1') return runSwarmV2Story(args);
@@ -123,6 +131,13 @@ export const swarmStoryBenchmark: Benchmark = {
 export const swarmScaleBenchmark: Benchmark = {
   name: 'swarm-scale',
   description: 'swarm-v2: a learned set-policy orchestrator on 100-subtask tasks (up to 100 subagents per stage): wall time per update, forward calls per tick (--updates); --version 1: the first swarm\'s scripted 100-subagent episode',
+  help: {
+    seeds: null,
+    flags: [
+      ...SCALE_V2_FLAGS,
+      { name: 'version', value: '1', text: "the first swarm's scripted episode (one stage of 100 subagents, wide search, large subagents) instead; it takes no --updates" },
+    ],
+  },
   async run(args) {
     if (args.flags.version !== '1') return runSwarmV2Scale(args);
     const backend = await chooseBackend({ preferred: 'wasm' });

@@ -43,6 +43,10 @@ export function summarise(outcomes: readonly DecompositionOutcome[]): BaselineFi
 export const swarmBaselinesBenchmark: Benchmark = {
   name: 'swarm-baselines',
   description: 'Scripted orchestrators (serial, assign-all, greedy, planner) on the decomposition task: r_perf, critical steps, ÷ serial, compute, finish rate, context; seeds 1-5 and held-out 6-15',
+  help: {
+    seeds: null,
+    flags: [{ name: 'subtasks', value: 'N', text: 'subtasks per task (default 40); the seeds are always 1-5 and held-out 6-15' }],
+  },
   async run({ flags }) {
     const numSubtasks = flags.subtasks === undefined ? 40 : Number(flags.subtasks);
     const rows: (string | number)[][] = [];

@@ -18,7 +18,10 @@
  *     target                median r_perf ≥ 0.9 and median critical ≤ serial / 3
  * - swarm-scale (v2): a learned orchestrator on 100-subtask tasks (sizes 1-10, serial baseline
  *   about 1,700 steps; up to 100 subagents per stage): wall time per update, forward calls per
- *   tick, total compute per episode.
+ *   tick, total compute per episode, and per update the medians over its episodes of r_perf,
+ *   critical ÷ serial and finish rate (seedFigures, as swarm-story computes them). Its
+ *   configuration (hidden 16, sizes 1-10, anneal over --updates ÷ 2) is not the swarm-v2-scale
+ *   preset's: the table's intro prints both.
  *
  * Flags: --updates U (default STORY_UPDATES, 120: the update budget fixed on seeds 1-5), --rows a,b (row names), --split tuning|heldout|both (default
  * heldout), --eval N (evaluation tasks per seed, default 5), --lr X (the set policy's learning
@@ -31,11 +34,14 @@
  */
 import { chooseBackend } from '../../core/backend';
 import { deriveSeed } from '../../core/rng';
+import { resolveExperiment } from '../../config/config';
 import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
+import { resolveDecompositionConfig } from '../../envs/swarm/decompositionTask';
+import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
 import { BASELINES } from '../../swarm/baselines';
-import { markdownTable, median, type BenchArgs, type BenchResult } from './types';
+import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
 /** The story's update budget, chosen on seeds 1-5 (60 -> 120 with the stage critic: median eval r_perf 0.833 -> 0.877). */
@@ -118,6 +124,31 @@ export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeO
     trainSeconds,
   };
 }
+
+/** swarm-story's flags for the second swarm (its --help; swarm.ts adds --version and the first swarm's). */
+export const STORY_V2_FLAGS: readonly BenchFlag[] = [
+  { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5); with --version 1: swarm.updates over each preset` },
+  { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all)` },
+  { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
+  { name: 'eval', value: 'N', text: 'evaluation tasks per seed (default 5)' },
+  { name: 'subtasks', value: 'N', text: 'subtasks per task (default 40)' },
+  { name: 'lr', value: 'X', text: "the set policy's learning rate, every row (default 3e-3)" },
+  { name: 'episodes-per-actor', value: 'E', text: 'episodes per actor and update, every row, a multiple of the 4 runs per task (default 4)' },
+  { name: 'credit', value: DECOMP_CREDIT_MODES.join('|'), text: `how a decision gets its credit, every row (default ${DEFAULT_DECOMP_CREDIT}; see decompLearner.ts)` },
+  { name: 'first-stage', value: FIRST_STAGE_BASELINES.join('|'), text: "the first stage's baseline, with --credit stage-critic only (default value)" },
+  { name: 'gae-lambda', value: 'X', text: 'GAE λ over an episode\'s decisions, in [0, 1], every row (default 1: Monte Carlo returns)' },
+  { name: 'vf-coef', value: 'X', text: "PPO's value-loss weight, a positive number, every row (default PPO's)" },
+  { name: 'update-epochs', value: 'N', text: 'PPO epochs per update, a positive integer, every row (default 2)' },
+  { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
+];
+
+/** swarm-story's --seeds with the second swarm: a filter on the split's seeds, not the seeds to run. */
+export const STORY_V2_SEEDS = "picks seeds out of the split's (1-5, held-out 6-15; default all of them)";
+
+/** swarm-scale's flags for the second swarm. */
+export const SCALE_V2_FLAGS: readonly BenchFlag[] = [
+  { name: 'updates', value: 'N', text: 'updates to train, one row each (default 3)' },
+];
 
 function isOneOf<T extends string>(x: string, values: readonly T[]): x is T {
   return (values as readonly string[]).includes(x);
@@ -240,12 +271,43 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   };
 }
 
+/** What swarm-scale trains: not the swarm-v2-scale preset's settings (see the table's intro). */
+export function scaleOptions(updates: number): DecompTrainingOptions {
+  // Sizes up to 10 units: the serial baseline of 100 subtasks is then about 1,700 steps.
+  const spec: DecompTaskSpec = { ...storySpec(100), task: { numSubtasks: 100, maxSize: 10 }, maxDecisions: 500 };
+  return { ...annealedOptions(1, updates, spec), actors: 1, episodesPerActor: 4 };
+}
+
+/** The figures the intro compares: the CLI's configuration or the swarm-v2-scale preset's. */
+export function scaleConfig(o: DecompTrainingOptions) {
+  return {
+    hidden: o.hidden,
+    subtasks: o.spec.task.numSubtasks,
+    maxSize: resolveDecompositionConfig(o.spec.task).maxSize,
+    updates: o.updates,
+    annealUpdates: o.lambda1.horizon,
+    actors: o.actors,
+    episodesPerActor: o.episodesPerActor,
+    maxDecisions: o.spec.maxDecisions,
+  };
+}
+
+/** The table's intro: this configuration's values beside the swarm-v2-scale preset's, which it is not. */
+export function scaleIntro(cli: ReturnType<typeof scaleConfig>, preset: ReturnType<typeof scaleConfig>): string {
+  const same = cli.subtasks === preset.subtasks && cli.actors === preset.actors && cli.episodesPerActor === preset.episodesPerActor && cli.maxDecisions === preset.maxDecisions;
+  return (
+    "This CLI configuration is not the swarm-v2-scale preset's (what the page trains): " +
+    `hidden size ${cli.hidden} (the preset: ${preset.hidden}), subtask sizes 1-${cli.maxSize} (the preset: 1-${preset.maxSize}), ` +
+    `λ1 and λ2 annealed to zero over --updates ÷ 2 (rounded, at least 1) = ${cli.annealUpdates} of ${cli.updates} updates (the preset: over ${preset.annealUpdates} of ${preset.updates}). ` +
+    `${same ? 'As in the preset: ' : 'Here: '}${cli.subtasks} subtasks, ${cli.actors} actor × ${cli.episodesPerActor} episodes per update, at most ${cli.maxDecisions} decisions per episode. ` +
+    "critical ÷ serial and finish rate (completed ÷ assigned, 1 when nothing is assigned) are medians over the update's episodes, as swarm-story computes them."
+  );
+}
+
 export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult> {
   await chooseBackend({ preferred: 'wasm' });
   const updates = flags.updates === undefined ? 3 : Number(flags.updates);
-  // Sizes up to 10 units: the serial baseline of 100 subtasks is then about 1,700 steps.
-  const spec: DecompTaskSpec = { ...storySpec(100), task: { numSubtasks: 100, maxSize: 10 }, maxDecisions: 500 };
-  const o: DecompTrainingOptions = { ...annealedOptions(1, updates, spec), actors: 1, episodesPerActor: 4 };
+  const o = scaleOptions(updates);
   const learner = DecompLearner.create(o);
   const rows: (string | number)[][] = [];
   const per: Array<Record<string, number>> = [];
@@ -253,6 +315,8 @@ export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult
     for (let u = 0; u < updates; u++) {
       const r = await learner.update();
       const most = Math.max(0, ...r.outcomes.flatMap((x) => x.launches));
+      // The headline figures as swarm-story computes them, over this update's episodes.
+      const headline = seedFigures(o.seed, r.outcomes, r.seconds);
       const f = {
         update: u + 1,
         seconds: r.seconds,
@@ -263,15 +327,20 @@ export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult
         serial: median(r.outcomes.map((x) => x.serialBaseline)),
         mostSubagents: most,
         rPerf: median(r.outcomes.map((x) => x.rPerf)),
+        criticalOverSerial: headline.criticalOverSerial,
+        finishRate: headline.finishRate,
       };
       per.push(f);
-      rows.push([f.update, f.seconds.toFixed(1), f.forwardCallsPerTick, f.ticks, f.decisions, f.totalCompute.toFixed(0), f.serial.toFixed(0), f.mostSubagents, f.rPerf.toFixed(3)]);
+      rows.push([f.update, f.seconds.toFixed(1), f.forwardCallsPerTick, f.ticks, f.decisions, f.totalCompute.toFixed(0), f.serial.toFixed(0), f.mostSubagents, f.rPerf.toFixed(3), f.criticalOverSerial.toFixed(3), f.finishRate.toFixed(2)]);
     }
   } finally {
     learner.dispose();
   }
+  const table = markdownTable(['update', 'wall s', 'forward calls / tick', 'ticks', 'decisions', 'total compute / episode (median)', 'serial baseline', 'most subagents in a stage', 'r_perf', 'critical ÷ serial (median)', 'finish rate (median)'], rows);
+  const cli = scaleConfig(o);
+  const preset = scaleConfig(swarmV2OptionsFrom(resolveExperiment('swarm-v2-scale', {}).settings));
   return {
-    table: markdownTable(['update', 'wall s', 'forward calls / tick', 'ticks', 'decisions', 'total compute / episode (median)', 'serial baseline', 'most subagents in a stage', 'r_perf'], rows),
-    figures: { updates: per, subtasks: 100, episodesPerUpdate: 4 },
+    table: `${scaleIntro(cli, preset)}\n\n${table}`,
+    figures: { updates: per, subtasks: cli.subtasks, episodesPerUpdate: cli.actors * cli.episodesPerActor, config: cli, presetConfig: preset },
   };
 }

@@ -1,8 +1,27 @@
-/** A benchmark: a name, one line on what it measures, and a run that prints a table and returns its figures. */
+/** A benchmark: a name, one line on what it measures, its flags, and a run that prints a table and returns its figures. */
 export interface Benchmark {
   name: string;
   description: string;
+  /** What `npm run bench -- NAME --help` prints; a flag not listed here is refused before the run. */
+  help: BenchHelp;
   run(args: BenchArgs): Promise<BenchResult>;
+}
+
+/** One `--name value` flag of a benchmark, for its --help. */
+export interface BenchFlag {
+  /** Without the dashes. */
+  name: string;
+  /** The value as the help shows it: `N`, `a,b`, `on|off`. */
+  value: string;
+  /** What it changes, and its default. */
+  text: string;
+}
+
+/** A benchmark's --help (`--seeds` and `--json FILE` are every benchmark's, and not listed in `flags`). */
+export interface BenchHelp {
+  /** What --seeds picks here; null when the benchmark uses no seeds (the flag is then accepted and ignored). */
+  seeds: string | null;
+  flags: readonly BenchFlag[];
 }
 
 export interface BenchArgs {

@@ -14,7 +14,8 @@ import { buildApp, startPreview } from './previewServer';
 import { resolveExperiment } from '../../config/config';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
-import type { SwarmUpdateRecord } from '../../runs/records';
+import { isSwarm } from '../../config/watchable';
+import type { SummaryRecord, SwarmUpdateRecord } from '../../runs/records';
 import { markdownTable, median, type Benchmark } from './types';
 
 const PORT = 4179;
@@ -96,10 +97,29 @@ const OBSERVERS = `
   requestAnimationFrame(tick);
 `;
 
+/** The modes besides the default (cold loads and a training window). */
+const UI_MODES = ['time-to-target', 'quickstart-start'] as const;
+
 export const uiBenchmark: Benchmark = {
   name: 'ui',
   description: 'Playground page in headless Chromium: time to interactive, JS before first paint, main-thread long tasks and slow frames while training (--mode time-to-target: a preset trained in the page until it reaches its target; --mode quickstart-start: QuickStart from the Start click to its first record and to a mean return of 195, per seed)',
+  help: {
+    seeds: 'time-to-target: one page run per seed (default 1); quickstart-start: one per seed (default 1,2,3,4,5); the default mode uses none',
+    flags: [
+      { name: 'mode', value: UI_MODES.join('|'), text: 'without it: cold loads, then a training window; time-to-target: a preset trained in the page until it reaches its target (a swarm preset: until its budget ends, judged by the swarm target); quickstart-start: QuickStart from the Start click to its first record and to a mean return of 195' },
+      { name: 'loads', value: 'N', text: 'default mode: cold page loads (default 3)' },
+      { name: 'seconds', value: 'S', text: 'default mode: seconds of the training window (default 15)' },
+      { name: 'preset', value: 'NAME', text: 'default mode: the preset trained in the window (default QuickStart); time-to-target: the preset (default sac-pendulum)' },
+      { name: 'backend', value: 'NAME', text: "the learner backend: default mode and quickstart-start default auto, time-to-target default wasm" },
+      { name: 'timeout', value: 'S', text: 'seconds to wait for each run: time-to-target default 900, quickstart-start default 60' },
+      { name: 'dist', value: 'DIR', text: "time-to-target and quickstart-start: a build folder of its own (default vite's dist/)" },
+      { name: 'build', value: 'false', text: 'reuse the build there, when there is one, instead of running vite build first' },
+      { name: 'click', value: 'backend|enabled', text: 'quickstart-start: Start clicked from inside the page once the badge names the backend (default), or by Playwright once Start is enabled' },
+      { name: 'pause', value: 'MS', text: 'quickstart-start: milliseconds between the page being ready and the click (default 0)' },
+    ],
+  },
   async run({ flags, seeds }) {
+    if (flags.mode !== undefined && !(UI_MODES as readonly string[]).includes(flags.mode)) throw new Error(`ui: --mode is ${UI_MODES.join(' or ')} (or left out), not "${flags.mode}"`);
     if (flags.mode === 'time-to-target') return timeToTargetInPage(flags, seeds);
     if (flags.mode === 'quickstart-start') return quickstartFromStart(flags, seeds);
     const loads = Number(flags.loads ?? 3);
@@ -239,6 +259,10 @@ export function parseTargetLine(text: string): { seconds: number; envSteps: numb
  * the preset opened from an autostart link in the page (its own budget, its own target, here the
  * mean return of the last 20 episodes), and the page's own account of when it first reached the
  * target: seconds and env steps since the run started, beside the seconds from page load.
+ *
+ * A swarm preset has no return target and its progress counts orchestrator updates: it trains until
+ * its budget ends (or --timeout), then the saved run gives its curve, the run's own seconds (its
+ * summary) and whether it met the swarm target (swarmTarget).
  */
 async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]) {
   const preset = flags.preset ?? 'sac-pendulum';
@@ -251,6 +275,8 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
   try {
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown>[] = [];
+    // Progress in orchestrator updates and no return target (the page's own test, ProgressPanel).
+    const swarm = isSwarm(resolveExperiment(preset, { backend }).settings.algorithm);
     for (const seed of runSeeds) {
       const config = resolveExperiment(preset, { seed, backend });
       const target = config.settings['run.targetReturn'];
@@ -266,18 +292,30 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
       const hit = (await reached.count()) ? parseTargetLine(await reached.innerText()) : null;
       const backendShown = await page.getByTestId('backend-name').innerText();
       const status = await page.getByTestId('status').innerText();
-      const envSteps = Number(await page.getByTestId('progress').getAttribute('aria-valuenow'));
+      // The progress bar: env steps, or a swarm run's orchestrator updates.
+      const progress = Number(await page.getByTestId('progress').getAttribute('aria-valuenow'));
       const loadAfter = loadavg()[0];
       // A swarm run has no return target in the page: its curve comes from the saved run's records.
-      const curve = preset.startsWith('swarm') ? await swarmCurveFromPage(page) : null;
-      if (curve) process.stderr.write(`${preset} seed ${seed}: ${curve.length} updates in the saved run\n${swarmCurveTable(curve)}\n`);
+      const saved = swarm ? await swarmRunFromPage(page) : null;
+      if (saved) process.stderr.write(`${preset} seed ${seed}: ${saved.curve.length} updates in the saved run\n${swarmCurveTable(saved.curve)}\n`);
       await context.close();
       const load = `${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`;
-      process.stderr.write(`${preset} seed ${seed}: ${hit ? `${hit.envSteps} steps, ${hit.seconds} s in the run (${fromLoad.toFixed(0)} s from page load)` : `not reached (${envSteps} steps in ${fromLoad.toFixed(0)} s)`}; status "${status}"; load ${load}\n`);
+      if (swarm) {
+        const judged = saved ? swarmTarget(saved.curve) : null;
+        const runSeconds = saved?.runSeconds ?? null;
+        const ownSeconds = runSeconds === null ? "the run's own seconds unknown" : `${runSeconds.toFixed(0)} s in the run`;
+        process.stderr.write(`${preset} seed ${seed}: ${progress} updates, ${ownSeconds} (${fromLoad.toFixed(0)} s from page load); ${swarmTargetWords(judged)}; status "${status}"; load ${load}\n`);
+        rows.push([seed, progress.toLocaleString('en-US'), judged === null ? '–' : judged.firstUpdate === null ? 'not met' : `met at update ${judged.firstUpdate}`, judged?.bestRPerf?.toFixed(3) ?? '–', runSeconds === null ? '–' : runSeconds.toFixed(0), fromLoad.toFixed(0), backendShown, load]);
+        figures.push({ seed, swarmTarget: judged, runSeconds, status, secondsFromLoad: fromLoad, updatesAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(saved ? { swarmCurve: saved.curve } : {}) });
+        continue;
+      }
+      process.stderr.write(`${preset} seed ${seed}: ${hit ? `${hit.envSteps} steps, ${hit.seconds} s in the run (${fromLoad.toFixed(0)} s from page load)` : `not reached (${progress} steps in ${fromLoad.toFixed(0)} s)`}; status "${status}"; load ${load}\n`);
       rows.push([seed, hit ? hit.envSteps.toLocaleString('en-US') : '–', hit ? hit.seconds.toFixed(0) : '–', fromLoad.toFixed(0), backendShown, load]);
-      figures.push({ seed, target, reached: hit, status, secondsFromLoad: fromLoad, envStepsAtEnd: envSteps, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(curve ? { swarmCurve: curve } : {}) });
+      figures.push({ seed, target, reached: hit, status, secondsFromLoad: fromLoad, envStepsAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
     }
-    const header = ['seed', `env steps to ${preset}'s target (mean of last 20)`, 'run seconds', 'seconds from page load', 'backend', 'load average'];
+    const header = swarm
+      ? ['seed', 'updates', `swarm target (${SWARM_TARGET_WORDS})`, 'best r_perf (median of an update)', 'run seconds', 'seconds from page load', 'backend', 'load average']
+      : ['seed', `env steps to ${preset}'s target (mean of last 20)`, 'run seconds', 'seconds from page load', 'backend', 'load average'];
     return { table: markdownTable(header, rows), figures: { preset, runs: figures } };
   } finally {
     await browser.close();
@@ -315,15 +353,45 @@ export function swarmCurve(runFile: unknown): SwarmPoint[] {
   return out;
 }
 
+/** The swarm target, as the benchmarks judge it (swarm-story's "target met"). */
+const SWARM_TARGET_WORDS = 'median r_perf ≥ 0.9 at critical ≤ serial/3';
+
+/** Whether one update of the curve meets the swarm target: median r_perf ≥ 0.9 and median critical ≤ serial/3. */
+export function meetsSwarmTarget(p: Pick<SwarmPoint, 'rPerf' | 'criticalOverSerial'>): boolean {
+  return p.rPerf >= 0.9 && p.criticalOverSerial <= 1 / 3;
+}
+
+/** A swarm run's curve judged: the first update that met the swarm target (null: none did), and the best median r_perf of an update (null: no updates). */
+export function swarmTarget(curve: readonly SwarmPoint[]): { firstUpdate: number | null; bestRPerf: number | null } {
+  return {
+    firstUpdate: curve.find(meetsSwarmTarget)?.update ?? null,
+    bestRPerf: curve.length ? Math.max(...curve.map((p) => p.rPerf)) : null,
+  };
+}
+
+/** "swarm target (…) met at update 12, best r_perf 0.931", for the stderr line; null: the run's records could not be read. */
+export function swarmTargetWords(judged: ReturnType<typeof swarmTarget> | null): string {
+  if (judged === null) return `swarm target (${SWARM_TARGET_WORDS}) unknown: the saved run could not be read`;
+  const best = judged.bestRPerf === null ? 'no updates in the saved run' : `best r_perf ${judged.bestRPerf.toFixed(3)}`;
+  return `swarm target (${SWARM_TARGET_WORDS}) ${judged.firstUpdate === null ? 'not met' : `met at update ${judged.firstUpdate}`}, ${best}`;
+}
+
+/** The run's own seconds: its summary record's (null when the run file has none). */
+export function runSecondsOf(runFile: unknown): number | null {
+  const records = (runFile as { run?: { records?: unknown[] } } | null)?.run?.records ?? [];
+  const summary = records.findLast((r) => (r as Partial<SummaryRecord> | null)?.type === 'summary') as Partial<SummaryRecord> | undefined;
+  return typeof summary?.wallSeconds === 'number' ? summary.wallSeconds : null;
+}
+
 function swarmCurveTable(curve: SwarmPoint[]): string {
   return markdownTable(
     ['update', 'episodes', 'r_perf (median)', 'critical ÷ serial (median)', 'most subagents at once', 'finish rate (median)', 'r_perf ≥ 0.9 and critical ≤ serial/3'],
-    curve.map((p) => [p.update, p.episodes, p.rPerf.toFixed(3), p.criticalOverSerial.toFixed(3), p.maxParallelism, p.finishRate.toFixed(2), p.rPerf >= 0.9 && p.criticalOverSerial <= 1 / 3 ? 'yes' : '']),
+    curve.map((p) => [p.update, p.episodes, p.rPerf.toFixed(3), p.criticalOverSerial.toFixed(3), p.maxParallelism, p.finishRate.toFixed(2), meetsSwarmTarget(p) ? 'yes' : '']),
   );
 }
 
-/** Stops the page's run if it still runs, then downloads the newest saved run (JSON) and reads its swarm curve. */
-async function swarmCurveFromPage(page: import('@playwright/test').Page): Promise<SwarmPoint[] | null> {
+/** Stops the page's run if it still runs, then downloads the newest saved run (JSON): its swarm curve and its own seconds. */
+async function swarmRunFromPage(page: import('@playwright/test').Page): Promise<{ curve: SwarmPoint[]; runSeconds: number | null } | null> {
   try {
     const stop = page.getByTestId('stop');
     if (await stop.isEnabled()) await stop.click();
@@ -332,7 +400,8 @@ async function swarmCurveFromPage(page: import('@playwright/test').Page): Promis
     await exportButton.waitFor({ timeout: 10_000 });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), exportButton.click()]);
     const path = await download.path();
-    return swarmCurve(JSON.parse(readFileSync(path, 'utf8')));
+    const file: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return { curve: swarmCurve(file), runSeconds: runSecondsOf(file) };
   } catch (err) {
     process.stderr.write(`ui: could not read the swarm run's records from the page: ${err instanceof Error ? err.message : String(err)}\n`);
     return null;

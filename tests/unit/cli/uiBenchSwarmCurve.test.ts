@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { swarmCurve } from '../../../src/cli/benchmarks/ui';
+import { meetsSwarmTarget, runSecondsOf, swarmCurve, swarmTarget, swarmTargetWords } from '../../../src/cli/benchmarks/ui';
 
 const episode = (rPerf: number, criticalSteps: number, serialBaseline: number, maxParallelism: number, finishRate: number) => ({ rPerf, criticalSteps, serialBaseline, maxParallelism, finishRate });
 
@@ -30,5 +30,25 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
     expect(swarmCurve({})).toEqual([]);
     expect(swarmCurve({ run: {} })).toEqual([]);
     expect(swarmCurve(null)).toEqual([]);
+  });
+
+  it('judges the curve by the swarm target: the first update with median r_perf ≥ 0.9 at critical ≤ serial/3, and the best r_perf', () => {
+    const point = (update: number, rPerf: number, criticalOverSerial: number) => ({ update, episodes: 4, rPerf, criticalOverSerial, maxParallelism: 10, finishRate: 1 });
+    // r_perf high but too slow; fast but r_perf short; both at update 3; the best r_perf is update 2's.
+    const curve = [point(1, 0.95, 0.5), point(2, 0.97, 0.34), point(3, 0.9, 1 / 3), point(4, 0.92, 0.2)];
+    expect(curve.map(meetsSwarmTarget)).toEqual([false, false, true, true]);
+    expect(swarmTarget(curve)).toEqual({ firstUpdate: 3, bestRPerf: 0.97 });
+    expect(swarmTargetWords(swarmTarget(curve))).toBe('swarm target (median r_perf ≥ 0.9 at critical ≤ serial/3) met at update 3, best r_perf 0.970');
+    expect(swarmTarget(curve.slice(0, 2))).toEqual({ firstUpdate: null, bestRPerf: 0.97 });
+    expect(swarmTargetWords(swarmTarget(curve.slice(0, 2)))).toContain('not met, best r_perf 0.970');
+    expect(swarmTarget([])).toEqual({ firstUpdate: null, bestRPerf: null });
+    expect(swarmTargetWords(null)).toContain('unknown');
+  });
+
+  it("the run's own seconds are its summary record's", () => {
+    const file = (records: unknown[]) => ({ format: 'parl-run', version: 1, run: { records } });
+    expect(runSecondsOf(file([{ type: 'swarm', update: 1, episodes: [] }, { type: 'summary', wallSeconds: 87.5, stopReason: 'stopped' }]))).toBe(87.5);
+    expect(runSecondsOf(file([{ type: 'swarm', update: 1, episodes: [] }]))).toBeNull();
+    expect(runSecondsOf(null)).toBeNull();
   });
 });
