@@ -257,6 +257,7 @@ export class LoopProgress {
   private updateAtProceed = -1;
   private readonly failures = new Map<string | number, { count: number; at: number }>();
   private inspectedAt = -Infinity;
+  private inspectedUpdate = -1;
 
   constructor(private readonly ctx: LoopContext) {
     this.tracker = new EpisodeTracker(ctx.config.settings['run.targetReturn']);
@@ -297,6 +298,7 @@ export class LoopProgress {
   /** Send a look inside the network (weights, activations, policy heatmap); a failed read skips one. */
   private async inspect(): Promise<void> {
     this.inspectedAt = performance.now();
+    this.inspectedUpdate = this.update;
     if (!this.weights) return;
     try {
       const record = inspectNetwork(this.ctx.config, this.weights.weightSpecs(), await this.weights.getWeightsAsync(), this.update);
@@ -451,6 +453,8 @@ export class LoopProgress {
       if (first !== 'done') await Promise.race([work, sleep(UNWIND_MS, new AbortController().signal)]);
       // A run that threw may have stopped halfway through an update: keep the last good checkpoint.
       if (!threw) await this.checkpoint();
+      // A look at the final network too (a run shorter than the interval would otherwise show only its start).
+      if (!threw && this.ctx.inspectEveryMs && this.update !== this.inspectedUpdate) await this.inspect();
     } finally {
       await cleanup.release();
     }

@@ -46,6 +46,16 @@ describe('TrainingRun (QuickStart, learner in Node, rollouts in worker threads)'
     expect(wc.weights).not.toEqual(wa.weights);
   });
 
+  it('ends with a look inside the final network when the run is shorter than the inspection interval', async () => {
+    const records: RunRecord[] = [];
+    const run = new TrainingRun(resolveExperiment('quickstart', { seed: 5, 'run.envSteps': 3_000, backend: 'wasm' }), (r) => records.push(r), nodePlatform(), { inspectEveryMs: 3_600_000 });
+    const summary = await run.run();
+    const looks = records.filter((r) => r.type === 'inspect').map((r) => (r as { update: number }).update);
+    expect(summary.updates).toBeGreaterThan(1);
+    // One at the start (update 0), one at the end (the last update), none between.
+    expect(looks).toEqual([0, summary.updates]);
+  });
+
   it('checkpoints after every update when asked to, and the numbers stay the same (REINFORCE, and ES whose θ is copied out)', async () => {
     for (const [preset, steps] of [['quickstart', 3_000], ['es-cartpole', 3_000]] as const) {
       const plain = collect({ seed: 13, 'run.envSteps': steps, backend: 'wasm' }, preset);
