@@ -190,6 +190,8 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
   private readonly rng: Rng;
   /** The loss's float32 constants, kept between minibatches (uploaded once). */
   private readonly constants = new ScalarCache();
+  /** The number of actions (the logits' width), known after the first step. */
+  private logitsWidth: number | null = null;
 
   constructor(model: ActorCriticModel, config: Partial<PpoConfig> = {}) {
     super(model);
@@ -227,6 +229,7 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
     const { clipCoef, entCoef, vfCoef } = this.config;
     const c = (x: number) => this.constants.get(x); // tf.mul(c(0.5), x) ≡ tf.mul(0.5, x), without the upload
     const { logits, value } = this.model.forward(mb.obs);
+    this.logitsWidth = logits.shape[1];
     const { logpA, entropy: h } = categorical(logits, mb.actions);
 
     const logRatio = tf.sub(logpA, mb.oldLogProbs) as tf.Tensor1D; // log r
@@ -306,7 +309,8 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
    * kernel): Â before it, the diagnostics after it, from the same tensors, so every value is the same.
    */
   private step(rows: PpoRows, vars: tf.Variable[], idx: readonly number[]): tf.Tensor1D {
-    if (this.config.fusedLoss && fusedLossSupported()) return this.fusedStep(rows, vars, idx);
+    // The first step takes the graph, which tells the logits' width (the fused loss's route depends on it).
+    if (this.config.fusedLoss && this.logitsWidth !== null && fusedLossSupported(idx.length, this.logitsWidth)) return this.fusedStep(rows, vars, idx);
     return tf.tidy(() => {
       const mb = minibatchTensors(rows, idx);
       const adv = this.normalizedAdvantages(mb.advantages);

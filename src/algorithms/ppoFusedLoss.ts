@@ -57,15 +57,27 @@ export interface FusedPpoLoss {
   logRatio: Float32Array;
 }
 
-/** True on the backends whose kernels this file repeats (elsewhere use the tfjs graph). */
-export const fusedLossSupported = typedArrayPathSupported;
+/**
+ * Up to this many logits a minibatch the fused loss is faster; beyond it tfjs's kernels, whose
+ * element-wise work runs in wasm SIMD, beat these JS loops (the second swarm's 1,002 actions × ~100
+ * rows). Both give the same bits, so the route never changes a number.
+ */
+export const FUSED_LOSS_MAX_LOGITS = 16_384;
+
+/** True where this file's loss applies: cpu or wasm (whose kernels it repeats), and at most FUSED_LOSS_MAX_LOGITS logits. */
+export function fusedLossSupported(rows: number, actions: number): boolean {
+  return typedArrayPathSupported() && rows * actions <= FUSED_LOSS_MAX_LOGITS;
+}
 
 /** y = op(x) element-wise by the backend's own kernel (so exp and log are its functions, bit for bit). */
 function unary(op: 'exp' | 'log', x: Float32Array): Float32Array {
-  return tf.tidy(() => {
-    const t = tf.tensor1d(x, 'float32');
-    return (op === 'exp' ? tf.exp(t) : tf.log(t)).dataSync() as Float32Array;
-  });
+  // Disposed by hand rather than by tf.tidy, which would walk every element of a returned typed array.
+  const t = tf.tensor1d(x, 'float32');
+  const y = op === 'exp' ? tf.exp(t) : tf.log(t);
+  const out = y.dataSync() as Float32Array;
+  t.dispose();
+  y.dispose();
+  return out;
 }
 
 /** Â = (A − mean A) / (√var A + 1e-8) as tf.moments and ppo.ts's normalizedAdvantages compute it. */

@@ -7,7 +7,9 @@
  *     phase: forward (the loss's forward pass inside tf.variableGrads), backward (the rest of
  *     variableGrads: the gradient kernels), optimizer (Optimizer.applyGradients), or other kernels
  *     (inference outside gradients: V(s) for GAE, central inference, metrics);
- *   - data movement: tensor uploads (backend.write), readbacks (readSync / read: count and time);
+ *   - data movement: tensor uploads (backend.write), readbacks (readSync / read: count and time;
+ *     on cpu and wasm this includes the typed-array paths' reads, copies out of the heap);
+ *   - the optimizer's typed-array step (FusedAdam.clipAndApply on cpu/wasm), less what it counts above;
  *   - waiting: the learner thread's idle time (event-loop utilization), i.e. rollouts in the actors
  *     and the messages that bring them;
  *   - bookkeeping: the learner thread's busy time that is none of the above (GAE, segment joins,
@@ -43,12 +45,15 @@ interface Tally {
   kernels: Record<Phase, { n: number; ms: number }>;
   uploads: { n: number; ms: number };
   readbacks: { n: number; ms: number };
+  /** FusedAdam.clipAndApply's own work outside kernels, uploads and readbacks (its typed-array step on cpu/wasm). */
+  optimizerArrays: { n: number; ms: number };
 }
 
 const emptyTally = (): Tally => ({
   kernels: { forward: { n: 0, ms: 0 }, backward: { n: 0, ms: 0 }, optimizer: { n: 0, ms: 0 }, other: { n: 0, ms: 0 } },
   uploads: { n: 0, ms: 0 },
   readbacks: { n: 0, ms: 0 },
+  optimizerArrays: { n: 0, ms: 0 },
 });
 
 /** Loose views of tfjs internals the profiler wraps (not in the public typings). */
@@ -125,6 +130,25 @@ function instrument(): { tally: () => Tally; reset: () => void; undo: () => void
     };
     undo.push(() => (proto.applyGradients = orig));
   }
+  // clipAndApply: its kernels (the tensor path) count as optimizer kernels; on cpu/wasm its typed-array step
+  // is timed on its own, less the uploads, readbacks and kernels inside it (counted in their rows).
+  const clipProto = FusedAdam.prototype as unknown as { clipAndApply: (...a: unknown[]) => unknown };
+  const origClip = clipProto.clipAndApply;
+  clipProto.clipAndApply = function (...a: unknown[]) {
+    const before = phase;
+    phase = 'optimizer';
+    const counted = () => t.uploads.ms + t.readbacks.ms + PHASES.reduce((sum, p) => sum + t.kernels[p].ms, 0);
+    const start = performance.now();
+    const inner = counted();
+    try {
+      return origClip.apply(this, a);
+    } finally {
+      t.optimizerArrays.n++;
+      t.optimizerArrays.ms += performance.now() - start - (counted() - inner);
+      phase = before;
+    }
+  };
+  undo.push(() => (clipProto.clipAndApply = origClip));
   const backend = engine.backend;
   // backend.write with values is an upload; without (values null) it only allocates a kernel's output.
   const wrap = <K extends 'write' | 'readSync'>(name: K, into: () => { n: number; ms: number }, counts: (args: unknown[]) => boolean) => {
@@ -325,14 +349,16 @@ export const profileBenchmark: Benchmark = {
     const kernelN = PHASES.map((p) => m((s) => s.tally.kernels[p].n));
     const up = { ms: m((s) => s.tally.uploads.ms), n: m((s) => s.tally.uploads.n) };
     const rb = { ms: m((s) => s.tally.readbacks.ms), n: m((s) => s.tally.readbacks.n) };
+    const opt = { ms: m((s) => s.tally.optimizerArrays.ms), n: m((s) => s.tally.optimizerArrays.n) };
     const busy = wall - idle;
-    const bookkeeping = busy - kernelMs.reduce((a, b) => a + b, 0) - up.ms - rb.ms;
+    const bookkeeping = busy - kernelMs.reduce((a, b) => a + b, 0) - up.ms - rb.ms - opt.ms;
     const pct = (x: number) => `${((100 * x) / wall).toFixed(0)}%`;
     const rows: (string | number)[][] = [
       ...PHASES.map((p, i) => [`${p === 'other' ? 'other kernels (inference, metrics)' : `${p} kernels`}`, kernelMs[i].toFixed(1), pct(kernelMs[i]), kernelN[i].toFixed(0)]),
       ['uploads (tensor creation)', up.ms.toFixed(1), pct(up.ms), up.n.toFixed(0)],
-      ['readbacks', rb.ms.toFixed(1), pct(rb.ms), rb.n.toFixed(1)],
-      ['bookkeeping (learner JS)', bookkeeping.toFixed(1), pct(bookkeeping), ''],
+      ['readbacks (on cpu/wasm also the typed-array paths\' reads: heap copies)', rb.ms.toFixed(1), pct(rb.ms), rb.n.toFixed(1)],
+      ['optimizer on typed arrays (clipping and Adam, JS or wasm SIMD)', opt.ms.toFixed(1), pct(opt.ms), opt.n.toFixed(0)],
+      ['bookkeeping (learner JS; PPO\'s fused loss included)', bookkeeping.toFixed(1), pct(bookkeeping), ''],
       ['waiting for actors (rollout + messages)', idle.toFixed(1), pct(idle), ''],
       ['**update, wall**', wall.toFixed(1), '100%', `${kernelN.reduce((a, b) => a + b, 0).toFixed(0)} kernels`],
     ];
@@ -354,6 +380,7 @@ export const profileBenchmark: Benchmark = {
         kernels: Object.fromEntries(PHASES.map((p, i) => [p, { n: kernelN[i], ms: kernelMs[i] }])),
         uploads: up,
         readbacks: rb,
+        optimizerArrays: opt,
         rollout,
       },
     };

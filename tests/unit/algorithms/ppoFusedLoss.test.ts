@@ -70,7 +70,8 @@ describe.each(['cpu', 'wasm'] as const)('fused PPO loss on %s', (backend) => {
   it('runs on this backend', async () => {
     expect((await chooseBackend({ preferred: backend })).name).toBe(backend);
     expect(tf.getBackend()).toBe(backend);
-    expect(fusedLossSupported()).toBe(true);
+    expect(fusedLossSupported(256, 2)).toBe(true);
+    expect(fusedLossSupported(100, 1002)).toBe(false);
   });
 
   it.each(CASES)('gives the graph\'s bits: $name', ({ config, numActions, skew }) => {
