@@ -142,6 +142,8 @@ export const solvePendulumBenchmark: Benchmark = {
       { algo: 'ppo', preset: 'ppo-continuous-pendulum', target: -200, budget: 200_000, progress: true },
     ];
     const algos = (flags.algos ?? 'ddpg,td3,sac').split(',');
+    const unknownAlgos = algos.filter((a) => !all.some((x) => x.algo === a));
+    if (unknownAlgos.length) throw new Error(`solve-pendulum: --algos takes ${all.map((x) => x.algo).join(', ')}, got ${unknownAlgos.join(', ')}`);
     const result = await solveTable(all.filter((x) => algos.includes(x.algo)), seeds);
     const profile = await sacStepProfile();
     const line = `SAC gradient step (batch 256, nets 64×64): ${profile.msPerLearn.toFixed(1)} ms per learn(), ${profile.msSampleBatch.toFixed(2)} ms to sample the batch, ${profile.msActorForward256.toFixed(2)} ms for one actor forward pass with readback`;

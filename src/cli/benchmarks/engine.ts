@@ -170,6 +170,8 @@ export const solveCartpoleBenchmark: Benchmark = {
   },
   async run({ seeds, flags }) {
     const algos = (flags.algos ?? SOLVE.map((x) => x.algo).join(',')).split(',');
+    const unknownAlgos = algos.filter((a) => !SOLVE.some((x) => x.algo === a));
+    if (unknownAlgos.length) throw new Error(`solve-cartpole: --algos takes ${SOLVE.map((x) => x.algo).join(', ')}, got ${unknownAlgos.join(', ')}`);
     const overrides = settingOverrides(flags.set);
     // Checked up front: a bad key fails before minutes of runs, not at the second algorithm.
     for (const spec of SOLVE.filter((x) => algos.includes(x.algo))) resolveExperiment(spec.preset, overrides);

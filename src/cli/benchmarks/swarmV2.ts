@@ -159,7 +159,7 @@ function numberFlag(flags: Record<string, string>, name: string, ok: (x: number)
   const raw = flags[name];
   if (raw === undefined) return null;
   const x = Number(raw);
-  if (raw.trim() === '' || !ok(x)) throw new Error(`swarm-story: --${name} must be ${what}, got ${raw}`);
+  if (raw.trim() === '' || !ok(x)) throw new Error(`--${name} must be ${what}, got ${raw}`);
   return x;
 }
 
@@ -205,12 +205,16 @@ function rowLine(split: string, name: string, per: SeedFigures[]): (string | num
 
 export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult> {
   await chooseBackend({ preferred: 'wasm' });
-  const updates = flags.updates === undefined ? STORY_UPDATES : Number(flags.updates);
-  const nEval = flags.eval === undefined ? 5 : Number(flags.eval);
-  const numSubtasks = flags.subtasks === undefined ? 40 : Number(flags.subtasks);
+  const positiveInt = (x: number) => Number.isInteger(x) && x >= 1;
+  const updates = numberFlag(flags, 'updates', positiveInt, 'a positive integer') ?? STORY_UPDATES;
+  const nEval = numberFlag(flags, 'eval', positiveInt, 'a positive integer') ?? 5;
+  const numSubtasks = numberFlag(flags, 'subtasks', positiveInt, 'a positive integer') ?? 40;
   const wanted = flags.rows ? flags.rows.split(',').map((x) => x.trim()) : null;
+  const unknownRows = (wanted ?? []).filter((w) => !STORY_ROWS.some((r) => r.name === w));
+  if (unknownRows.length) throw new Error(`swarm-story: no row named ${unknownRows.map((w) => JSON.stringify(w)).join(', ')} (rows: ${STORY_ROWS.map((r) => r.name).join(', ')})`);
   const rows = STORY_ROWS.filter((r) => !wanted || wanted.includes(r.name));
   const splitFlag = flags.split ?? 'heldout';
+  if (!isOneOf(splitFlag, ['tuning', 'heldout', 'both'] as const)) throw new Error(`swarm-story: --split must be tuning, heldout or both, got ${splitFlag}`);
   const splits = [
     ...(splitFlag !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
     ...(splitFlag !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
@@ -306,7 +310,7 @@ export function scaleIntro(cli: ReturnType<typeof scaleConfig>, preset: ReturnTy
 
 export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult> {
   await chooseBackend({ preferred: 'wasm' });
-  const updates = flags.updates === undefined ? 3 : Number(flags.updates);
+  const updates = numberFlag(flags, 'updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer') ?? 3;
   const o = scaleOptions(updates);
   const learner = DecompLearner.create(o);
   const rows: (string | number)[][] = [];

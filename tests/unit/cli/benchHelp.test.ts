@@ -126,3 +126,17 @@ describe('each benchmark\'s --help is its code\'s flags', () => {
     expect([...flagsRead(source)].sort()).toEqual(['first-stage', 'lr', 'sac-alpha', 't', 'tag-seeds', 'updates']);
   });
 });
+
+describe('bad values of a benchmark flag are refused with the reason, before the run', () => {
+  it.each([
+    [['swarm-story', '--split', 'everything'], '--split must be tuning, heldout or both, got everything'],
+    [['swarm-story', '--rows', 'annealed,anealed'], 'no row named "anealed"'],
+    [['swarm-story', '--updates', '0'], '--updates must be a positive integer, got 0'],
+    [['swarm-scale', '--updates', 'ten'], '--updates must be a positive integer, got ten'],
+    [['solve-cartpole', '--algos', 'ppo,dpq'], '--algos takes ppo, a2c, impala, dqn, got dpq'],
+  ])('%j', (args, message) => {
+    const r = bench(...args);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(message);
+  });
+});
