@@ -354,13 +354,14 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       const red = backendSums();
       const lossRows = { ...m, advantages: this.config.normAdv ? normalizeAdvantages(m.advantages, red) : m.advantages };
       const obs = tf.tensor2d(m.obs, [idx.length, rows.obsDim]);
-      let terms: FusedPpoLoss | null = null;
+      const taped: { terms?: FusedPpoLoss } = {};
       const { value: loss, grads } = tf.variableGrads(() => {
         const { logits, value } = this.model.forward(obs);
-        terms = fusedPpoLoss(logits, value, lossRows, this.config);
-        return terms.loss;
+        taped.terms = fusedPpoLoss(logits, value, lossRows, this.config);
+        return taped.terms.loss;
       }, vars);
-      const t = terms as unknown as FusedPpoLoss; // set by the closure above
+      const t = taped.terms;
+      if (!t) throw new Error('Ppo: the fused loss did not run');
       const { approxKl, clipFrac } = ppoDiagnostics(t.ratio, t.logRatio, this.config.clipCoef, red);
       const norm = this.optimizer.clipAndApply(grads, this.config.maxGradNorm);
       const m7: Record<(typeof METRICS)[number], tf.Scalar> = {

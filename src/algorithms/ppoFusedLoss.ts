@@ -219,6 +219,7 @@ export function fusedPpoLoss(logits: tf.Tensor2D, value: tf.Tensor1D, rows: PpoL
       const dVmean = f(dValueLoss * 0.5);
       const dVrow = f(f(dVmean * 1) / B);
       const dMx = f(f(g * 1) / B);
+      const dLogp = new Float32Array(A);
       for (let b = 0; b < B; b++) {
         // value
         if (k.clipVloss) {
@@ -239,7 +240,6 @@ export function fusedPpoLoss(logits: tf.Tensor2D, value: tf.Tensor1D, rows: PpoL
         const dLogpA = f(dRatio * r);
         // log π from the entropy (π log π, π = exp(log π)) and from the taken action, then log-softmax
         const dHs = -dH;
-        const dLogp = new Float32Array(A);
         for (let a = 0; a < A; a++) {
           const i = b * A + a;
           const dPe = f(dHs * logp[i]);

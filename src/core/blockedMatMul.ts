@@ -26,6 +26,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { SimdKernels, simdKernelsLoaded } from './simd/kernels';
+import { overrideWasmKernel } from './wasmKernelOverride';
 
 /** The shared-dimension block of tfjs-wasm's plain loop (kBlockSize in batch_mat_mul_impl.cc). */
 export const WASM_MATMUL_BLOCK = 48;
@@ -57,10 +58,7 @@ let simd: SimdKernels | null = null;
  */
 export function installBlockedTransposedMatMul(): boolean {
   if (installed) return true;
-  const original = tf.getKernel('BatchMatMul', 'wasm');
-  if (!original) return false;
-  const plain = original.kernelFunc;
-  const kernelFunc: tf.KernelFunc = (args) => {
+  const original = overrideWasmKernel('BatchMatMul', (plain) => (args) => {
     const { a, b } = args.inputs;
     const transposeA = args.attrs?.transposeA === true;
     const transposeB = args.attrs?.transposeB === true;
@@ -82,11 +80,9 @@ export function installBlockedTransposedMatMul(): boolean {
     if (!blockedIsFaster(m, k, n)) return plain(args);
     blockedMatMulStats.products++;
     return blockedProduct(backend, plain, a, b, transposeA, transposeB, m, k, n);
-  };
-  tf.unregisterKernel('BatchMatMul', 'wasm');
-  tf.registerKernel({ ...original, kernelFunc });
-  installed = true;
-  return true;
+  });
+  installed = original !== null;
+  return installed;
 }
 
 /**

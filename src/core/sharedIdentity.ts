@@ -10,7 +10,7 @@
  * Variable.assign swaps buffers), so a shared buffer holds the same values a copy would: every
  * result keeps every bit.
  */
-import * as tf from '@tensorflow/tfjs';
+import { overrideWasmKernel } from './wasmKernelOverride';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 
 let installed = false;
@@ -21,10 +21,7 @@ export const sharedIdentityStats = { shared: 0 };
 /** Make tfjs-wasm's Identity share its input's buffer. Idempotent; false when wasm is not registered. */
 export function installSharedIdentity(): boolean {
   if (installed) return true;
-  const original = tf.getKernel('Identity', 'wasm');
-  if (!original) return false;
-  const copy = original.kernelFunc;
-  const kernelFunc: tf.KernelFunc = (args) => {
+  const original = overrideWasmKernel('Identity', (copy) => (args) => {
     const { x } = args.inputs;
     // Strings live outside the heap; tfjs-wasm's own kernel handles them.
     if (!x || x.dtype === 'string') return copy(args);
@@ -32,9 +29,7 @@ export function installSharedIdentity(): boolean {
     (args.backend as BackendWasm).incRef(x.dataId);
     sharedIdentityStats.shared++;
     return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
-  };
-  tf.unregisterKernel('Identity', 'wasm');
-  tf.registerKernel({ ...original, kernelFunc });
-  installed = true;
-  return true;
+  });
+  installed = original !== null;
+  return installed;
 }

@@ -132,9 +132,8 @@ function instrument(): { tally: () => Tally; reset: () => void; undo: () => void
   }
   // clipAndApply: its kernels (the tensor path) count as optimizer kernels; on cpu/wasm its typed-array step
   // is timed on its own, less the uploads, readbacks and kernels inside it (counted in their rows).
-  const clipProto = FusedAdam.prototype as unknown as { clipAndApply: (...a: unknown[]) => unknown };
-  const origClip = clipProto.clipAndApply;
-  clipProto.clipAndApply = function (...a: unknown[]) {
+  const origClip = FusedAdam.prototype.clipAndApply;
+  FusedAdam.prototype.clipAndApply = function (this: FusedAdam, ...a: Parameters<FusedAdam['clipAndApply']>) {
     const before = phase;
     phase = 'optimizer';
     const counted = () => t.uploads.ms + t.readbacks.ms + PHASES.reduce((sum, p) => sum + t.kernels[p].ms, 0);
@@ -148,7 +147,7 @@ function instrument(): { tally: () => Tally; reset: () => void; undo: () => void
       phase = before;
     }
   };
-  undo.push(() => (clipProto.clipAndApply = origClip));
+  undo.push(() => (FusedAdam.prototype.clipAndApply = origClip));
   const backend = engine.backend;
   // backend.write with values is an upload; without (values null) it only allocates a kernel's output.
   const wrap = <K extends 'write' | 'readSync'>(name: K, into: () => { n: number; ms: number }, counts: (args: unknown[]) => boolean) => {

@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { SimdKernels, loadSimdKernels } from './kernels';
+import { overrideWasmKernel } from '../wasmKernelOverride';
 
 /** How many sums took the SIMD route (tests check that the route is really taken). */
 export const simdColumnSumStats = { calls: 0 };
@@ -28,11 +29,9 @@ function routed(x: tf.TensorInfo, axis: unknown): boolean {
 export async function installSimdColumnSum(): Promise<boolean> {
   if (installed) return true;
   if (!(await loadSimdKernels())) return false;
-  const original = tf.getKernel('Sum', 'wasm');
   const kernels = SimdKernels.create();
-  if (!original || !kernels || installed) return installed;
-  const plain = original.kernelFunc;
-  const kernelFunc: tf.KernelFunc = (args) => {
+  if (!kernels || installed) return installed;
+  const original = overrideWasmKernel('Sum', (plain) => (args) => {
     const { x } = args.inputs;
     if (!x || !routed(x, args.attrs?.axis)) return plain(args);
     // The kernel API hands every kernel its backend as a KernelBackend; this one is registered for wasm only.
@@ -49,9 +48,7 @@ export async function installSimdColumnSum(): Promise<boolean> {
     dst.set(heap.subarray(rows * cols, rows * cols + cols));
     simdColumnSumStats.calls++;
     return out;
-  };
-  tf.unregisterKernel('Sum', 'wasm');
-  tf.registerKernel({ ...original, kernelFunc });
-  installed = true;
-  return true;
+  });
+  installed = original !== null;
+  return installed;
 }

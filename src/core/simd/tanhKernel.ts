@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { SimdKernels, loadSimdKernels } from './kernels';
+import { overrideWasmKernel } from '../wasmKernelOverride';
 
 /** How many Tanh calls took the SIMD route (tests check that the route is really taken). */
 export const simdTanhStats = { calls: 0 };
@@ -26,12 +27,9 @@ export function originalTanhKernel(): tf.KernelFunc | null {
 export async function installSimdTanh(): Promise<boolean> {
   if (installed) return true;
   if (!(await loadSimdKernels())) return false;
-  const current = tf.getKernel('Tanh', 'wasm');
   const kernels = SimdKernels.create();
-  if (!current || !kernels || installed) return installed;
-  original ??= current;
-  const plain = original.kernelFunc;
-  const kernelFunc: tf.KernelFunc = (args) => {
+  if (!kernels || installed) return installed;
+  const replaced = overrideWasmKernel('Tanh', (plain) => (args) => {
     const { x } = args.inputs;
     if (!x || x.dtype !== 'float32') return plain(args);
     // The kernel API hands every kernel its backend as a KernelBackend; this one is registered for wasm only.
@@ -49,11 +47,10 @@ export async function installSimdTanh(): Promise<boolean> {
     dst.set(heap.subarray(0, n));
     simdTanhStats.calls++;
     return out;
-  };
-  tf.unregisterKernel('Tanh', 'wasm');
-  tf.registerKernel({ ...original, kernelFunc });
-  installed = true;
-  return true;
+  });
+  original ??= replaced;
+  installed = replaced !== null;
+  return installed;
 }
 
 /** Put tfjs's own Tanh back (for measurements that compare the two). */

@@ -3,20 +3,11 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { blockedIsFaster, blockedMatMulStats, installBlockedTransposedMatMul, WASM_MATMUL_BLOCK } from '../../../src/core/blockedMatMul';
 import { Rng } from '../../../src/core/rng';
+import { mixedFloats, tensorBits } from './floatCases';
 import { loadSimdKernels, simdKernelsLoaded } from '../../../src/core/simd/kernels';
 
-/** float32 bit patterns, so −0, NaN and every last bit count. */
-const bits = (t: tf.Tensor) => Array.from(new Uint32Array(new Float32Array(t.dataSync()).buffer));
-
-/** Values of very different sizes, some exactly 0, some negative zero. */
-function values(rng: Rng, size: number): Float32Array {
-  return Float32Array.from({ length: size }, () => {
-    const u = rng.uniform();
-    if (u < 0.03) return 0;
-    if (u < 0.05) return -0;
-    return rng.normal() * 10 ** (rng.int(7) - 3);
-  });
-}
+const bits = tensorBits;
+const values = (rng: Rng, size: number) => mixedFloats(rng, size);
 
 // [m, k, n] of op(A)·op(B): the shared dimension below, at, between and well above the 48-wide blocks.
 const SHAPES: Array<[number, number, number]> = [

@@ -3,20 +3,10 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { installSimdColumnSum, simdColumnSumStats } from '../../../src/core/simd/columnSumKernel';
 import { Rng } from '../../../src/core/rng';
+import { mixedFloats, tensorBits } from './floatCases';
 
-/** float32 bit patterns, so −0, NaN and every last bit count. */
-const bits = (t: tf.Tensor) => Array.from(new Uint32Array(new Float32Array(t.dataSync()).buffer));
-
-/** Values of very different sizes, some exactly ±0, a few infinities. */
-function values(rng: Rng, size: number): Float32Array {
-  return Float32Array.from({ length: size }, () => {
-    const u = rng.uniform();
-    if (u < 0.03) return 0;
-    if (u < 0.05) return -0;
-    if (u < 0.051) return Infinity;
-    return rng.normal() * 10 ** (rng.int(9) - 4);
-  });
-}
+const bits = tensorBits;
+const values = (rng: Rng, size: number) => mixedFloats(rng, size, { lowest: -4, decades: 9, infinities: true });
 
 const SHAPES: Array<[number, number]> = [[256, 64], [256, 4], [1, 16], [33, 20], [1000, 68], [7, 8], [256, 2], [256, 1], [5, 6]];
 
