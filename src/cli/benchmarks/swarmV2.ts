@@ -28,7 +28,7 @@
  * rate for every row, default annealedOptions'), --subtasks N (default 40), --episodes-per-actor E (every row;
  * default annealedOptions' 4, one task × 4 runs per actor; a multiple of the spec's 4 runs per task), --credit
  * episode|decision|stage-critic (every row; default annealedOptions', see decompLearner.ts), and for every row
- * (defaults annealedOptions'/PPO's): --gae-lambda X, --vf-coef X, --update-epochs N, --first-stage value|group
+ * (defaults annealedOptions'/PPO's): --gae-lambda X, --vf-coef X, --update-epochs N, --hidden N, --ent-coef X, --first-stage value|group
  * (stage-critic only); --log-updates N prints the training metrics (r_perf, value explained variance, KL,
  * entropy) every N updates to stderr. Flags left out leave the records exactly as before they existed.
  */
@@ -139,6 +139,8 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'gae-lambda', value: 'X', text: 'GAE λ over an episode\'s decisions, in [0, 1], every row (default 1: Monte Carlo returns)' },
   { name: 'vf-coef', value: 'X', text: "PPO's value-loss weight, a positive number, every row (default PPO's)" },
   { name: 'update-epochs', value: 'N', text: 'PPO epochs per update, a positive integer, every row (default 2)' },
+  { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
+  { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
 
@@ -230,6 +232,8 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const gaeLambda = numberFlag(flags, 'gae-lambda', (x) => x >= 0 && x <= 1, 'a number in [0, 1]');
   const vfCoef = numberFlag(flags, 'vf-coef', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const updateEpochs = numberFlag(flags, 'update-epochs', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+  const hidden = numberFlag(flags, 'hidden', (x) => Number.isInteger(x) && x >= 1 && x <= 256, 'an integer in 1..256');
+  const entCoef = numberFlag(flags, 'ent-coef', (x) => x >= 0 && Number.isFinite(x), 'a number >= 0');
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const optionsOf = (seed: number): DecompTrainingOptions => ({
     ...annealedOptions(seed, updates, spec),
@@ -240,6 +244,8 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     ...(gaeLambda === null ? {} : { gaeLambda }),
     ...(vfCoef === null ? {} : { vfCoef }),
     ...(updateEpochs === null ? {} : { updateEpochs }),
+    ...(hidden === null ? {} : { hidden }),
+    ...(entCoef === null ? {} : { entCoef }),
   });
   const base = optionsOf(0);
   validateCreditOptions(base);
@@ -250,6 +256,8 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (gaeLambda !== null) figures.gaeLambda = gaeLambda;
   if (vfCoef !== null) figures.vfCoef = vfCoef;
   if (updateEpochs !== null) figures.updateEpochs = updateEpochs;
+  if (hidden !== null) figures.hidden = hidden;
+  if (entCoef !== null) figures.entCoef = entCoef;
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {

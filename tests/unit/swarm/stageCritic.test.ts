@@ -154,5 +154,7 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ 'vf-coef': '-1' })).rejects.toThrow('--vf-coef must be a positive number, got -1');
     await expect(run({ 'update-epochs': '1.5' })).rejects.toThrow('--update-epochs must be a positive integer, got 1.5');
     await expect(run({ 'gae-lambda': '' })).rejects.toThrow('--gae-lambda must be a number in [0, 1], got ');
+    await expect(run({ hidden: '300' })).rejects.toThrow('--hidden must be an integer in 1..256, got 300');
+    await expect(run({ 'ent-coef': '-0.1' })).rejects.toThrow('--ent-coef must be a number >= 0, got -0.1');
   }, 30_000);
 });
