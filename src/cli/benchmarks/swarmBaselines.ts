@@ -3,12 +3,15 @@
  * (src/envs/swarm/decomposition.ts, default rules), on the same tasks and seeds: seeds 1-5 (where
  * the rules were chosen) and held-out seeds 6-15, reported separately. Medians over seeds of r_perf
  * (F1 of the submitted answers), critical steps, critical ÷ serial baseline, total compute, finish
- * rate (completed ÷ assigned, over the seeds that assigned anything) and context used ÷ budget.
+ * rate (completed ÷ assigned, over the seeds that assigned anything) and context used ÷ budget; a
+ * last row per split gives the tasks' expected-steps floor (expectedChainFloor).
  * `--subtasks N` sets the task size (default 40).
  */
 import { DecompositionSim, type DecompositionOutcome } from '../../envs/swarm/decomposition';
 import { generateDecomposition } from '../../envs/swarm/decompositionTask';
+import { expectedChainFloor } from '../../envs/swarm/decompositionFeatures';
 import { BASELINES } from '../../swarm/baselines';
+import { FLOOR_ROW } from './swarmV2';
 import { markdownTable, median, type Benchmark } from './types';
 
 const SPLITS = [
@@ -62,7 +65,11 @@ export const swarmBaselinesBenchmark: Benchmark = {
           f.finishRate === null ? '- (none assigned)' : f.finishRate.toFixed(2), f.contextUsed.toFixed(2), `${f.budgetEnds}/${outcomes.length}`,
         ]);
       }
-      figures[split.name] = per;
+      // Not a policy: the expected-steps floor of one that claims every subtask.
+      const sims = split.seeds.map((seed) => new DecompositionSim(generateDecomposition({ numSubtasks }, seed)));
+      const floor = { critical: median(sims.map(expectedChainFloor)), criticalOverSerial: median(sims.map((x) => expectedChainFloor(x) / x.serialBaseline)) };
+      rows.push([split.name, FLOOR_ROW, '-', floor.critical.toFixed(0), floor.criticalOverSerial.toFixed(3), '-', '-', '-', '-']);
+      figures[split.name] = { ...per, floor };
     }
     return {
       table: markdownTable(['seeds', 'baseline', 'r_perf', 'critical steps', '÷ serial', 'total compute', 'finish rate', 'context used', 'ended by budget'], rows),

@@ -4,8 +4,9 @@
  * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, and the annealed
  *   row at start biases 2, 4, 6 (the only change from annealed each). Each row trains one set
  *   policy per seed with the SAME learner as the swarm-v2 loop (DecompLearner; actors in this
- *   thread, central inference, PPO), then plays EVAL_TASKS fixed evaluation tasks of that seed
- *   greedily; the scripted baselines play the same tasks. Seeds 1-5 (where rules and
+ *   thread, central inference, PPO), then plays --eval fixed evaluation tasks of that seed; the
+ *   scripted baselines play the same tasks, and a last row gives their expected-steps floor
+ *   (expectedChainFloor: what no policy that claims every subtask goes below on average). Seeds 1-5 (where rules and
  *   hyperparameters were chosen) and held-out seeds are reported in separate tables. Per seed:
  *   medians over its evaluation tasks; per row: medians over seeds. The evaluation plays the
  *   policy as PPO trains it (sampled actions, from the learner's seeded inference stream): on
@@ -35,6 +36,7 @@
 import { chooseBackend } from '../../core/backend';
 import { deriveSeed } from '../../core/rng';
 import { resolveExperiment } from '../../config/config';
+import { expectedChainFloor } from '../../envs/swarm/decompositionFeatures';
 import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import { resolveDecompositionConfig } from '../../envs/swarm/decompositionTask';
 import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
@@ -44,6 +46,8 @@ import { BASELINES } from '../../swarm/baselines';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
+/** The table's row of expectedChainFloor (decompositionFeatures.ts). */
+export const FLOOR_ROW = 'floor: every subtask once, its cheapest way (expected steps)';
 /** The story's update budget, chosen on seeds 1-5 (60 -> 120 with the stage critic: median eval r_perf 0.833 -> 0.877). */
 export const STORY_UPDATES = 120;
 const HELDOUT = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -275,6 +279,13 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
       perRow[`baseline: ${b.name}`] = per;
       table.push(rowLine(split.name, `baseline: ${b.name}`, per));
     }
+    // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
+    const floors = split.seeds.map((seed) => {
+      const sims = evalTaskSeeds(seed, nEval).map((t) => makeDecompSim(spec, t));
+      return { critical: median(sims.map(expectedChainFloor)), criticalOverSerial: median(sims.map((s) => expectedChainFloor(s) / s.serialBaseline)) };
+    });
+    figures[`${split.name} floor`] = floors;
+    table.push([split.name, FLOOR_ROW, '-', median(floors.map((f) => f.critical)).toFixed(0), median(floors.map((f) => f.criticalOverSerial)).toFixed(3), '-', '-', '-', '-', '-', '-', '-']);
     figures[split.name] = perRow;
   }
   return {

@@ -31,7 +31,7 @@
  *   direct[i], check[i]; launch; finish
  * Expected steps use the mean tool latency μ: setup + Σ size · (think + μ).
  */
-import { SUBTASK_KINDS } from './decompositionSkills';
+import { ORCHESTRATOR_KIND, SUBTASK_KINDS } from './decompositionSkills';
 import type { DecompositionSim } from './decomposition';
 
 export const DECOMP_MAX_CANDIDATES = 100;
@@ -63,6 +63,31 @@ export function expectedSteps(sim: DecompositionSim, kind: string, id: number): 
 /** Expected steps of a planned subagent: setup + Σ items' expected steps. */
 export function expectedLoad(sim: DecompositionSim, kind: string, items: readonly number[]): number {
   return sim.limits.setupSteps + items.reduce((a, id) => a + expectedSteps(sim, kind, id), 0);
+}
+
+/**
+ * The expected-steps floor of a task: the critical steps a policy that gets one claim on every
+ * subtask needs in expectation, at the least. Chain links run in order, each in its own stage, and
+ * a stage lasts its main steps plus its longest subagent, so every chain costs at least the sum
+ * over its links of the link's cheapest way:
+ *   direct:    size · (think_orchestrator + μ)
+ *   delegated: 1 (the launch's main step) + setup + min_k size · (think_k + μ)
+ * floor = 1 (finish) + max over chains of that sum. E[max] >= max E, so no policy that claims every
+ * subtask beats it on average; one may go below it only by leaving subtasks without a claim.
+ * (`lowerBound` of the sim is the bound for every draw, with latency 1 and no launch or setup.)
+ */
+export function expectedChainFloor(sim: DecompositionSim): number {
+  const l = sim.limits;
+  const link = (id: number) =>
+    Math.min(expectedSteps(sim, ORCHESTRATOR_KIND, id), 1 + l.setupSteps + Math.min(...sim.subagentKinds.map((k) => expectedSteps(sim, k, id))));
+  let longest = 0;
+  for (const s of sim.task.subtasks) {
+    if (s.after !== null) continue;
+    let sum = 0;
+    for (let v: number | null = s.id; v !== null; v = sim.task.subtasks[v].next) sum += link(v);
+    longest = Math.max(longest, sum);
+  }
+  return 1 + longest;
 }
 
 export function observeDecomposition(sim: DecompositionSim): DecompositionObservation {
