@@ -132,7 +132,7 @@ export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeO
 /** swarm-story's flags for the second swarm (its --help; swarm.ts adds --version and the first swarm's). */
 export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5); with --version 1: swarm.updates over each preset` },
-  { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all)` },
+  { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all; none: only the scripted baselines and the floor)` },
   { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
   { name: 'eval', value: 'N', text: 'evaluation tasks per seed (default 5)' },
   { name: 'subtasks', value: 'N', text: 'subtasks per task (default 40)' },
@@ -215,7 +215,8 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const updates = numberFlag(flags, 'updates', positiveInt, 'a positive integer') ?? STORY_UPDATES;
   const nEval = numberFlag(flags, 'eval', positiveInt, 'a positive integer') ?? 5;
   const numSubtasks = numberFlag(flags, 'subtasks', positiveInt, 'a positive integer') ?? 40;
-  const wanted = flags.rows ? flags.rows.split(',').map((x) => x.trim()) : null;
+  // 'none': no policy row, only the scripted baselines and the floor.
+  const wanted = flags.rows === 'none' ? [] : flags.rows ? flags.rows.split(',').map((x) => x.trim()) : null;
   const unknownRows = (wanted ?? []).filter((w) => !STORY_ROWS.some((r) => r.name === w));
   if (unknownRows.length) throw new Error(`swarm-story: no row named ${unknownRows.map((w) => JSON.stringify(w)).join(', ')} (rows: ${STORY_ROWS.map((r) => r.name).join(', ')})`);
   const rows = STORY_ROWS.filter((r) => !wanted || wanted.includes(r.name));

@@ -71,3 +71,15 @@ describe('swarm-baselines prints the floor beside the scripted orchestrators', (
     }
   });
 });
+
+describe('swarm-story --rows none', () => {
+  it('trains no policy and prints the baselines and the floor on the evaluation tasks', async () => {
+    const { runSwarmV2Story, FLOOR_ROW } = await import('../../../../src/cli/benchmarks/swarmV2');
+    const r = await runSwarmV2Story({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10' } });
+    const lines = r.table.split('\n').slice(2);
+    expect(lines.map((l) => l.split('|')[2].trim())).toEqual(['baseline: serial', 'baseline: assign-all (default kind)', 'baseline: greedy', 'baseline: planner (smarter hand policy)', FLOOR_ROW]);
+    const floors = (r.figures as Record<string, Array<{ criticalOverSerial: number }>>)['seeds 1-5 floor'];
+    expect(floors).toHaveLength(2);
+    for (const f of floors) expect(f.criticalOverSerial).toBeGreaterThan(0);
+  });
+});
