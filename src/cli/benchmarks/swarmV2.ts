@@ -107,9 +107,18 @@ interface SeedFigures {
   spurious: boolean;
   target: boolean;
   trainSeconds: number;
+  /** Where r_perf goes (medians over the seed's episodes): F1's two parts, claims submitted, work handed out, checks, context used ÷ budget. */
+  precision: number;
+  recall: number;
+  submitted: number;
+  assigned: number;
+  checks: number;
+  contextUsed: number;
 }
 
-export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeOutcome, 'rPerf' | 'criticalSteps' | 'serialBaseline' | 'totalCompute' | 'nSubagents' | 'nAssigned' | 'nCompleted'>[], trainSeconds: number): SeedFigures {
+type OutcomeFields = 'rPerf' | 'precision' | 'recall' | 'submitted' | 'criticalSteps' | 'serialBaseline' | 'totalCompute' | 'nSubagents' | 'nAssigned' | 'nCompleted' | 'nChecks' | 'contextUsed' | 'contextBudget';
+
+export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeOutcome, OutcomeFields>[], trainSeconds: number): SeedFigures {
   const rPerf = median(outcomes.map((o) => o.rPerf));
   const cos = median(outcomes.map((o) => o.criticalSteps / o.serialBaseline));
   const subagents = median(outcomes.map((o) => o.nSubagents));
@@ -126,6 +135,12 @@ export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeO
     spurious: subagents > 0 && finishRate < 0.8,
     target: rPerf >= 0.9 && cos <= 1 / 3,
     trainSeconds,
+    precision: median(outcomes.map((o) => o.precision)),
+    recall: median(outcomes.map((o) => o.recall)),
+    submitted: median(outcomes.map((o) => o.submitted)),
+    assigned: median(outcomes.map((o) => o.nAssigned)),
+    checks: median(outcomes.map((o) => o.nChecks)),
+    contextUsed: median(outcomes.map((o) => o.contextUsed / o.contextBudget)),
   };
 }
 
@@ -145,6 +160,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'update-epochs', value: 'N', text: 'PPO epochs per update, a positive integer, every row (default 2)' },
   { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
   { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
+  { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
 
@@ -209,6 +225,11 @@ function rowLine(split: string, name: string, per: SeedFigures[]): (string | num
   ];
 }
 
+function detailLine(split: string, name: string, per: SeedFigures[]): (string | number)[] {
+  const m = (f: (p: SeedFigures) => number, digits: number) => median(per.map(f)).toFixed(digits);
+  return [split, name, m((p) => p.rPerf, 3), m((p) => p.precision, 2), m((p) => p.recall, 2), m((p) => p.submitted, 0), m((p) => p.assigned, 0), m((p) => p.subagents, 0), m((p) => p.checks, 0), m((p) => p.contextUsed, 2), m((p) => p.criticalOverSerial, 3)];
+}
+
 export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult> {
   await chooseBackend({ preferred: 'wasm' });
   const positiveInt = (x: number) => Number.isInteger(x) && x >= 1;
@@ -239,6 +260,9 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const updateEpochs = numberFlag(flags, 'update-epochs', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const hidden = numberFlag(flags, 'hidden', (x) => Number.isInteger(x) && x >= 1 && x <= 256, 'an integer in 1..256');
   const entCoef = numberFlag(flags, 'ent-coef', (x) => x >= 0 && Number.isFinite(x), 'a number >= 0');
+  if (flags.detail !== undefined && flags.detail !== 'true' && flags.detail !== 'false') throw new Error(`swarm-story: --detail must be true or false, got ${flags.detail}`);
+  const detail = flags.detail === 'true';
+  const detailRows: (string | number)[][] = [];
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const optionsOf = (seed: number): DecompTrainingOptions => ({
     ...annealedOptions(seed, updates, spec),
@@ -274,11 +298,13 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
       }
       perRow[row.name] = per;
       table.push(rowLine(split.name, row.name, per));
+      detailRows.push(detailLine(split.name, row.name, per));
     }
     for (const b of BASELINES) {
       const per = split.seeds.map((seed) => seedFigures(seed, evalTaskSeeds(seed, nEval).map((t) => b.run(makeDecompSim(spec, t))), 0));
       perRow[`baseline: ${b.name}`] = per;
       table.push(rowLine(split.name, `baseline: ${b.name}`, per));
+      detailRows.push(detailLine(split.name, `baseline: ${b.name}`, per));
     }
     // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
     const floors = split.seeds.map((seed) => {
@@ -290,7 +316,9 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     figures[split.name] = perRow;
   }
   return {
-    table: markdownTable(['seeds', 'row', 'r_perf', 'critical', '÷ serial', 'total compute', 'subagents', 'finish rate', 'serial collapse', 'spurious parallelism', 'target met', 'train s'], table),
+    table:
+      markdownTable(['seeds', 'row', 'r_perf', 'critical', '÷ serial', 'total compute', 'subagents', 'finish rate', 'serial collapse', 'spurious parallelism', 'target met', 'train s'], table) +
+      (detail ? `\n\nWhere r_perf goes (medians per seed over its evaluation tasks, then over seeds):\n\n${markdownTable(['seeds', 'row', 'r_perf', 'precision', 'recall', 'claims submitted', 'subtasks assigned', 'subagents', 'checks', 'context used', '÷ serial'], detailRows)}` : ''),
     figures,
   };
 }

@@ -75,11 +75,20 @@ describe('swarm-baselines prints the floor beside the scripted orchestrators', (
 describe('swarm-story --rows none', () => {
   it('trains no policy and prints the baselines and the floor on the evaluation tasks', async () => {
     const { runSwarmV2Story, FLOOR_ROW } = await import('../../../../src/cli/benchmarks/swarmV2');
-    const r = await runSwarmV2Story({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10' } });
-    const lines = r.table.split('\n').slice(2);
+    const r = await runSwarmV2Story({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10', detail: 'true' } });
+    const [main, detail] = r.table.split('\n\nWhere r_perf goes');
+    const lines = main.split('\n').slice(2);
     expect(lines.map((l) => l.split('|')[2].trim())).toEqual(['baseline: serial', 'baseline: assign-all (default kind)', 'baseline: greedy', 'baseline: planner (smarter hand policy)', FLOOR_ROW]);
     const floors = (r.figures as Record<string, Array<{ criticalOverSerial: number }>>)['seeds 1-5 floor'];
     expect(floors).toHaveLength(2);
     for (const f of floors) expect(f.criticalOverSerial).toBeGreaterThan(0);
+    // --detail: one line per scripted row; serial hands out nothing and claims a share of the subtasks.
+    const detailLines = detail.split('\n').filter((l) => l.startsWith('| seeds 1-5'));
+    expect(detailLines).toHaveLength(4);
+    const serial = detailLines[0].split('|').map((c) => c.trim());
+    expect(serial[2]).toBe('baseline: serial');
+    expect(Number(serial[6])).toBeGreaterThan(0); // claims submitted
+    expect(Number(serial[7])).toBe(0); // subtasks assigned
+    await expect(runSwarmV2Story({ seeds: [], flags: { rows: 'none', detail: 'yes' } })).rejects.toThrow('--detail must be true or false, got yes');
   });
 });
