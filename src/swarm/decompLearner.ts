@@ -396,6 +396,9 @@ export function decompUpdateMetrics(stats: readonly SwarmEpisodeStats[], outcome
     checks: mean(outcomes.map((o) => o.nChecks)),
     directs: mean(outcomes.map((o) => o.nDirect)),
     decisions: mean(outcomes.map((o) => o.decisions)),
+    // Batching: subtasks handed out per subagent created over the update (0 when none was created).
+    subtasksPerSubagent: outcomes.reduce((a, o) => a + o.nAssigned, 0) / Math.max(1, outcomes.reduce((a, o) => a + o.nSubagents, 0)),
+    contextUsed: mean(outcomes.map((o) => o.contextUsed / Math.max(1, o.contextBudget))),
   };
 }
 

@@ -158,3 +158,19 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ 'ent-coef': '-0.1' })).rejects.toThrow('--ent-coef must be a number >= 0, got -0.1');
   }, 30_000);
 });
+
+describe('the update metrics of batching', () => {
+  it('subtasks per subagent and the context used, from hand-played and hand-made episodes', async () => {
+    const { decompUpdateMetrics } = await import('../../../src/swarm/decompLearner');
+    const { summariseOutcome } = await import('../../../src/swarm/decompActor');
+    // The hand episode: fast takes 0 and 1 (a batch of two), slow takes 0 again: 3 subtasks handed out to 2 subagents.
+    const { sim } = handEpisode(100);
+    const played = summariseOutcome(sim.outcome(), 6, 1, false);
+    expect([played.nAssigned, played.nSubagents]).toEqual([3, 2]);
+    const alone = { ...handMadeEpisode([0.1], 0.5).outcome, nAssigned: 0, nSubagents: 0, contextUsed: 3, contextBudget: 10 };
+    const m = decompUpdateMetrics([], [played, alone]);
+    expect(m.subtasksPerSubagent).toBe(3 / 2);
+    expect(m.contextUsed).toBeCloseTo((played.contextUsed / played.contextBudget + 0.3) / 2, 12);
+    expect(decompUpdateMetrics([], [alone]).subtasksPerSubagent).toBe(0);
+  });
+});

@@ -15,7 +15,7 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
     bad: 'A flat average after many updates (nothing is learned: try a different learning rate), or an average that climbs and then collapses (the updates are too large).',
   },
   'loss-chart': {
-    what: 'The numbers the learning rule reports after each update, one small chart each, by update. Their scales differ, so each has its own.',
+    what: 'The numbers the learning rule reports after each update, one small chart each, by update. Their scales differ, so each has its own. In the second agent swarm, subtasks per subagent above 1 means the orchestrator batches work into shared subagents (each result read costs context, so batching saves it), and context used near 1 means the context, not the step budget, decides how many subtasks get an answer.',
     good: 'Policy loss wobbles around a level; value loss falls as the value estimate learns; entropy falls slowly as the agent grows sure of itself.',
     bad: 'Entropy at zero early (the agent stopped exploring), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself).',
   },
