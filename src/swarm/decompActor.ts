@@ -40,10 +40,14 @@ export function decompEpisodeSeed(seed: number, update: number, actorIndex: numb
   return deriveSeed(seed, 0xd2, update, actorIndex, slot);
 }
 
+/** The sim options of the spec's rules. */
+export function decompSimOptions(spec: DecompTaskSpec): DecompositionOptions {
+  return { ...spec.rules, ...(spec.skills ? { skills: skillTable(spec.skills) } : {}) };
+}
+
 /** A sim of the spec's rules on task `taskSeed` (throws a DecompositionError for bad rules). */
 export function makeDecompSim(spec: DecompTaskSpec, taskSeed: number): DecompositionSim {
-  const sim = new DecompositionSim(generateDecomposition(spec.task, taskSeed), { ...spec.rules, ...(spec.skills ? { skills: skillTable(spec.skills) } : {}) });
-  return sim;
+  return new DecompositionSim(generateDecomposition(spec.task, taskSeed), decompSimOptions(spec));
 }
 
 export type DecompEpisodeOutcome = Omit<DecompositionOutcome, 'stages'> & {

@@ -1,8 +1,9 @@
 /**
  * The second swarm's benchmarks (algorithm swarm-v2, decomposition task):
  *
- * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, and the annealed
- *   row at start biases 2, 4, 6 (the only change from annealed each). Each row trains one set
+ * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, the annealed
+ *   row at start biases 2, 4, 6, and 'demo start': the annealed row from the planner's
+ *   demonstrations (DEMO_START, src/swarm/demoStart.ts) (the only change from annealed each). Each row trains one set
  *   policy per seed with the SAME learner as the swarm-v2 loop (DecompLearner; actors in this
  *   thread, central inference, PPO), then plays --eval fixed evaluation tasks of that seed; the
  *   scripted baselines play the same tasks, and a last row gives their expected-steps floor
@@ -42,7 +43,8 @@ import { resolveDecompositionConfig } from '../../envs/swarm/decompositionTask';
 import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
-import { BASELINES } from '../../swarm/baselines';
+import { BASELINES, plannerBaseline } from '../../swarm/baselines';
+import { cloneDemonstrations, collectDemonstrations } from '../../swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
@@ -78,7 +80,10 @@ export function annealedOptions(seed: number, updates: number, spec: DecompTaskS
   };
 }
 
-type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions };
+/** `demos`: the policy starts from the planner's demonstrations (demoStart.ts) instead of its seeded initial weights. */
+type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions; demos?: boolean };
+/** The demonstration start: the planner on 64 tasks of the seed's own stream, 30 epochs of minibatches of 256, Adam 3e-3. */
+export const DEMO_START = { tasks: 64, epochs: 30, batchSize: 256, lr: 3e-3 } as const;
 export const STORY_ROWS: readonly Row[] = [
   { name: 'annealed', change: (o) => o },
   { name: 'no shaping', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 }, lambda2: { ...o.lambda2, start: 0 } }) },
@@ -88,6 +93,7 @@ export const STORY_ROWS: readonly Row[] = [
   { name: 'start bias 2', change: (o) => ({ ...o, startBias: 2 }) },
   { name: 'start bias 4', change: (o) => ({ ...o, startBias: 4 }) },
   { name: 'start bias 6', change: (o) => ({ ...o, startBias: 6 }) },
+  { name: 'demo start', change: (o) => o, demos: true },
 ];
 
 /** Evaluation task seeds of a seed (never drawn in training: a different stream). */
@@ -192,10 +198,14 @@ function logUpdate(label: string, r: DecompUpdateResult, every: number): void {
   process.stderr.write(`    ${label} update ${r.update + 1}: r_perf ${f(m.rPerf, 3)}, value explained variance ${f(m.explainedVariance, 3)}, value loss ${f(m.valueLoss, 4)}, KL ${f(m.approxKl, 4)}, entropy ${f(m.entropy, 2)}, decisions ${f(m.decisions, 0)}, ${r.seconds.toFixed(1)} s\n`);
 }
 
-async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null): Promise<SeedFigures> {
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos = false): Promise<SeedFigures> {
   const t0 = performance.now();
   const learner = DecompLearner.create(o);
   try {
+    if (demos) {
+      const d = collectDemonstrations(o.spec, o.seed, DEMO_START.tasks, plannerBaseline());
+      cloneDemonstrations(learner.model, d, { ...DEMO_START, seed: o.seed });
+    }
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();
       onUpdate?.(r);
@@ -292,7 +302,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     for (const row of rows) {
       const per: SeedFigures[] = [];
       for (const seed of split.seeds) {
-        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery));
+        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos === true);
         per.push(f);
         process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
       }

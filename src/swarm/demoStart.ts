@@ -1,0 +1,182 @@
+/**
+ * A start from demonstrations for the set policy (an LLM orchestrator starts from supervised
+ * fine-tuning before its RL, as Kimi K2.5's does): a scripted orchestrator plays some tasks, its
+ * tool calls are recorded as set-policy actions, and the policy is fitted to them by maximum
+ * likelihood before PPO trains it. Nothing else about training changes.
+ *
+ * Recording: RecordingDecompositionSim encodes the observation (setActions.ts) before each call
+ * and writes the call as the action that plays it:
+ *   createSubagent(kind, id) -> assignNew[row(id), kind]
+ *   addToSubagent(slot, id)  -> join[row(id), kind of slot]  (slot must be its kind's newest planned subagent)
+ *   launch / direct(id) / check(id) / finish -> launch / direct[row] / check[row] / finish
+ * A call whose action the policy's mask forbids (certain waste by ReturnBounds, or finish with
+ * open work left), or that no action plays (joining an older subagent), is still played but not
+ * recorded: `skipped` counts them.
+ *
+ * Cloning: with the policy's log-probabilities log π(a|s) (its logits), minimise
+ *   L = −(1/|B|) Σ_{(s,a) in B} log π(a|s)
+ * over shuffled minibatches B (an Rng of the seed), with Adam, for a number of epochs. The value
+ * head is not fitted (PPO's critic learns from the first update on).
+ */
+import * as tf from '@tensorflow/tfjs';
+import { DecompositionSim, type DecompositionOutcome, type DecompStageRecord } from '../envs/swarm/decomposition';
+import { generateDecomposition } from '../envs/swarm/decompositionTask';
+import { Rng, deriveSeed } from '../core/rng';
+import type { Baseline } from './baselines';
+import { decompSimOptions, type DecompTaskSpec } from './decompActor';
+import { activeRowsOf, encodeSetObservation, SP_MASK_OFFSET, SP_MAX_KINDS, SP_OBS_DIM, SP_ROWS, SP_SEGMENTS, type SetPolicyModel } from './setPolicy';
+
+export class RecordingDecompositionSim extends DecompositionSim {
+  readonly observations: Float32Array[] = [];
+  readonly actions: number[] = [];
+  skipped = 0;
+
+  private record(actionOf: (rows: readonly number[]) => number): void {
+    if (this.finished) return;
+    const obs = new Float32Array(SP_OBS_DIM);
+    const rows = encodeSetObservation(this, obs, 0);
+    const a = actionOf(rows);
+    if (a >= 0 && obs[SP_MASK_OFFSET + a] > 0) {
+      this.observations.push(obs);
+      this.actions.push(a);
+    } else this.skipped += 1;
+  }
+
+  /** Flat index of a (row, kind) action of a pointer type, or −1 when the subtask is not a candidate row. */
+  private pair(type: 'assignNew' | 'join', rows: readonly number[], id: number, kind: string): number {
+    const row = rows.indexOf(id);
+    return row < 0 ? -1 : SP_SEGMENTS[type].offset + row * SP_MAX_KINDS + this.subagentKinds.indexOf(kind);
+  }
+
+  private single(type: 'direct' | 'check', rows: readonly number[], id: number): number {
+    const row = rows.indexOf(id);
+    return row < 0 ? -1 : SP_SEGMENTS[type].offset + row;
+  }
+
+  override createSubagent(kind: string, id: number): number {
+    this.record((rows) => this.pair('assignNew', rows, id, kind));
+    return super.createSubagent(kind, id);
+  }
+
+  override addToSubagent(slot: number, id: number): void {
+    this.record((rows) => {
+      const kind = this.pendingPlan()[slot]?.kind;
+      return kind !== undefined && this.lastPendingOf(kind) === slot ? this.pair('join', rows, id, kind) : -1;
+    });
+    super.addToSubagent(slot, id);
+  }
+
+  override launch(): DecompStageRecord {
+    this.record(() => SP_SEGMENTS.launch.offset);
+    return super.launch();
+  }
+
+  override direct(id: number): DecompStageRecord {
+    this.record((rows) => this.single('direct', rows, id));
+    return super.direct(id);
+  }
+
+  override check(id: number): boolean {
+    this.record((rows) => this.single('check', rows, id));
+    return super.check(id);
+  }
+
+  override finish(): DecompositionOutcome {
+    this.record(() => SP_SEGMENTS.finish.offset);
+    return super.finish();
+  }
+}
+
+export interface Demonstrations {
+  /** n × SP_OBS_DIM observations, row-major. */
+  obs: Float32Array;
+  actions: Int32Array;
+  n: number;
+  /** Calls played but not recorded (see the module comment). */
+  skipped: number;
+  /** The scripted orchestrator's outcome on each task. */
+  outcomes: DecompositionOutcome[];
+}
+
+/** The task seed of demonstration i of run seed `seed` (a stream of its own: not a training or evaluation task). */
+export function demoTaskSeed(seed: number, i: number): number {
+  return deriveSeed(seed, 0xbc, i);
+}
+
+/** `tasks` episodes of the scripted orchestrator on the spec's rules, recorded as set-policy decisions. */
+export function collectDemonstrations(spec: DecompTaskSpec, seed: number, tasks: number, policy: Baseline): Demonstrations {
+  const obs: Float32Array[] = [];
+  const actions: number[] = [];
+  const outcomes: DecompositionOutcome[] = [];
+  let skipped = 0;
+  for (let i = 0; i < tasks; i++) {
+    const sim = new RecordingDecompositionSim(generateDecomposition(spec.task, demoTaskSeed(seed, i)), decompSimOptions(spec));
+    outcomes.push(policy(sim));
+    obs.push(...sim.observations);
+    actions.push(...sim.actions);
+    skipped += sim.skipped;
+  }
+  const flat = new Float32Array(obs.length * SP_OBS_DIM);
+  obs.forEach((o, k) => flat.set(o, k * SP_OBS_DIM));
+  return { obs: flat, actions: Int32Array.from(actions), n: actions.length, skipped, outcomes };
+}
+
+export interface CloneOptions {
+  epochs: number;
+  batchSize: number;
+  lr: number;
+  seed: number;
+}
+
+/** Mean −log π(a|s) of the policy over the demonstrations (no gradient). */
+export function demoNegLogLikelihood(model: SetPolicyModel, demos: Demonstrations, batchSize = 256): number {
+  let sum = 0;
+  for (let b = 0; b < demos.n; b += batchSize) {
+    const idx = Array.from({ length: Math.min(batchSize, demos.n - b) }, (_, j) => b + j);
+    sum += tf.tidy(() => -tf.sum(logProbOfActions(model, demos, idx)).dataSync()[0]);
+  }
+  return sum / Math.max(1, demos.n);
+}
+
+/** log π(a_k|s_k) for the demonstrations `idx` (rows past the batch's last candidate left out, as the learner does). */
+function logProbOfActions(model: SetPolicyModel, demos: Demonstrations, idx: readonly number[]): tf.Tensor1D {
+  const x = new Float32Array(idx.length * SP_OBS_DIM);
+  idx.forEach((k, r) => x.set(demos.obs.subarray(k * SP_OBS_DIM, (k + 1) * SP_OBS_DIM), r * SP_OBS_DIM));
+  model.activeRows = activeRowsOf(x, idx.length);
+  try {
+    const { logits } = model.forward(tf.tensor2d(x, [idx.length, SP_OBS_DIM]));
+    const a = tf.tensor1d(Int32Array.from(idx, (k) => demos.actions[k]), 'int32');
+    return tf.sum(tf.mul(logits, tf.oneHot(a, logits.shape[1])), 1) as tf.Tensor1D;
+  } finally {
+    model.activeRows = SP_ROWS;
+  }
+}
+
+/** Fit the policy to the demonstrations; returns the mean −log π(a|s) over each epoch's minibatches. */
+export function cloneDemonstrations(model: SetPolicyModel, demos: Demonstrations, o: CloneOptions): number[] {
+  if (demos.n === 0) throw new Error('demonstrations: nothing was recorded');
+  const optimizer = tf.train.adam(o.lr);
+  const rng = new Rng(o.seed).fork(0xc1);
+  const order = Array.from({ length: demos.n }, (_, i) => i);
+  const perEpoch: number[] = [];
+  try {
+    for (let epoch = 0; epoch < o.epochs; epoch++) {
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(rng.uniform() * (i + 1));
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      let sum = 0;
+      for (let b = 0; b < demos.n; b += o.batchSize) {
+        const idx = order.slice(b, b + o.batchSize);
+        const loss = optimizer.minimize(() => tf.neg(tf.mean(logProbOfActions(model, demos, idx))) as tf.Scalar, true, model.variables());
+        if (!loss) throw new Error('demonstrations: the optimizer returned no loss');
+        sum += loss.dataSync()[0] * idx.length;
+        loss.dispose();
+      }
+      perEpoch.push(sum / demos.n);
+    }
+  } finally {
+    optimizer.dispose();
+  }
+  return perEpoch;
+}

@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chooseBackend } from '../../../src/core/backend';
+import { generateDecomposition } from '../../../src/envs/swarm/decompositionTask';
+import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
+import { greedyBaseline, plannerBaseline } from '../../../src/swarm/baselines';
+import { decompSimOptions, type DecompTaskSpec } from '../../../src/swarm/decompActor';
+import { RecordingDecompositionSim, cloneDemonstrations, collectDemonstrations, demoNegLogLikelihood, demoTaskSeed } from '../../../src/swarm/demoStart';
+import { SP_OBS_DIM, SetPolicyModel, applySetAction, encodeSetObservation } from '../../../src/swarm/setPolicy';
+
+const spec: DecompTaskSpec = { task: { numSubtasks: 12 }, rules: {}, maxDecisions: 100 };
+
+beforeAll(async () => {
+  await chooseBackend({ preferred: 'cpu' });
+});
+
+describe('demonstrations of a scripted orchestrator as set-policy decisions', () => {
+  it('replaying the recorded actions on a fresh sim plays the same episode (planner and greedy)', () => {
+    let replayed = 0;
+    for (const policy of [plannerBaseline(), greedyBaseline()]) {
+      for (let i = 0; i < 6; i++) {
+        const task = generateDecomposition(spec.task, demoTaskSeed(3, i));
+        const rec = new RecordingDecompositionSim(task, decompSimOptions(spec));
+        const scripted = policy(rec);
+        if (rec.skipped > 0) continue; // a call the policy's mask forbids cannot be replayed
+        replayed += 1;
+        const sim = new DecompositionSim(generateDecomposition(spec.task, demoTaskSeed(3, i)), decompSimOptions(spec));
+        rec.actions.forEach((a, t) => {
+          const obs = new Float32Array(SP_OBS_DIM);
+          const rows = encodeSetObservation(sim, obs, 0);
+          expect(obs).toEqual(rec.observations[t]); // the same state, seen the same way
+          applySetAction(sim, rows, a);
+        });
+        expect(sim.finished).toBe(true);
+        const o = sim.outcome();
+        expect([o.rPerf, o.criticalSteps, o.nSubagents, o.nAssigned, o.nChecks]).toEqual([scripted.rPerf, scripted.criticalSteps, scripted.nSubagents, scripted.nAssigned, scripted.nChecks]);
+      }
+    }
+    expect(replayed).toBeGreaterThanOrEqual(6);
+  });
+
+  it('records joins as batching onto the newest planned subagent of the kind', () => {
+    const d = collectDemonstrations(spec, 1, 4, plannerBaseline());
+    expect(d.n).toBe(d.actions.length);
+    expect(d.obs.length).toBe(d.n * SP_OBS_DIM);
+    const subagents = d.outcomes.reduce((a, o) => a + o.nSubagents, 0);
+    const assigned = d.outcomes.reduce((a, o) => a + o.nAssigned, 0);
+    expect(assigned).toBeGreaterThan(subagents); // the planner batches
+  });
+});
+
+describe('cloning the demonstrations into the set policy', () => {
+  it('lowers −log π(a|s) on them, the same way for the same seed', () => {
+    const demos = collectDemonstrations(spec, 2, 3, plannerBaseline());
+    const fit = () => {
+      const model = new SetPolicyModel({ hidden: 8, seed: 5, startBias: 0 });
+      const before = demoNegLogLikelihood(model, demos);
+      const curve = cloneDemonstrations(model, demos, { epochs: 15, batchSize: 32, lr: 1e-2, seed: 5 });
+      const after = demoNegLogLikelihood(model, demos);
+      const weights = model.variables().map((v) => Array.from(v.dataSync()));
+      model.dispose();
+      return { before, after, curve, weights };
+    };
+    const a = fit();
+    expect(a.curve).toHaveLength(15);
+    expect(a.after).toBeLessThan(a.before - 0.5);
+    expect(a.curve[14]).toBeLessThan(a.curve[0]);
+    const b = fit();
+    expect(b.weights).toEqual(a.weights);
+  }, 60_000);
+
+  it('refuses an empty set of demonstrations', () => {
+    const model = new SetPolicyModel({ hidden: 8, seed: 1, startBias: 0 });
+    const empty = { obs: new Float32Array(0), actions: new Int32Array(0), n: 0, skipped: 0, outcomes: [] };
+    expect(() => cloneDemonstrations(model, empty, { epochs: 1, batchSize: 8, lr: 1e-3, seed: 1 })).toThrow('nothing was recorded');
+    model.dispose();
+  });
+});
