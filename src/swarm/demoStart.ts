@@ -20,9 +20,9 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { DecompositionSim, type DecompositionOutcome, type DecompStageRecord } from '../envs/swarm/decomposition';
-import { generateDecomposition } from '../envs/swarm/decompositionTask';
+import { DecompositionError, generateDecomposition } from '../envs/swarm/decompositionTask';
 import { Rng, deriveSeed } from '../core/rng';
-import type { Baseline } from './baselines';
+import { plannerBaseline, type Baseline } from './baselines';
 import { decompSimOptions, type DecompTaskSpec } from './decompActor';
 import { activeRowsOf, encodeSetObservation, SP_MASK_OFFSET, SP_MAX_KINDS, SP_OBS_DIM, SP_ROWS, SP_SEGMENTS, type SetPolicyModel } from './setPolicy';
 
@@ -94,6 +94,8 @@ export interface Demonstrations {
   n: number;
   /** Calls played but not recorded (see the module comment). */
   skipped: number;
+  /** Tasks the rules make impossible (a budget below the task's lower bound): not played. */
+  infeasible: number;
   /** The scripted orchestrator's outcome on each task. */
   outcomes: DecompositionOutcome[];
 }
@@ -109,8 +111,16 @@ export function collectDemonstrations(spec: DecompTaskSpec, seed: number, tasks:
   const actions: number[] = [];
   const outcomes: DecompositionOutcome[] = [];
   let skipped = 0;
+  let infeasible = 0;
   for (let i = 0; i < tasks; i++) {
-    const sim = new RecordingDecompositionSim(generateDecomposition(spec.task, demoTaskSeed(seed, i)), decompSimOptions(spec));
+    let sim: RecordingDecompositionSim;
+    try {
+      sim = new RecordingDecompositionSim(generateDecomposition(spec.task, demoTaskSeed(seed, i)), decompSimOptions(spec));
+    } catch (e) {
+      if (!(e instanceof DecompositionError)) throw e;
+      infeasible += 1;
+      continue;
+    }
     outcomes.push(policy(sim));
     obs.push(...sim.observations);
     actions.push(...sim.actions);
@@ -118,7 +128,7 @@ export function collectDemonstrations(spec: DecompTaskSpec, seed: number, tasks:
   }
   const flat = new Float32Array(obs.length * SP_OBS_DIM);
   obs.forEach((o, k) => flat.set(o, k * SP_OBS_DIM));
-  return { obs: flat, actions: Int32Array.from(actions), n: actions.length, skipped, outcomes };
+  return { obs: flat, actions: Int32Array.from(actions), n: actions.length, skipped, infeasible, outcomes };
 }
 
 export interface CloneOptions {
@@ -126,6 +136,8 @@ export interface CloneOptions {
   batchSize: number;
   lr: number;
   seed: number;
+  /** Called after each epoch with its mean −log π(a|s) (progress for a page). */
+  onEpoch?: (epoch: number, loss: number) => void;
 }
 
 /** Mean −log π(a|s) of the policy over the demonstrations (no gradient). */
@@ -174,9 +186,29 @@ export function cloneDemonstrations(model: SetPolicyModel, demos: Demonstrations
         loss.dispose();
       }
       perEpoch.push(sum / demos.n);
+      o.onEpoch?.(epoch + 1, sum / demos.n);
     }
   } finally {
     optimizer.dispose();
   }
   return perEpoch;
+}
+
+/** The demonstration start: the planner on 64 tasks of the seed's own stream, 30 epochs of minibatches of 256, Adam 3e-3. */
+export const DEMO_START = { tasks: 64, epochs: 30, batchSize: 256, lr: 3e-3 } as const;
+
+export interface DemoStartReport {
+  decisions: number;
+  skipped: number;
+  /** Mean −log π(a|s) over the demonstrations before and after cloning. */
+  before: number;
+  after: number;
+}
+
+/** Fit `model` to the planner's demonstrations on the spec's rules (DEMO_START), before any RL update. */
+export function startFromDemonstrations(model: SetPolicyModel, spec: DecompTaskSpec, seed: number, onEpoch?: CloneOptions['onEpoch']): DemoStartReport {
+  const demos = collectDemonstrations(spec, seed, DEMO_START.tasks, plannerBaseline());
+  const before = demoNegLogLikelihood(model, demos);
+  const curve = cloneDemonstrations(model, demos, { ...DEMO_START, seed, ...(onEpoch ? { onEpoch } : {}) });
+  return { decisions: demos.n, skipped: demos.skipped, before, after: curve[curve.length - 1] };
 }

@@ -3,7 +3,7 @@
  *
  * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, the annealed
  *   row at start biases 2, 4, 6, and 'demo start': the annealed row from the planner's
- *   demonstrations (DEMO_START, src/swarm/demoStart.ts) (the only change from annealed each). Each row trains one set
+ *   demonstrations (startFromDemonstrations, src/swarm/demoStart.ts) (the only change from annealed each). Each row trains one set
  *   policy per seed with the SAME learner as the swarm-v2 loop (DecompLearner; actors in this
  *   thread, central inference, PPO), then plays --eval fixed evaluation tasks of that seed; the
  *   scripted baselines play the same tasks, and a last row gives their expected-steps floor
@@ -43,8 +43,8 @@ import { resolveDecompositionConfig } from '../../envs/swarm/decompositionTask';
 import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
-import { BASELINES, plannerBaseline } from '../../swarm/baselines';
-import { cloneDemonstrations, collectDemonstrations } from '../../swarm/demoStart';
+import { BASELINES } from '../../swarm/baselines';
+import { startFromDemonstrations } from '../../swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
@@ -82,8 +82,7 @@ export function annealedOptions(seed: number, updates: number, spec: DecompTaskS
 
 /** `demos`: the policy starts from the planner's demonstrations (demoStart.ts) instead of its seeded initial weights. */
 type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions; demos?: boolean };
-/** The demonstration start: the planner on 64 tasks of the seed's own stream, 30 epochs of minibatches of 256, Adam 3e-3. */
-export const DEMO_START = { tasks: 64, epochs: 30, batchSize: 256, lr: 3e-3 } as const;
+
 export const STORY_ROWS: readonly Row[] = [
   { name: 'annealed', change: (o) => o },
   { name: 'no shaping', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 }, lambda2: { ...o.lambda2, start: 0 } }) },
@@ -202,10 +201,7 @@ async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], o
   const t0 = performance.now();
   const learner = DecompLearner.create(o);
   try {
-    if (demos) {
-      const d = collectDemonstrations(o.spec, o.seed, DEMO_START.tasks, plannerBaseline());
-      cloneDemonstrations(learner.model, d, { ...DEMO_START, seed: o.seed });
-    }
+    if (demos) startFromDemonstrations(learner.model, o.spec, o.seed);
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();
       onUpdate?.(r);

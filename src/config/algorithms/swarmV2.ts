@@ -24,6 +24,8 @@ export const SWARM_V2_SKILLS = ['table', 'checkpoints'] as const;
  * same decision index).
  */
 export const SWARM_V2_CREDIT = ['stage-critic', 'episode', 'decision'] as const;
+/** How the set policy starts: its seeded weights, or fitted first to the planner's demonstrations (src/swarm/demoStart.ts). */
+export const SWARM_V2_STARTS = ['seeded', 'demonstrations'] as const;
 
 /** The annealed preset's settings; every other preset changes only what its description names. */
 const ANNEALED = {
@@ -70,6 +72,7 @@ export const SWARM_V2 = defineAlgorithm({
     episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task (with episode or decision credit, each is compared with the others: a group baseline; 1: the value head is the baseline)."),
     credit: choice('swarm training', 'Credit', SWARM_V2_CREDIT, 'stage-critic', "stage-critic: each decision gets its stage's reward to go, judged against the value head's estimate of its state; episode: every decision gets the episode's return, judged against the other runs of the task; decision: the stage's reward to go, judged against the other runs at the same decision index."),
     gaeLambda: num('swarm training', 'GAE λ', 0, 1, 1, "λ of the advantages over an episode's decisions (1: Monte Carlo, each decision gets the episode's return)."),
+    start: choice('swarm training', 'Start', SWARM_V2_STARTS, 'seeded', "seeded: the policy starts from its seeded weights (and the start bias); demonstrations: it is first fitted to the scripted planner's tool calls on 64 tasks, as an LLM orchestrator starts its RL from fine-tuning, then trained the same way (a pause of some seconds before the first update)."),
     startBias: num('swarm training', 'Start bias (work alone)', -10, 10, 0, "Initial logit of the 'direct' action type: the one value that makes the orchestrator start as a single agent. The same for every preset."),
   },
   presets: [
@@ -102,6 +105,12 @@ export const SWARM_V2 = defineAlgorithm({
       title: 'Agent swarm v2: λ1 never anneals',
       description: 'Only change from swarm-v2-annealed: the λ1 schedule is constant (λ1 stays 0.3).',
       settings: { ...ANNEALED, 'swarm2.lambda1Schedule': 'constant' },
+    },
+    {
+      name: 'swarm-v2-demo-start',
+      title: 'Agent swarm v2: start from demonstrations',
+      description: "Only change from swarm-v2-annealed: before the first update the policy is fitted to the scripted planner's tool calls on 64 tasks (as an LLM orchestrator starts from fine-tuning). It keeps batching subtasks into shared subagents, which the seeded start gives up.",
+      settings: { ...ANNEALED, 'swarm2.start': 'demonstrations' },
     },
     {
       name: 'swarm-v2-scale',

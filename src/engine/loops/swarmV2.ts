@@ -18,6 +18,7 @@ import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import type { ExperimentSettings } from '../../config/settings';
 import { DecompActor, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DecompLearner, actorSpecOf, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
+import { DEMO_START, startFromDemonstrations } from '../../swarm/demoStart';
 import { SetInference, type DecompActors } from '../../swarm/decompRollouts';
 import { buildDecompTrace, decompTraceRng, decompTraceSeed, playTracedDecompEpisode, type DecompTrace } from '../../swarm/decompTrace';
 import { RECORD_LIMITS } from '../../runs/records';
@@ -89,6 +90,14 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   return progress.run(
     reporting,
     async () => {
+      // Inside the run, so that a failure here ends it with its message like any other.
+      if (s['swarm2.start'] === 'demonstrations' && progress.update === 0) {
+        ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the planner's demonstrations on 64 tasks before the first update (${DEMO_START.epochs} passes).` });
+        const d = startFromDemonstrations(learner.model, options.spec, s.seed, (epoch, loss) => {
+          if (epoch % 10 === 0 && epoch < DEMO_START.epochs) ctx.emit({ type: 'notice', level: 'info', message: `Demonstrations: pass ${epoch} of ${DEMO_START.epochs}, −log π(a|s) ${loss.toFixed(2)}.` });
+        });
+        ctx.emit({ type: 'notice', level: 'info', message: `Started from ${d.decisions} of the planner's decisions: −log π(a|s) ${d.before.toFixed(2)} → ${d.after.toFixed(2)}.` });
+      }
       while (progress.update < options.updates && progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();
         const lastGood = await learner.model.getWeightsAsync();

@@ -40,6 +40,7 @@ describe('demonstrations of a scripted orchestrator as set-policy decisions', ()
 
   it('records joins as batching onto the newest planned subagent of the kind', () => {
     const d = collectDemonstrations(spec, 1, 4, plannerBaseline());
+    expect(d.infeasible).toBe(0);
     expect(d.n).toBe(d.actions.length);
     expect(d.obs.length).toBe(d.n * SP_OBS_DIM);
     const subagents = d.outcomes.reduce((a, o) => a + o.nSubagents, 0);
@@ -68,10 +69,41 @@ describe('cloning the demonstrations into the set policy', () => {
     expect(b.weights).toEqual(a.weights);
   }, 60_000);
 
+  it('leaves out tasks the rules make impossible, and says how many', () => {
+    // 8 subtasks under a budget of 0.1 × serial: some tasks' longest chain does not fit.
+    const tight: DecompTaskSpec = { task: { numSubtasks: 8 }, rules: { budgetFraction: 0.1 }, maxDecisions: 60 };
+    const d = collectDemonstrations(tight, 1, 20, plannerBaseline());
+    expect(d.infeasible).toBeGreaterThan(0);
+    expect(d.outcomes.length).toBe(20 - d.infeasible);
+  });
+
   it('refuses an empty set of demonstrations', () => {
     const model = new SetPolicyModel({ hidden: 8, seed: 1, startBias: 0 });
-    const empty = { obs: new Float32Array(0), actions: new Int32Array(0), n: 0, skipped: 0, outcomes: [] };
+    const empty = { obs: new Float32Array(0), actions: new Int32Array(0), n: 0, skipped: 0, infeasible: 0, outcomes: [] };
     expect(() => cloneDemonstrations(model, empty, { epochs: 1, batchSize: 8, lr: 1e-3, seed: 1 })).toThrow('nothing was recorded');
     model.dispose();
   });
+});
+
+describe('the swarm-v2-demo-start preset', () => {
+  it('differs from swarm-v2-annealed only in its start, and says what it did before the first update', async () => {
+    const { resolveExperiment } = await import('../../../src/config/config');
+    const { TrainingRun } = await import('../../../src/engine/trainer');
+    const { nodePlatform } = await import('../../../src/cli/nodePlatform');
+    const a = resolveExperiment('swarm-v2-annealed', {}).settings as Record<string, unknown>;
+    const d = resolveExperiment('swarm-v2-demo-start', {}).settings as Record<string, unknown>;
+    expect(Object.keys(d).filter((k) => d[k] !== a[k])).toEqual(['swarm2.start']);
+
+    const records: { type: string; message?: string }[] = [];
+    const config = resolveExperiment('swarm-v2-demo-start', { seed: 2, 'swarm2.updates': 1, 'swarm2.subtasks': 12, 'swarm2.hidden': 8, envsPerActor: 4, actors: 1, backend: 'wasm' });
+    const summary = await new TrainingRun(config, (r) => records.push(r), nodePlatform()).run();
+    expect(summary.stopReason).toBe('budget');
+    expect(summary.updates).toBe(1);
+    const notices = records.filter((r) => r.type === 'notice').map((r) => r.message ?? '');
+    expect(notices.filter((m) => m.startsWith('Demonstrations: pass')).map((m) => m.split(',')[0])).toEqual(['Demonstrations: pass 10 of 30', 'Demonstrations: pass 20 of 30']);
+    const started = notices.find((m) => m.startsWith('Started from'));
+    expect(started).toMatch(/^Started from \d+ of the planner's decisions: −log π\(a\|s\) [\d.]+ → [\d.]+\.$/);
+    const [before, after] = (started ?? '').split('−log π(a|s) ')[1].replace(/\.$/, '').split(' → ').map(Number);
+    expect(after).toBeLessThan(before);
+  }, 120_000);
 });
