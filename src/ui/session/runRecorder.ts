@@ -17,7 +17,7 @@ export interface RunRecorder {
   keep(records: readonly RunRecord[]): void;
   /** Write what is queued (after the writes already under way). */
   save(): Promise<void>;
-  /** Write the rest and mark the saved run with how it ended. */
+  /** Write the rest and mark the saved run with how it ended (records kept after this are written at once). */
   finish(status: RunStatusKind): Promise<void>;
 }
 
@@ -45,6 +45,7 @@ export async function startRecorder({ db, config, name, saveEveryMs, onSaved, wa
   let pendingWeights: CheckpointRecord | null = null;
   let saving = Promise.resolve();
   let failed = false;
+  let finished = false;
 
   const save = (): Promise<void> => {
     if (!db || !runId || failed || (pending.length === 0 && !pendingWeights)) return saving;
@@ -74,10 +75,14 @@ export async function startRecorder({ db, config, name, saveEveryMs, onSaved, wa
         if (r.type === 'checkpoint') pendingWeights = r;
         else if (isPersisted(r)) pending.push(r);
       }
+      // The worker's last records travel on their own port and can come after its reply that the
+      // run is over (a page too busy to take them within the worker's wait): saved at once.
+      if (finished) void save();
     },
     save,
     async finish(status) {
       clearInterval(timer);
+      finished = true;
       await save();
       if (db && runId) await db.setStatus(runId, status).catch(() => undefined);
     },
