@@ -177,16 +177,21 @@ export function cloneDemonstrations(model: SetPolicyModel, demos: Demonstrations
         const j = Math.floor(rng.uniform() * (i + 1));
         [order[i], order[j]] = [order[j], order[i]];
       }
-      let sum = 0;
+      // The epoch's summed loss stays a tensor: one readback an epoch, not one a minibatch.
+      let sum: tf.Scalar = tf.scalar(0);
       for (let b = 0; b < demos.n; b += o.batchSize) {
         const idx = order.slice(b, b + o.batchSize);
         const loss = optimizer.minimize(() => tf.neg(tf.mean(logProbOfActions(model, demos, idx))) as tf.Scalar, true, model.variables());
         if (!loss) throw new Error('demonstrations: the optimizer returned no loss');
-        sum += loss.dataSync()[0] * idx.length;
+        const next = tf.tidy(() => tf.add(sum, tf.mul(loss, idx.length)) as tf.Scalar);
+        sum.dispose();
         loss.dispose();
+        sum = next;
       }
-      perEpoch.push(sum / demos.n);
-      o.onEpoch?.(epoch + 1, sum / demos.n);
+      const mean = sum.dataSync()[0] / demos.n;
+      sum.dispose();
+      perEpoch.push(mean);
+      o.onEpoch?.(epoch + 1, mean);
     }
   } finally {
     optimizer.dispose();

@@ -9,9 +9,8 @@
  */
 import { DecompositionSim, type DecompositionOutcome } from '../../envs/swarm/decomposition';
 import { generateDecomposition } from '../../envs/swarm/decompositionTask';
-import { expectedChainFloor } from '../../envs/swarm/decompositionFeatures';
 import { BASELINES } from '../../swarm/baselines';
-import { FLOOR_ROW } from './swarmV2';
+import { FLOOR_ROW, floorFigures } from './swarmV2';
 import { markdownTable, median, type Benchmark } from './types';
 
 const SPLITS = [
@@ -66,8 +65,7 @@ export const swarmBaselinesBenchmark: Benchmark = {
         ]);
       }
       // Not a policy: the expected-steps floor of one that claims every subtask.
-      const sims = split.seeds.map((seed) => new DecompositionSim(generateDecomposition({ numSubtasks }, seed)));
-      const floor = { critical: median(sims.map(expectedChainFloor)), criticalOverSerial: median(sims.map((x) => expectedChainFloor(x) / x.serialBaseline)) };
+      const floor = floorFigures(split.seeds.map((seed) => new DecompositionSim(generateDecomposition({ numSubtasks }, seed))));
       rows.push([split.name, FLOOR_ROW, '-', floor.critical.toFixed(0), floor.criticalOverSerial.toFixed(3), '-', '-', '-', '-']);
       figures[split.name] = { ...per, floor };
     }

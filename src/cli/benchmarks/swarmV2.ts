@@ -37,6 +37,7 @@
 import { chooseBackend } from '../../core/backend';
 import { deriveSeed } from '../../core/rng';
 import { resolveExperiment } from '../../config/config';
+import type { DecompositionSim } from '../../envs/swarm/decomposition';
 import { expectedChainFloor } from '../../envs/swarm/decompositionFeatures';
 import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import { resolveDecompositionConfig } from '../../envs/swarm/decompositionTask';
@@ -50,6 +51,12 @@ import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult
 const TUNING = [1, 2, 3, 4, 5];
 /** The table's row of expectedChainFloor (decompositionFeatures.ts). */
 export const FLOOR_ROW = 'floor: every subtask once, its cheapest way (expected steps)';
+
+/** Medians over `sims` of the floor and of the floor ÷ the serial baseline (not a policy: see FLOOR_ROW). */
+export function floorFigures(sims: readonly DecompositionSim[]): { critical: number; criticalOverSerial: number } {
+  const floors = sims.map(expectedChainFloor);
+  return { critical: median(floors), criticalOverSerial: median(floors.map((f, i) => f / sims[i].serialBaseline)) };
+}
 /** The story's update budget, chosen on seeds 1-5 (60 -> 120 with the stage critic: median eval r_perf 0.833 -> 0.877). */
 export const STORY_UPDATES = 120;
 const HELDOUT = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -313,10 +320,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
       detailRows.push(detailLine(split.name, `baseline: ${b.name}`, per));
     }
     // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
-    const floors = split.seeds.map((seed) => {
-      const sims = evalTaskSeeds(seed, nEval).map((t) => makeDecompSim(spec, t));
-      return { critical: median(sims.map(expectedChainFloor)), criticalOverSerial: median(sims.map((s) => expectedChainFloor(s) / s.serialBaseline)) };
-    });
+    const floors = split.seeds.map((seed) => floorFigures(evalTaskSeeds(seed, nEval).map((t) => makeDecompSim(spec, t))));
     figures[`${split.name} floor`] = floors;
     table.push([split.name, FLOOR_ROW, '-', median(floors.map((f) => f.critical)).toFixed(0), median(floors.map((f) => f.criticalOverSerial)).toFixed(3), '-', '-', '-', '-', '-', '-', '-']);
     figures[split.name] = perRow;

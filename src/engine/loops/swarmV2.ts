@@ -92,7 +92,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
     async () => {
       // Inside the run, so that a failure here ends it with its message like any other.
       if (s['swarm2.start'] === 'demonstrations' && progress.update === 0) {
-        ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the planner's demonstrations on 64 tasks before the first update (${DEMO_START.epochs} passes).` });
+        ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the planner's demonstrations on ${DEMO_START.tasks} tasks before the first update (${DEMO_START.epochs} passes).` });
         const d = startFromDemonstrations(learner.model, options.spec, s.seed, (epoch, loss) => {
           if (epoch % 10 === 0 && epoch < DEMO_START.epochs) ctx.emit({ type: 'notice', level: 'info', message: `Demonstrations: pass ${epoch} of ${DEMO_START.epochs}, −log π(a|s) ${loss.toFixed(2)}.` });
         });

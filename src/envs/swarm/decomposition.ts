@@ -199,15 +199,20 @@ export function minWorkSteps(s: DecompSubtask, skills: SkillSource, kinds: reado
   return s.size * (think + 1);
 }
 
-export function lowerBoundOf(task: DecompositionTask, skills: SkillSource, kinds: readonly string[]): number {
+/** The largest sum of `cost` over the links of one chain (a subtask that stands alone is a chain of one). */
+export function longestChain(task: DecompositionTask, cost: (id: number) => number): number {
   let best = 0;
   for (const s of task.subtasks) {
     if (s.after !== null) continue; // start of a chain, or one that stands alone
     let sum = 0;
-    for (let v: number | null = s.id; v !== null; v = task.subtasks[v].next) sum += minWorkSteps(task.subtasks[v], skills, kinds);
+    for (let v: number | null = s.id; v !== null; v = task.subtasks[v].next) sum += cost(v);
     best = Math.max(best, sum);
   }
   return best;
+}
+
+export function lowerBoundOf(task: DecompositionTask, skills: SkillSource, kinds: readonly string[]): number {
+  return longestChain(task, (id) => minWorkSteps(task.subtasks[id], skills, kinds));
 }
 
 export class DecompositionSim {

@@ -32,7 +32,7 @@
  * Expected steps use the mean tool latency μ: setup + Σ size · (think + μ).
  */
 import { ORCHESTRATOR_KIND, SUBTASK_KINDS } from './decompositionSkills';
-import type { DecompositionSim } from './decomposition';
+import { longestChain, type DecompositionSim } from './decomposition';
 
 export const DECOMP_MAX_CANDIDATES = 100;
 export const DECOMP_SUBTASK_FEATURES = 14;
@@ -80,14 +80,7 @@ export function expectedChainFloor(sim: DecompositionSim): number {
   const l = sim.limits;
   const link = (id: number) =>
     Math.min(expectedSteps(sim, ORCHESTRATOR_KIND, id), 1 + l.setupSteps + Math.min(...sim.subagentKinds.map((k) => expectedSteps(sim, k, id))));
-  let longest = 0;
-  for (const s of sim.task.subtasks) {
-    if (s.after !== null) continue;
-    let sum = 0;
-    for (let v: number | null = s.id; v !== null; v = sim.task.subtasks[v].next) sum += link(v);
-    longest = Math.max(longest, sum);
-  }
-  return 1 + longest;
+  return 1 + longestChain(sim.task, link);
 }
 
 export function observeDecomposition(sim: DecompositionSim): DecompositionObservation {
