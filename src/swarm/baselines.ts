@@ -16,6 +16,14 @@
  *   up to the stage's makespan (first fit decreasing) instead of a fixed batch; check only chain
  *   links with work after them; get a second opinion on low-confidence leaves inside stages that run
  *   anyway, and check what is left only while the budget allows; skip work that cannot end in time.
+ * - packer: the context is what runs out first (the planner ends with its context full at about half
+ *   its critical budget), so spend time to save context: fewer, fuller subagents (each result costs
+ *   `resultOverhead` once), no second opinions, and the context it has on the most subtasks (chain
+ *   heads first, as later links wait on them, then the smallest). Every subtask goes to its most
+ *   reliable kind; a stage packs subagents up to makespan
+ *     T = min(0.75 · subagentStepCap, 0.8 · (steps left − 1) / links left in the longest open chain)
+ *   (first fit, in that priority order), and leaves out what does not fit in T or in the context left.
+ *   Checks as the planner's. Its two shares were chosen on seeds 1-5 only (BENCHMARKS.md).
  */
 import type { DecompositionOutcome, DecompositionSim } from '../envs/swarm/decomposition';
 import { expectedLoad, expectedSteps } from '../envs/swarm/decompositionFeatures';
@@ -125,6 +133,36 @@ export function greedyBaseline(options: GreedyOptions = {}): Baseline {
   };
 }
 
+/** Links from `id` to the end of its chain, itself included (1 for a subtask that stands alone). */
+function linksLeft(sim: DecompositionSim, id: number): number {
+  let n = 0;
+  for (let v: number | null = id; v !== null; v = subtask(sim, v).next) n++;
+  return n;
+}
+
+/** Unverified claims below `doubt` that can be checked now, least sure first. */
+function doubtfulClaims(sim: DecompositionSim, doubt: number): number[] {
+  const left = sim.finished ? [] : sim.candidates().filter((id) => sim.state(id) === 'claimed' && (sim.currentClaim(id)?.confidence ?? 1) < doubt && sim.whyNotCheck(id) === null);
+  return left.sort((a, b) => (sim.currentClaim(a)?.confidence ?? 0) - (sim.currentClaim(b)?.confidence ?? 0));
+}
+
+function leastSureDoubtful(sim: DecompositionSim, doubt: number): number | null {
+  return doubtfulClaims(sim, doubt)[0] ?? null;
+}
+
+/** Checks every claim below `doubt` while budget and context allow, least sure first. */
+function checkLeastSure(sim: DecompositionSim, doubt: number): void {
+  for (const id of doubtfulClaims(sim, doubt)) if (!sim.finished && sim.whyNotCheck(id) === null) sim.check(id);
+}
+
+/** Checks the current claim of every chain link with work after it that is below `doubt`. */
+function checkDoubtfulLinks(sim: DecompositionSim, doubt: number): void {
+  for (let id = 0; id < sim.numSubtasks && !sim.finished; id++) {
+    const c = sim.currentClaim(id);
+    if (c && subtask(sim, id).next !== null && c.confidence < doubt && sim.whyNotCheck(id) === null) sim.check(id);
+  }
+}
+
 export interface PlannerOptions {
   /** Claims below this confidence get a second opinion or a check (default 0.6). */
   doubtBelow?: number;
@@ -206,15 +244,71 @@ export function plannerBaseline(options: PlannerOptions = {}): Baseline {
       if (!sim.canLaunch()) break;
       sim.launch();
       // Chain links feed later work: a wrong one spoils the rest of its chain, so check it now.
-      for (let id = 0; id < sim.numSubtasks && !sim.finished; id++) {
-        const c = sim.currentClaim(id);
-        if (c && subtask(sim, id).next !== null && c.confidence < doubt && sim.whyNotCheck(id) === null) sim.check(id);
-      }
+      checkDoubtfulLinks(sim, doubt);
     }
     // Nothing open: spend what budget is left on checking the least sure claims.
-    const left = sim.finished ? [] : sim.candidates().filter((id) => sim.state(id) === 'claimed' && (sim.currentClaim(id)?.confidence ?? 1) < doubt);
-    left.sort((a, b) => (sim.currentClaim(a)?.confidence ?? 0) - (sim.currentClaim(b)?.confidence ?? 0));
-    for (const id of left) if (!sim.finished && sim.whyNotCheck(id) === null) sim.check(id);
+    checkLeastSure(sim, doubt);
+    return end(sim);
+  };
+}
+
+export interface PackerOptions {
+  /** Largest subagent makespan as a share of subagentStepCap (default 0.75: room for slow tool calls). */
+  capShare?: number;
+  /** Share of the steps left, split over the links left, that one stage may take (default 0.8). */
+  timeShare?: number;
+  /** Chain links and leftover claims below this confidence are checked (default 0.6). */
+  doubtBelow?: number;
+  /** Context kept back for checks (default 4). */
+  contextReserve?: number;
+}
+
+export function packerBaseline(options: PackerOptions = {}): Baseline {
+  const capShare = options.capShare ?? 0.75;
+  const timeShare = options.timeShare ?? 0.8;
+  const doubt = options.doubtBelow ?? 0.6;
+  const reserve = options.contextReserve ?? 4;
+  return (sim) => {
+    const l = sim.limits;
+    let stages = true;
+    while (!sim.finished) {
+      const open = stages ? openCandidates(sim) : [];
+      if (open.length > 0) {
+        const depth = Math.max(...open.map((id) => linksLeft(sim, id)));
+        const makespan = Math.min(capShare * l.subagentStepCap, (timeShare * (sim.stepsLeft - 1)) / depth);
+        const work = open.map((id) => ({ id, kind: mostReliableKind(sim, id), links: linksLeft(sim, id), size: subtask(sim, id).size }));
+        work.sort((a, b) => b.links - a.links || a.size - b.size || a.id - b.id);
+        let context = sim.contextLeft - reserve;
+        const bins: Array<{ kind: string; items: number[]; load: number }> = [];
+        for (const w of work) {
+          const add = expectedSteps(sim, w.kind, w.id);
+          if (l.setupSteps + add > makespan) continue;
+          const bin = bins.find((b) => b.kind === w.kind && b.load + add <= makespan);
+          const cost = l.contextPerResultUnit * w.size + (bin ? 0 : l.resultOverhead);
+          if (cost > context) continue;
+          context -= cost;
+          if (bin) {
+            bin.items.push(w.id);
+            bin.load += add;
+          } else bins.push({ kind: w.kind, items: [w.id], load: l.setupSteps + add });
+        }
+        for (const b of bins) {
+          if (sim.whyNotPlan(b.items[0], b.kind, null) !== null) continue;
+          const slot = sim.createSubagent(b.kind, b.items[0]);
+          for (const id of b.items.slice(1)) sim.addToSubagent(slot, id);
+        }
+        if (sim.canLaunch()) {
+          sim.launch();
+          checkDoubtfulLinks(sim, doubt);
+          continue;
+        }
+        stages = false; // nothing more fits: what is left of the budget goes to checks
+      }
+      // Nothing open: check the least sure claim; one found wrong opens again and is retried.
+      const next = leastSureDoubtful(sim, doubt);
+      if (next === null) break;
+      sim.check(next);
+    }
     return end(sim);
   };
 }
@@ -224,4 +318,5 @@ export const BASELINES: ReadonlyArray<{ name: string; run: Baseline }> = [
   { name: 'assign-all (default kind)', run: assignAllBaseline },
   { name: 'greedy', run: greedyBaseline() },
   { name: 'planner (smarter hand policy)', run: plannerBaseline() },
+  { name: 'packer (fuller subagents, no second opinions)', run: packerBaseline() },
 ];

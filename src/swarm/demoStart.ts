@@ -22,7 +22,7 @@ import * as tf from '@tensorflow/tfjs';
 import { DecompositionSim, type DecompositionOutcome, type DecompStageRecord } from '../envs/swarm/decomposition';
 import { DecompositionError, generateDecomposition } from '../envs/swarm/decompositionTask';
 import { Rng, deriveSeed } from '../core/rng';
-import { plannerBaseline, type Baseline } from './baselines';
+import { packerBaseline, plannerBaseline, type Baseline } from './baselines';
 import { decompSimOptions, type DecompTaskSpec } from './decompActor';
 import { activeRowsOf, encodeSetObservation, SP_MASK_OFFSET, SP_MAX_KINDS, SP_OBS_DIM, SP_ROWS, SP_SEGMENTS, type SetPolicyModel } from './setPolicy';
 
@@ -199,7 +199,7 @@ export function cloneDemonstrations(model: SetPolicyModel, demos: Demonstrations
   return perEpoch;
 }
 
-/** The demonstration start: the planner on 64 tasks of the seed's own stream, 30 epochs of minibatches of 256, Adam 3e-3. */
+/** The demonstration start: the teacher on 64 tasks of the seed's own stream, 30 epochs of minibatches of 256, Adam 3e-3. */
 export const DEMO_START = { tasks: 64, epochs: 30, batchSize: 256, lr: 3e-3 } as const;
 
 export interface DemoStartReport {
@@ -210,9 +210,13 @@ export interface DemoStartReport {
   after: number;
 }
 
-/** Fit `model` to the planner's demonstrations on the spec's rules (DEMO_START), before any RL update. */
-export function startFromDemonstrations(model: SetPolicyModel, spec: DecompTaskSpec, seed: number, onEpoch?: CloneOptions['onEpoch']): DemoStartReport {
-  const demos = collectDemonstrations(spec, seed, DEMO_START.tasks, plannerBaseline());
+/** The scripted orchestrators a start may learn from (baselines.ts). */
+export const DEMO_TEACHERS = { planner: plannerBaseline(), packer: packerBaseline() } as const satisfies Record<string, Baseline>;
+export type DemoTeacher = keyof typeof DEMO_TEACHERS;
+
+/** Fit `model` to a teacher's demonstrations on the spec's rules (DEMO_START), before any RL update. */
+export function startFromDemonstrations(model: SetPolicyModel, spec: DecompTaskSpec, seed: number, onEpoch?: CloneOptions['onEpoch'], teacher: DemoTeacher = 'planner'): DemoStartReport {
+  const demos = collectDemonstrations(spec, seed, DEMO_START.tasks, DEMO_TEACHERS[teacher]);
   const before = demoNegLogLikelihood(model, demos);
   const curve = cloneDemonstrations(model, demos, { ...DEMO_START, seed, ...(onEpoch ? { onEpoch } : {}) });
   return { decisions: demos.n, skipped: demos.skipped, before, after: curve[curve.length - 1] };

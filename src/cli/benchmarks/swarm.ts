@@ -79,7 +79,7 @@ export function phenomena(f: FinalFigures): string[] {
 
 export const swarmStoryBenchmark: Benchmark = {
   name: 'swarm-story',
-  description: 'swarm-v2 ablations (annealed, no shaping, λ1 only, λ2 only, constant λ1, start bias 2/4/6, a start from the planner’s demonstrations) and scripted baselines with the task’s floor on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval); --version 1: the first swarm\'s presets on wide search K=32',
+  description: 'swarm-v2 ablations (annealed, no shaping, λ1 only, λ2 only, constant λ1, start bias 2/4/6, starts from the planner’s or the packer’s demonstrations) and scripted baselines with the task’s floor on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval); --version 1: the first swarm\'s presets on wide search K=32',
   help: {
     seeds: `${STORY_V2_SEEDS}; with --version 1: one run per seed and preset (default 1,2,3,4,5)`,
     flags: [

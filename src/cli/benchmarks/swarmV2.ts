@@ -2,8 +2,9 @@
  * The second swarm's benchmarks (algorithm swarm-v2, decomposition task):
  *
  * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, the annealed
- *   row at start biases 2, 4, 6, and 'demo start': the annealed row from the planner's
- *   demonstrations (startFromDemonstrations, src/swarm/demoStart.ts) (the only change from annealed each). Each row trains one set
+ *   row at start biases 2, 4, 6, and 'demo start' / 'demo start (packer)': the annealed row from the
+ *   planner's / the packer's demonstrations (startFromDemonstrations, src/swarm/demoStart.ts) (the
+ *   only change from annealed each). Each row trains one set
  *   policy per seed with the SAME learner as the swarm-v2 loop (DecompLearner; actors in this
  *   thread, central inference, PPO), then plays --eval fixed evaluation tasks of that seed; the
  *   scripted baselines play the same tasks, and a last row gives their expected-steps floor
@@ -45,7 +46,7 @@ import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
 import { BASELINES } from '../../swarm/baselines';
-import { startFromDemonstrations } from '../../swarm/demoStart';
+import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../../swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
@@ -87,8 +88,8 @@ export function annealedOptions(seed: number, updates: number, spec: DecompTaskS
   };
 }
 
-/** `demos`: the policy starts from the planner's demonstrations (demoStart.ts) instead of its seeded initial weights. */
-type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions; demos?: boolean };
+/** `demos`: the policy starts from that teacher's demonstrations (demoStart.ts) instead of its seeded initial weights. */
+type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions; demos?: DemoTeacher };
 
 export const STORY_ROWS: readonly Row[] = [
   { name: 'annealed', change: (o) => o },
@@ -99,7 +100,8 @@ export const STORY_ROWS: readonly Row[] = [
   { name: 'start bias 2', change: (o) => ({ ...o, startBias: 2 }) },
   { name: 'start bias 4', change: (o) => ({ ...o, startBias: 4 }) },
   { name: 'start bias 6', change: (o) => ({ ...o, startBias: 6 }) },
-  { name: 'demo start', change: (o) => o, demos: true },
+  { name: 'demo start', change: (o) => o, demos: 'planner' },
+  { name: 'demo start (packer)', change: (o) => o, demos: 'packer' },
 ];
 
 /** Evaluation task seeds of a seed (never drawn in training: a different stream). */
@@ -172,6 +174,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'update-epochs', value: 'N', text: 'PPO epochs per update, a positive integer, every row (default 2)' },
   { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
   { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
+  { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
   { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
@@ -204,11 +207,11 @@ function logUpdate(label: string, r: DecompUpdateResult, every: number): void {
   process.stderr.write(`    ${label} update ${r.update + 1}: r_perf ${f(m.rPerf, 3)}, value explained variance ${f(m.explainedVariance, 3)}, value loss ${f(m.valueLoss, 4)}, KL ${f(m.approxKl, 4)}, entropy ${f(m.entropy, 2)}, decisions ${f(m.decisions, 0)}, ${r.seconds.toFixed(1)} s\n`);
 }
 
-async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos = false): Promise<SeedFigures> {
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos: DemoTeacher | null = null): Promise<SeedFigures> {
   const t0 = performance.now();
   const learner = DecompLearner.create(o);
   try {
-    if (demos) startFromDemonstrations(learner.model, o.spec, o.seed);
+    if (demos !== null) startFromDemonstrations(learner.model, o.spec, o.seed, undefined, demos);
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();
       onUpdate?.(r);
@@ -275,6 +278,9 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const entCoef = numberFlag(flags, 'ent-coef', (x) => x >= 0 && Number.isFinite(x), 'a number >= 0');
   if (flags.detail !== undefined && flags.detail !== 'true' && flags.detail !== 'false') throw new Error(`swarm-story: --detail must be true or false, got ${flags.detail}`);
   const detail = flags.detail === 'true';
+  const demosFlag = flags.demos;
+  const teachers = Object.keys(DEMO_TEACHERS) as DemoTeacher[];
+  if (demosFlag !== undefined && !isOneOf(demosFlag, teachers)) throw new Error(`swarm-story: --demos must be one of ${teachers.join(', ')}, got ${demosFlag}`);
   const detailRows: (string | number)[][] = [];
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const optionsOf = (seed: number): DecompTrainingOptions => ({
@@ -300,12 +306,13 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (updateEpochs !== null) figures.updateEpochs = updateEpochs;
   if (hidden !== null) figures.hidden = hidden;
   if (entCoef !== null) figures.entCoef = entCoef;
+  if (demosFlag !== undefined) figures.demos = demosFlag;
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {
       const per: SeedFigures[] = [];
       for (const seed of split.seeds) {
-        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos === true);
+        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null);
         per.push(f);
         process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
       }

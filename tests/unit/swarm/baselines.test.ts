@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { DEFAULT_SKILL_TABLE, skillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom, generateDecomposition } from '../../../src/envs/swarm/decompositionTask';
-import { BASELINES, assignAllBaseline, greedyBaseline, mostReliableKind, plannerBaseline, serialBaseline } from '../../../src/swarm/baselines';
+import { BASELINES, assignAllBaseline, greedyBaseline, mostReliableKind, packerBaseline, plannerBaseline, serialBaseline } from '../../../src/swarm/baselines';
 import { fixedSim } from '../envs/swarm/decompositionHelpers';
 
 const rules = { toolLatencyMean: 1, confidenceNoise: 0, criticalBudget: 300, contextBudget: 300 };
@@ -92,12 +92,56 @@ describe('scripted baselines', () => {
     expect(first.subagents.filter((s) => s.items.includes(7)).length).toBe(2);
   });
 
+  it('packer spends time to save context: where the planner gives each small subtask its own result, it reads them all back in one', () => {
+    // 12 lookups of size 1; context 22 − reserve 4 = 18. One result per subtask costs 2 + 1 = 3 (six fit);
+    // one subagent with all twelve costs 2 + 12 = 14 and takes 2 + 12·3 = 38 steps (≤ 0.75 · 64).
+    const specs = Array.from({ length: 12 }, () => ({ kind: 'lookup' as const, size: 1 }));
+    const make = () => new DecompositionSim(decompositionTaskFrom(specs, 1), { limits: { ...rules, contextBudget: 22 } });
+    const planner = plannerBaseline()(make());
+    const packer = packerBaseline()(make());
+    expect(planner.submitted).toBeLessThan(12);
+    expect(packer.submitted).toBe(12);
+    const launches = packer.stages.filter((s) => s.kind === 'launch');
+    expect(launches[0].subagents.map((s) => s.items.length)).toEqual([12]);
+    // what follows is only the retry of a claim a check found wrong
+    for (const l of launches.slice(1)) for (const s of l.subagents) for (const id of s.items) expect(packer.stages.some((c) => c.kind === 'check' && c.subtask === id && c.result === 'wrong')).toBe(true);
+    expect(packer.contextUsed).toBeLessThanOrEqual(22);
+    expect(packer.rPerf).toBeGreaterThan(planner.rPerf);
+  });
+
+  it('packer splits the steps left over the longest chain: chain heads first, stage makespan 0.8 · (steps left − 1) / links left', () => {
+    // 0 → 1 → 2 is a chain of lookups; 3..8 stand alone (size 1, 3 steps each on 'large'); 9 is a reason of size 5 (17 steps).
+    const specs = [
+      { kind: 'lookup' as const, size: 1 },
+      { kind: 'lookup' as const, size: 1, after: 0 },
+      { kind: 'lookup' as const, size: 1, after: 1 },
+      ...Array.from({ length: 6 }, () => ({ kind: 'lookup' as const, size: 1 })),
+      { kind: 'reason' as const, size: 5 },
+    ];
+    const sim = new DecompositionSim(decompositionTaskFrom(specs, 1), { limits: { ...rules, criticalBudget: 61 } });
+    const o = packerBaseline()(sim);
+    const launches = o.stages.filter((s) => s.kind === 'launch');
+    const makespan = (0.8 * (61 - 1 - 1)) / 3;
+    const first = launches[0].subagents;
+    expect(first[0].items[0]).toBe(0);
+    for (const s of first) expect(s.steps).toBeLessThanOrEqual(makespan);
+    // the reason does not fit in the first stage's makespan (17 > 15.7); it runs once the chain has fewer links left
+    expect(first.some((s) => s.items.includes(9))).toBe(false);
+    expect(launches.slice(1).some((l) => l.subagents.some((s) => s.items.includes(9)))).toBe(true);
+    // no second opinions: a stage hands each subtask out once
+    for (const l of launches) {
+      const handed = l.subagents.flatMap((s) => s.items);
+      expect(new Set(handed).size).toBe(handed.length);
+    }
+    expect(o.submitted).toBe(10);
+  });
+
   it('run on the same generated tasks, the baselines keep their order of speed: the parallel ones take under a third of the serial baseline and score higher', () => {
     for (const seed of [1, 2]) {
       const out = Object.fromEntries(BASELINES.map((b) => [b.name, b.run(new DecompositionSim(generateDecomposition({ numSubtasks: 30 }, seed)))]));
       const serial = out.serial;
       expect(serial.nSubagents).toBe(0);
-      for (const name of ['assign-all (default kind)', 'greedy', 'planner (smarter hand policy)']) {
+      for (const name of ['assign-all (default kind)', 'greedy', 'planner (smarter hand policy)', 'packer (fuller subagents, no second opinions)']) {
         expect(out[name].criticalSteps).toBeLessThan(serial.serialBaseline / 3);
         expect(out[name].rPerf).toBeGreaterThan(serial.rPerf);
         expect(out[name].criticalSteps).toBeLessThanOrEqual(out[name].criticalBudget);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseBackend } from '../../../src/core/backend';
 import { generateDecomposition } from '../../../src/envs/swarm/decompositionTask';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
-import { greedyBaseline, plannerBaseline } from '../../../src/swarm/baselines';
+import { greedyBaseline, packerBaseline, plannerBaseline } from '../../../src/swarm/baselines';
 import { decompSimOptions, type DecompTaskSpec } from '../../../src/swarm/decompActor';
 import { RecordingDecompositionSim, cloneDemonstrations, collectDemonstrations, demoNegLogLikelihood, demoTaskSeed } from '../../../src/swarm/demoStart';
 import { SP_OBS_DIM, SetPolicyModel, applySetAction, encodeSetObservation } from '../../../src/swarm/setPolicy';
@@ -14,9 +14,9 @@ beforeAll(async () => {
 });
 
 describe('demonstrations of a scripted orchestrator as set-policy decisions', () => {
-  it('replaying the recorded actions on a fresh sim plays the same episode (planner and greedy)', () => {
+  it('replaying the recorded actions on a fresh sim plays the same episode (planner, greedy, packer)', () => {
     let replayed = 0;
-    for (const policy of [plannerBaseline(), greedyBaseline()]) {
+    for (const policy of [plannerBaseline(), greedyBaseline(), packerBaseline()]) {
       for (let i = 0; i < 6; i++) {
         const task = generateDecomposition(spec.task, demoTaskSeed(3, i));
         const rec = new RecordingDecompositionSim(task, decompSimOptions(spec));

@@ -156,6 +156,7 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ 'gae-lambda': '' })).rejects.toThrow('--gae-lambda must be a number in [0, 1], got ');
     await expect(run({ hidden: '300' })).rejects.toThrow('--hidden must be an integer in 1..256, got 300');
     await expect(run({ 'ent-coef': '-0.1' })).rejects.toThrow('--ent-coef must be a number >= 0, got -0.1');
+    await expect(run({ demos: 'oracle' })).rejects.toThrow('--demos must be one of planner, packer, got oracle');
   }, 30_000);
 });
 

@@ -78,13 +78,13 @@ describe('swarm-story --rows none', () => {
     const r = await runSwarmV2Story({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10', detail: 'true' } });
     const [main, detail] = r.table.split('\n\nWhere r_perf goes');
     const lines = main.split('\n').slice(2);
-    expect(lines.map((l) => l.split('|')[2].trim())).toEqual(['baseline: serial', 'baseline: assign-all (default kind)', 'baseline: greedy', 'baseline: planner (smarter hand policy)', FLOOR_ROW]);
+    expect(lines.map((l) => l.split('|')[2].trim())).toEqual(['baseline: serial', 'baseline: assign-all (default kind)', 'baseline: greedy', 'baseline: planner (smarter hand policy)', 'baseline: packer (fuller subagents, no second opinions)', FLOOR_ROW]);
     const floors = (r.figures as Record<string, Array<{ criticalOverSerial: number }>>)['seeds 1-5 floor'];
     expect(floors).toHaveLength(2);
     for (const f of floors) expect(f.criticalOverSerial).toBeGreaterThan(0);
     // --detail: one line per scripted row; serial hands out nothing and claims a share of the subtasks.
     const detailLines = detail.split('\n').filter((l) => l.startsWith('| seeds 1-5'));
-    expect(detailLines).toHaveLength(4);
+    expect(detailLines).toHaveLength(BASELINES.length);
     const serial = detailLines[0].split('|').map((c) => c.trim());
     expect(serial[2]).toBe('baseline: serial');
     expect(Number(serial[6])).toBeGreaterThan(0); // claims submitted
