@@ -63,6 +63,7 @@ import { decisionRewards } from './decisionCredit';
 import { parlRewardV2ForOutcome } from './parlRewardV2';
 import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
+import type { DemoRehearsal } from './demoStart';
 import type { ScheduleSpec } from './types';
 
 export interface DecompTrainingOptions {
@@ -419,6 +420,8 @@ export class DecompLearner {
   readonly agent: Agent<PpoBatch>;
   readonly inference: SetInference;
   updatesDone = 0;
+  /** When set, one step on the demonstrations follows each PPO update (demoStart.ts); the learner disposes it. */
+  rehearsal: DemoRehearsal | null = null;
 
   /** Validates the spec first (bad input is rejected before any network is built). */
   static create(o: DecompTrainingOptions, actors?: DecompActors): DecompLearner {
@@ -464,6 +467,8 @@ export class DecompLearner {
       } finally {
         this.model.activeRows = SP_ROWS;
       }
+      const demoLoss = this.rehearsal?.step(u) ?? null;
+      if (demoLoss !== null) metrics = { ...metrics, demoNll: demoLoss };
     }
     this.updatesDone += 1;
     const outcomes = rollouts.episodes.map((e) => e.outcome);
@@ -504,6 +509,7 @@ export class DecompLearner {
   }
 
   dispose(): void {
+    this.rehearsal?.dispose();
     this.agent.dispose();
   }
 }

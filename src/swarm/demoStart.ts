@@ -17,6 +17,15 @@
  *   L = −(1/|B|) Σ_{(s,a) in B} log π(a|s)
  * over shuffled minibatches B (an Rng of the seed), with Adam, for a number of epochs. The value
  * head is not fitted (PPO's critic learns from the first update on).
+ *
+ * Rehearsal (optional; the demonstration term of DAPG, Rajeswaran et al. 2018, taken as a step of
+ * its own): after RL update k, one Adam step on the same L over a minibatch of the demonstrations
+ * drawn by the seed's Rng, at learning rate
+ *   lr_k = lr · max(0, 1 − k / horizon)
+ * so the demonstrations are scaffolding that falls to zero, as λ1 and λ2 do, and from update
+ * `horizon` on only PPO moves the policy. Where PPO's credit cannot tell two actions apart (a join
+ * and a new subagent earn the same per-decision credit; the context a join saves shows only in
+ * the episode's end) the rehearsal keeps the teacher's choice.
  */
 import * as tf from '@tensorflow/tfjs';
 import { DecompositionSim, type DecompositionOutcome, type DecompStageRecord } from '../envs/swarm/decomposition';
@@ -203,6 +212,8 @@ export function cloneDemonstrations(model: SetPolicyModel, demos: Demonstrations
 export const DEMO_START = { tasks: 64, epochs: 30, batchSize: 256, lr: 3e-3 } as const;
 
 export interface DemoStartReport {
+  /** What was fitted (for a rehearsal during RL). */
+  demonstrations: Demonstrations;
   decisions: number;
   skipped: number;
   /** Mean −log π(a|s) over the demonstrations before and after cloning. */
@@ -219,5 +230,49 @@ export function startFromDemonstrations(model: SetPolicyModel, spec: DecompTaskS
   const demos = collectDemonstrations(spec, seed, DEMO_START.tasks, DEMO_TEACHERS[teacher]);
   const before = demoNegLogLikelihood(model, demos);
   const curve = cloneDemonstrations(model, demos, { ...DEMO_START, seed, ...(onEpoch ? { onEpoch } : {}) });
-  return { decisions: demos.n, skipped: demos.skipped, before, after: curve[curve.length - 1] };
+  return { demonstrations: demos, decisions: demos.n, skipped: demos.skipped, before, after: curve[curve.length - 1] };
+}
+
+/** The rehearsal's settings: one minibatch of 256 after each update, Adam 3e-3 falling to 0 over 60 updates (the story's anneal horizon). */
+export const DEMO_REHEARSAL = { batchSize: 256, lr: 3e-3, horizon: 60 } as const;
+
+/** One Adam step on the demonstrations after each RL update, its learning rate falling to zero (see the module comment). */
+export class DemoRehearsal {
+  private readonly optimizer: tf.Optimizer;
+  private readonly rng: Rng;
+
+  constructor(
+    private readonly model: SetPolicyModel,
+    private readonly demos: Demonstrations,
+    private readonly o: { batchSize: number; lr: number; horizon: number; seed: number },
+  ) {
+    if (demos.n === 0) throw new Error('demonstrations: nothing was recorded');
+    if (!(Number.isInteger(o.horizon) && o.horizon >= 1)) throw new Error(`demonstrations: the rehearsal's horizon must be a positive integer, got ${o.horizon}`);
+    if (!(Number.isInteger(o.batchSize) && o.batchSize >= 1)) throw new Error(`demonstrations: the rehearsal's batch size must be a positive integer, got ${o.batchSize}`);
+    this.optimizer = tf.train.adam(o.lr);
+    this.rng = new Rng(o.seed).fork(0xae);
+  }
+
+  /** lr_k after update k. */
+  learningRateAt(update: number): number {
+    return this.o.lr * Math.max(0, 1 - update / this.o.horizon);
+  }
+
+  /** The step after RL update `update`: its −log π(a|s) on the minibatch before the step, or null once the rate is 0. */
+  step(update: number): number | null {
+    const lr = this.learningRateAt(update);
+    if (lr <= 0) return null;
+    // tfjs keeps `learningRate` protected but reads it on every step (as Algorithm.setLearningRate).
+    Reflect.set(this.optimizer, 'learningRate', lr);
+    const idx = Array.from({ length: Math.min(this.o.batchSize, this.demos.n) }, () => this.rng.int(this.demos.n));
+    const loss = this.optimizer.minimize(() => tf.neg(tf.mean(logProbOfActions(this.model, this.demos, idx))) as tf.Scalar, true, this.model.variables());
+    if (!loss) throw new Error('demonstrations: the optimizer returned no loss');
+    const value = loss.dataSync()[0];
+    loss.dispose();
+    return value;
+  }
+
+  dispose(): void {
+    this.optimizer.dispose();
+  }
 }

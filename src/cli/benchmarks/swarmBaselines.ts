@@ -44,7 +44,7 @@ export function summarise(outcomes: readonly DecompositionOutcome[]): BaselineFi
 
 export const swarmBaselinesBenchmark: Benchmark = {
   name: 'swarm-baselines',
-  description: 'Scripted orchestrators (serial, assign-all, greedy, planner) on the decomposition task: r_perf, critical steps, ÷ serial, compute, finish rate, context; seeds 1-5 and held-out 6-15',
+  description: 'Scripted orchestrators (serial, assign-all, greedy, planner, packer) on the decomposition task: r_perf, critical steps, ÷ serial, compute, finish rate, context; seeds 1-5 and held-out 6-15',
   help: {
     seeds: null,
     flags: [{ name: 'subtasks', value: 'N', text: 'subtasks per task (default 40); the seeds are always 1-5 and held-out 6-15' }],

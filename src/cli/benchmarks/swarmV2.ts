@@ -46,7 +46,7 @@ import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
 import { BASELINES } from '../../swarm/baselines';
-import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../../swarm/demoStart';
+import { DEMO_REHEARSAL, DEMO_TEACHERS, DemoRehearsal, startFromDemonstrations, type DemoTeacher } from '../../swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
@@ -175,6 +175,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
   { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
   { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
+  { name: 'rehearse', value: 'true', text: `with a start from demonstrations: one step on them after each update, its rate falling to 0 over ${DEMO_REHEARSAL.horizon} updates (DemoRehearsal)` },
   { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
@@ -207,11 +208,14 @@ function logUpdate(label: string, r: DecompUpdateResult, every: number): void {
   process.stderr.write(`    ${label} update ${r.update + 1}: r_perf ${f(m.rPerf, 3)}, value explained variance ${f(m.explainedVariance, 3)}, value loss ${f(m.valueLoss, 4)}, KL ${f(m.approxKl, 4)}, entropy ${f(m.entropy, 2)}, decisions ${f(m.decisions, 0)}, ${r.seconds.toFixed(1)} s\n`);
 }
 
-async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos: DemoTeacher | null = null): Promise<SeedFigures> {
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos: DemoTeacher | null = null, rehearse = false): Promise<SeedFigures> {
   const t0 = performance.now();
   const learner = DecompLearner.create(o);
   try {
-    if (demos !== null) startFromDemonstrations(learner.model, o.spec, o.seed, undefined, demos);
+    if (demos !== null) {
+      const d = startFromDemonstrations(learner.model, o.spec, o.seed, undefined, demos);
+      if (rehearse) learner.rehearsal = new DemoRehearsal(learner.model, d.demonstrations, { ...DEMO_REHEARSAL, seed: o.seed });
+    }
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();
       onUpdate?.(r);
@@ -281,6 +285,9 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const demosFlag = flags.demos;
   const teachers = Object.keys(DEMO_TEACHERS) as DemoTeacher[];
   if (demosFlag !== undefined && !isOneOf(demosFlag, teachers)) throw new Error(`swarm-story: --demos must be one of ${teachers.join(', ')}, got ${demosFlag}`);
+  if (flags.rehearse !== undefined && flags.rehearse !== 'true' && flags.rehearse !== 'false') throw new Error(`swarm-story: --rehearse must be true or false, got ${flags.rehearse}`);
+  const rehearse = flags.rehearse === 'true';
+  if (rehearse && demosFlag === undefined && !rows.some((r) => r.demos !== undefined)) throw new Error("swarm-story: --rehearse needs a start from demonstrations (--demos, or a 'demo start' row)");
   const detailRows: (string | number)[][] = [];
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const optionsOf = (seed: number): DecompTrainingOptions => ({
@@ -307,12 +314,13 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (hidden !== null) figures.hidden = hidden;
   if (entCoef !== null) figures.entCoef = entCoef;
   if (demosFlag !== undefined) figures.demos = demosFlag;
+  if (rehearse) figures.rehearse = true;
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {
       const per: SeedFigures[] = [];
       for (const seed of split.seeds) {
-        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null);
+        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse);
         per.push(f);
         process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
       }

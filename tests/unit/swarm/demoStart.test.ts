@@ -4,7 +4,7 @@ import { generateDecomposition } from '../../../src/envs/swarm/decompositionTask
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { greedyBaseline, packerBaseline, plannerBaseline } from '../../../src/swarm/baselines';
 import { decompSimOptions, type DecompTaskSpec } from '../../../src/swarm/decompActor';
-import { RecordingDecompositionSim, cloneDemonstrations, collectDemonstrations, demoNegLogLikelihood, demoTaskSeed } from '../../../src/swarm/demoStart';
+import { DemoRehearsal, RecordingDecompositionSim, cloneDemonstrations, collectDemonstrations, demoNegLogLikelihood, demoTaskSeed } from '../../../src/swarm/demoStart';
 import { SP_OBS_DIM, SetPolicyModel, applySetAction, encodeSetObservation } from '../../../src/swarm/setPolicy';
 
 const spec: DecompTaskSpec = { task: { numSubtasks: 12 }, rules: {}, maxDecisions: 100 };
@@ -83,6 +83,50 @@ describe('cloning the demonstrations into the set policy', () => {
     expect(() => cloneDemonstrations(model, empty, { epochs: 1, batchSize: 8, lr: 1e-3, seed: 1 })).toThrow('nothing was recorded');
     model.dispose();
   });
+});
+
+describe('rehearsing the demonstrations during RL', () => {
+  it('steps at a rate falling linearly to 0 over the horizon, lowers −log π(a|s) while it runs, then leaves the policy alone', () => {
+    const demos = collectDemonstrations(spec, 2, 3, packerBaseline());
+    const model = new SetPolicyModel({ hidden: 8, seed: 5, startBias: 0 });
+    const r = new DemoRehearsal(model, demos, { batchSize: 32, lr: 1e-2, horizon: 20, seed: 5 });
+    try {
+      expect([0, 5, 10, 20, 30].map((k) => r.learningRateAt(k))).toEqual([1e-2, 1e-2 * 0.75, 1e-2 * 0.5, 0, 0]);
+      const before = demoNegLogLikelihood(model, demos);
+      for (let k = 0; k < 20; k++) expect(r.step(k)).not.toBeNull();
+      const after = demoNegLogLikelihood(model, demos);
+      expect(after).toBeLessThan(before - 0.2);
+      const weights = model.variables().map((v) => Array.from(v.dataSync()));
+      expect(r.step(20)).toBeNull();
+      expect(model.variables().map((v) => Array.from(v.dataSync()))).toEqual(weights);
+    } finally {
+      r.dispose();
+      model.dispose();
+    }
+  }, 60_000);
+
+  it('refuses a horizon that is not a positive integer', () => {
+    const demos = collectDemonstrations(spec, 2, 1, packerBaseline());
+    const model = new SetPolicyModel({ hidden: 8, seed: 5, startBias: 0 });
+    expect(() => new DemoRehearsal(model, demos, { batchSize: 32, lr: 1e-2, horizon: 0, seed: 5 })).toThrow("the rehearsal's horizon must be a positive integer, got 0");
+    model.dispose();
+  });
+
+  it('follows each of the learner\'s updates while it runs: the update reports demoNll', async () => {
+    const { DecompLearner } = await import('../../../src/swarm/decompLearner');
+    const { annealedOptions } = await import('../../../src/cli/benchmarks/swarmV2');
+    const small: DecompTaskSpec = { ...spec, episodesPerTask: 2 };
+    const learner = DecompLearner.create({ ...annealedOptions(3, 2, small), hidden: 8, actors: 1, episodesPerActor: 2 });
+    try {
+      learner.rehearsal = new DemoRehearsal(learner.model, collectDemonstrations(small, 3, 2, packerBaseline()), { batchSize: 16, lr: 1e-2, horizon: 1, seed: 3 });
+      const first = await learner.update();
+      expect(Number.isFinite(first.metrics.demoNll)).toBe(true);
+      const second = await learner.update();
+      expect(second.metrics.demoNll).toBeUndefined();
+    } finally {
+      learner.dispose();
+    }
+  }, 60_000);
 });
 
 describe('the swarm-v2-demo-start preset', () => {

@@ -157,6 +157,7 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ hidden: '300' })).rejects.toThrow('--hidden must be an integer in 1..256, got 300');
     await expect(run({ 'ent-coef': '-0.1' })).rejects.toThrow('--ent-coef must be a number >= 0, got -0.1');
     await expect(run({ demos: 'oracle' })).rejects.toThrow('--demos must be one of planner, packer, got oracle');
+    await expect(run({ rehearse: 'true', rows: 'annealed' })).rejects.toThrow('--rehearse needs a start from demonstrations');
   }, 30_000);
 });
 
