@@ -233,8 +233,8 @@ export function startFromDemonstrations(model: SetPolicyModel, spec: DecompTaskS
   return { demonstrations: demos, decisions: demos.n, skipped: demos.skipped, before, after: curve[curve.length - 1] };
 }
 
-/** The rehearsal's settings: one minibatch of 256 after each update, Adam 3e-3 falling to 0 over 60 updates (the story's anneal horizon). */
-export const DEMO_REHEARSAL = { batchSize: 256, lr: 3e-3, horizon: 60 } as const;
+/** The rehearsal's settings: one minibatch of 256 after each update, Adam 3e-3 (falling to 0 over the run's anneal horizon, the one λ1 and λ2 use). */
+export const DEMO_REHEARSAL = { batchSize: 256, lr: 3e-3 } as const;
 
 /** One Adam step on the demonstrations after each RL update, its learning rate falling to zero (see the module comment). */
 export class DemoRehearsal {

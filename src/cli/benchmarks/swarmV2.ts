@@ -175,7 +175,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
   { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
   { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
-  { name: 'rehearse', value: 'true', text: `with a start from demonstrations: one step on them after each update, its rate falling to 0 over ${DEMO_REHEARSAL.horizon} updates (DemoRehearsal)` },
+  { name: 'rehearse', value: 'true', text: "with a start from demonstrations: one step on them after each update, its rate falling to 0 over the anneal horizon (half the updates; DemoRehearsal)" },
   { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
@@ -214,7 +214,7 @@ async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], o
   try {
     if (demos !== null) {
       const d = startFromDemonstrations(learner.model, o.spec, o.seed, undefined, demos);
-      if (rehearse) learner.rehearsal = new DemoRehearsal(learner.model, d.demonstrations, { ...DEMO_REHEARSAL, seed: o.seed });
+      if (rehearse) learner.rehearsal = new DemoRehearsal(learner.model, d.demonstrations, { ...DEMO_REHEARSAL, horizon: o.lambda1.horizon, seed: o.seed });
     }
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();

@@ -12,7 +12,7 @@
  * (swarm-ppo, its presets) is unchanged beside it.
  */
 import { defineAlgorithm } from '../algorithm';
-import { choice, int, num } from '../settingKinds';
+import { choice, flag, int, num } from '../settingKinds';
 
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
 /** Where the subagent kinds' skills come from: the hand table, or measured from the shipped checkpoints. */
@@ -24,8 +24,10 @@ export const SWARM_V2_SKILLS = ['table', 'checkpoints'] as const;
  * same decision index).
  */
 export const SWARM_V2_CREDIT = ['stage-critic', 'episode', 'decision'] as const;
-/** How the set policy starts: its seeded weights, or fitted first to the planner's demonstrations (src/swarm/demoStart.ts). */
+/** How the set policy starts: its seeded weights, or fitted first to a scripted teacher's demonstrations (src/swarm/demoStart.ts). */
 export const SWARM_V2_STARTS = ['seeded', 'demonstrations'] as const;
+/** The scripted orchestrators a start from demonstrations may learn from (the keys of DEMO_TEACHERS). */
+export const SWARM_V2_TEACHERS = ['planner', 'packer'] as const;
 
 /** The annealed preset's settings; every other preset changes only what its description names. */
 const ANNEALED = {
@@ -72,7 +74,9 @@ export const SWARM_V2 = defineAlgorithm({
     episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task (with episode or decision credit, each is compared with the others: a group baseline; 1: the value head is the baseline)."),
     credit: choice('swarm training', 'Credit', SWARM_V2_CREDIT, 'stage-critic', "stage-critic: each decision gets its stage's reward to go, judged against the value head's estimate of its state; episode: every decision gets the episode's return, judged against the other runs of the task; decision: the stage's reward to go, judged against the other runs at the same decision index."),
     gaeLambda: num('swarm training', 'GAE λ', 0, 1, 1, "λ of the advantages over an episode's decisions (1: Monte Carlo, each decision gets the episode's return)."),
-    start: choice('swarm training', 'Start', SWARM_V2_STARTS, 'seeded', "seeded: the policy starts from its seeded weights (and the start bias); demonstrations: it is first fitted to the scripted planner's tool calls on 64 tasks, as an LLM orchestrator starts its RL from fine-tuning, then trained the same way (a pause of some seconds before the first update)."),
+    start: choice('swarm training', 'Start', SWARM_V2_STARTS, 'seeded', "seeded: the policy starts from its seeded weights (and the start bias); demonstrations: it is first fitted to a scripted orchestrator's tool calls on 64 tasks (the teacher below), as an LLM orchestrator starts its RL from fine-tuning, then trained the same way (a pause of some seconds before the first update)."),
+    teacher: choice('swarm training', 'Demonstrations from', SWARM_V2_TEACHERS, 'planner', 'With the start from demonstrations: the scripted planner, or the packer (fuller subagents, no second opinions; the stronger of the two).'),
+    rehearse: flag('swarm training', 'Rehearse demonstrations', false, 'With the start from demonstrations: one step on them after each update, its rate falling to zero over the anneal horizon like λ1 and λ2.'),
     startBias: num('swarm training', 'Start bias (work alone)', -10, 10, 0, "Initial logit of the 'direct' action type: the one value that makes the orchestrator start as a single agent. The same for every preset."),
   },
   presets: [

@@ -18,7 +18,7 @@ import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import type { ExperimentSettings } from '../../config/settings';
 import { DecompActor, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DecompLearner, actorSpecOf, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
-import { DEMO_START, startFromDemonstrations } from '../../swarm/demoStart';
+import { DEMO_REHEARSAL, DEMO_START, DemoRehearsal, startFromDemonstrations } from '../../swarm/demoStart';
 import { SetInference, type DecompActors } from '../../swarm/decompRollouts';
 import { buildDecompTrace, decompTraceRng, decompTraceSeed, playTracedDecompEpisode, type DecompTrace } from '../../swarm/decompTrace';
 import { RECORD_LIMITS } from '../../runs/records';
@@ -92,11 +92,14 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
     async () => {
       // Inside the run, so that a failure here ends it with its message like any other.
       if (s['swarm2.start'] === 'demonstrations' && progress.update === 0) {
-        ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the planner's demonstrations on ${DEMO_START.tasks} tasks before the first update (${DEMO_START.epochs} passes).` });
+        const teacher = s['swarm2.teacher'];
+        ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the ${teacher}'s demonstrations on ${DEMO_START.tasks} tasks before the first update (${DEMO_START.epochs} passes).` });
         const d = startFromDemonstrations(learner.model, options.spec, s.seed, (epoch, loss) => {
           if (epoch % 10 === 0 && epoch < DEMO_START.epochs) ctx.emit({ type: 'notice', level: 'info', message: `Demonstrations: pass ${epoch} of ${DEMO_START.epochs}, −log π(a|s) ${loss.toFixed(2)}.` });
-        });
-        ctx.emit({ type: 'notice', level: 'info', message: `Started from ${d.decisions} of the planner's decisions: −log π(a|s) ${d.before.toFixed(2)} → ${d.after.toFixed(2)}.` });
+        }, teacher);
+        ctx.emit({ type: 'notice', level: 'info', message: `Started from ${d.decisions} of the ${teacher}'s decisions: −log π(a|s) ${d.before.toFixed(2)} → ${d.after.toFixed(2)}.` });
+        // A run resumed past update 0 fits nothing, so it rehearses nothing either.
+        if (s['swarm2.rehearse']) learner.rehearsal = new DemoRehearsal(learner.model, d.demonstrations, { ...DEMO_REHEARSAL, horizon: s['swarm2.annealUpdates'], seed: s.seed });
       }
       while (progress.update < options.updates && progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();

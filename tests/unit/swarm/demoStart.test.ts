@@ -150,4 +150,24 @@ describe('the swarm-v2-demo-start preset', () => {
     const [before, after] = (started ?? '').split('−log π(a|s) ')[1].replace(/\.$/, '').split(' → ').map(Number);
     expect(after).toBeLessThan(before);
   }, 120_000);
+
+  it('takes its teacher and the rehearsal from the settings', async () => {
+    const { resolveExperiment } = await import('../../../src/config/config');
+    const { TrainingRun } = await import('../../../src/engine/trainer');
+    const { nodePlatform } = await import('../../../src/cli/nodePlatform');
+    const records: { type: string; message?: string; metrics?: Record<string, number> }[] = [];
+    const config = resolveExperiment('swarm-v2-demo-start', {
+      seed: 2, 'swarm2.updates': 2, 'swarm2.annealUpdates': 1, 'swarm2.subtasks': 12, 'swarm2.hidden': 8, envsPerActor: 4, actors: 1, backend: 'wasm',
+      'swarm2.teacher': 'packer', 'swarm2.rehearse': true,
+    });
+    await new TrainingRun(config, (r) => records.push(r), nodePlatform()).run();
+    const notices = records.filter((r) => r.type === 'notice').map((r) => r.message ?? '');
+    expect(notices.some((m) => m.startsWith("Fitting the policy to the packer's demonstrations"))).toBe(true);
+    expect(notices.some((m) => /^Started from \d+ of the packer's decisions/.test(m))).toBe(true);
+    // the rate falls to 0 over the anneal horizon (1 update): a rehearsal step after update 1, none after update 2
+    const updates = records.filter((r) => r.type === 'update');
+    expect(updates).toHaveLength(2);
+    expect(Number.isFinite(updates[0].metrics?.demoNll)).toBe(true);
+    expect(updates[1].metrics?.demoNll).toBeUndefined();
+  }, 120_000);
 });
