@@ -176,6 +176,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
   { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
   { name: 'rehearse', value: 'true', text: "with a start from demonstrations: one step on them after each update, its rate falling to 0 over the anneal horizon (half the updates; DemoRehearsal)" },
+  { name: 'run', value: 'K', text: 'another training run of each seed (K >= 1): its training seed derives from (seed, K), the evaluation tasks stay the seed\'s (default 0: the seed itself)' },
   { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
@@ -289,9 +290,12 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const rehearse = flags.rehearse === 'true';
   if (rehearse && demosFlag === undefined && !rows.some((r) => r.demos !== undefined)) throw new Error("swarm-story: --rehearse needs a start from demonstrations (--demos, or a 'demo start' row)");
   const detailRows: (string | number)[][] = [];
+  const run = numberFlag(flags, 'run', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0') ?? 0;
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+  // Run K > 0 trains from another seed (tasks, initial weights, demonstrations, sampling) and is judged on the same evaluation tasks.
+  const trainingSeed = (seed: number) => (run === 0 ? seed : deriveSeed(seed, 0x7a, run));
   const optionsOf = (seed: number): DecompTrainingOptions => ({
-    ...annealedOptions(seed, updates, spec),
+    ...annealedOptions(trainingSeed(seed), updates, spec),
     ...(lr === null ? {} : { lr }),
     ...(perActor === null ? {} : { episodesPerActor: perActor }),
     ...(credit === undefined ? {} : { credit }),
@@ -315,12 +319,14 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (entCoef !== null) figures.entCoef = entCoef;
   if (demosFlag !== undefined) figures.demos = demosFlag;
   if (rehearse) figures.rehearse = true;
+  if (run !== 0) figures.run = run;
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {
       const per: SeedFigures[] = [];
       for (const seed of split.seeds) {
-        const f = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse);
+        // Figures keep the split's seed (with --run K the training seed differs).
+        const f = { ...(await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse)), seed };
         per.push(f);
         process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
       }

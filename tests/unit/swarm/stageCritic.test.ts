@@ -158,7 +158,23 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ 'ent-coef': '-0.1' })).rejects.toThrow('--ent-coef must be a number >= 0, got -0.1');
     await expect(run({ demos: 'oracle' })).rejects.toThrow('--demos must be one of planner, packer, got oracle');
     await expect(run({ rehearse: 'true', rows: 'annealed' })).rejects.toThrow('--rehearse needs a start from demonstrations');
+    await expect(run({ run: '-1' })).rejects.toThrow('--run must be an integer >= 0, got -1');
   }, 30_000);
+
+  it('--run K trains from another seed and judges it on the same evaluation tasks', async () => {
+    const story = (run: string) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', run } });
+    type Fig = { seed: number; rPerf: number; criticalSteps?: number; critical: number };
+    const [a, b] = [await story('0'), await story('1')];
+    const rows = (r: Awaited<ReturnType<typeof story>>) => (r.figures as Record<string, Record<string, Fig[]>>)['seeds 1-5'];
+    expect((b.figures as Record<string, unknown>).run).toBe(1);
+    expect((a.figures as Record<string, unknown>).run).toBeUndefined();
+    expect(rows(b).annealed.map((f) => f.seed)).toEqual([1]);
+    // another training run: other weights, so other evaluation episodes (the figures without their wall time)
+    const learned = (r: Awaited<ReturnType<typeof story>>) => ({ ...rows(r).annealed[0], trainSeconds: 0 });
+    expect(learned(b)).not.toEqual(learned(a));
+    // the scripted rows play the same evaluation tasks in both runs
+    expect(rows(b)['baseline: greedy']).toEqual(rows(a)['baseline: greedy']);
+  }, 60_000);
 });
 
 describe('the update metrics of batching', () => {
