@@ -210,4 +210,9 @@ test('desktop at rest, and the guided tour', async ({ page }) => {
   await expect(page.getByLabel('Start bias (work alone)', { exact: true })).toHaveValue('6');
   await expect(page.getByLabel('Credit', { exact: true })).toHaveValue('stage-critic');
   await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm-v2');
+  // Spurious parallelism: the packer's start with a λ1 that never anneals.
+  await page.locator('[data-topic="spurious-parallelism"] summary').click();
+  await page.getByRole('link', { name: /λ1 never anneals.*with Start = demonstrations, Demonstrations from = packer/ }).click();
+  await expect(page.getByLabel('Demonstrations from', { exact: true })).toHaveValue('packer');
+  await expect(page.getByLabel('λ1 schedule', { exact: true }).first()).toHaveValue('constant');
 });
