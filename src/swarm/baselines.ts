@@ -304,7 +304,7 @@ export function packerBaseline(options: PackerOptions = {}): Baseline {
         }
         stages = false; // nothing more fits: what is left of the budget goes to checks
       }
-      // Nothing open: check the least sure claim; one found wrong opens again and is retried.
+      // Nothing open (or nothing more fits): check the least sure claim; one found wrong opens again and, while stages still fit, is retried.
       const next = leastSureDoubtful(sim, doubt);
       if (next === null) break;
       sim.check(next);
