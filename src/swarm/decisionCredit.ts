@@ -13,7 +13,10 @@
  *   r_finish = n_completed / n_assigned = Σ_{assigned items i} [i completed] / n_assigned
  *     to the decision that assigned item i (n_assigned = 0: the neutral 1 goes to the last decision).
  *   r_parallel = min(n_subagents, cap) / cap
- *     1/cap to each of the first `cap` launched subagents' creating decisions (launch order, then plan order).
+ *     1/cap to each of the first `cap` launched subagents' creating decisions (launch order, then plan order),
+ *     or, with parallelCredit 'launch', to the decision that launched them (the stage's launch: within a
+ *     stage a new subagent and a join then earn the same, and r_parallel judges only how many subagents
+ *     a stage runs; a subagent the decision cap launched keeps it on its creator).
  *
  * How the learner turns these parts into each decision's return (by stage) is in decompLearner.ts.
  *
@@ -125,21 +128,37 @@ export class DecisionLedger {
   }
 }
 
+/** Who gets r_parallel's shares: the decision that created the subagent, or the one that launched it. */
+export const PARALLEL_CREDITS = ['creator', 'launch'] as const;
+export type ParallelCredit = (typeof PARALLEL_CREDITS)[number];
+
+/** The reward's weights, and where r_parallel's credit goes (default 'creator'). */
+export interface CreditWeights {
+  lambda1: number;
+  lambda2: number;
+  parallelCap: number;
+  parallelCredit?: ParallelCredit;
+}
+
 /**
  * Each decision's reward r_t = perf_t + λ2·completed_t / n_assigned + λ1·[rank_t < cap] / cap, with
- * the neutral λ2 (n_assigned = 0) at the last decision; Σ_t r_t = the episode's PARL reward.
+ * the neutral λ2 (n_assigned = 0) at the last decision; Σ_t r_t = the episode's PARL reward. With
+ * parallelCredit 'launch' the λ1 share of the creator t moves to launchedBy[t] (when it is >= 0).
  */
-export function decisionRewards(parts: DecisionCreditParts, w: { lambda1: number; lambda2: number; parallelCap: number }): Float64Array {
+export function decisionRewards(parts: DecisionCreditParts, w: CreditWeights): Float64Array {
   const T = parts.perf.length;
   const r = new Float64Array(T);
   const nAssigned = parts.assigned.reduce((a, x) => a + x, 0);
   const cap = w.parallelCap;
   for (let t = 0; t < T; t++) {
-    r[t] = parts.perf[t];
+    r[t] += parts.perf[t]; // += : a later launch may already hold earlier creators' λ1 shares
     if (nAssigned > 0 && parts.assigned[t]) r[t] += (w.lambda2 * parts.completed[t]) / nAssigned;
     const rank = parts.subagentRank[t];
     // min(n, cap)/cap: the first floor(cap) subagents pay 1/cap each, and a fractional cap its remainder.
-    if (rank >= 0 && rank < cap) r[t] += (w.lambda1 * Math.min(1, cap - rank)) / cap;
+    if (rank >= 0 && rank < cap) {
+      const to = w.parallelCredit === 'launch' && parts.launchedBy[t] >= 0 ? parts.launchedBy[t] : t;
+      r[to] += (w.lambda1 * Math.min(1, cap - rank)) / cap;
+    }
   }
   if (nAssigned === 0 && T > 0) r[T - 1] += w.lambda2;
   return r;

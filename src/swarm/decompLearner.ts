@@ -59,7 +59,7 @@ import type { SwarmEpisodeStats } from '../runs/records';
 import { DecompActor, makeDecompSim, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from './decompActor';
 import { collectDecompRollouts, SetInference, type DecisionMode, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
 import { emptyDecisionRows } from './batch';
-import { decisionRewards } from './decisionCredit';
+import { decisionRewards, PARALLEL_CREDITS, type CreditWeights, type ParallelCredit } from './decisionCredit';
 import { parlRewardV2ForOutcome } from './parlRewardV2';
 import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
@@ -94,6 +94,8 @@ export interface DecompTrainingOptions {
   firstStageBaseline?: FirstStageBaseline;
   /** PPO's value-loss weight (default PPO_DEFAULTS.vfCoef). */
   vfCoef?: number;
+  /** With per-decision or stage credit: who gets r_parallel's shares (default 'creator'; see decisionCredit.ts). */
+  parallelCredit?: ParallelCredit;
 }
 
 export const DECOMP_CREDIT_MODES = ['episode', 'decision', 'stage-critic'] as const;
@@ -104,7 +106,7 @@ export const FIRST_STAGE_BASELINES = ['value', 'group'] as const;
 export type FirstStageBaseline = (typeof FIRST_STAGE_BASELINES)[number];
 
 /** Rejects credit settings that do not name a mode, or that the mode cannot use, with a message saying which. */
-export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 'firstStageBaseline' | 'vfCoef' | 'gaeLambda' | 'spec'>): void {
+export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 'firstStageBaseline' | 'vfCoef' | 'gaeLambda' | 'spec' | 'parallelCredit'>): void {
   const credit: unknown = o.credit ?? DEFAULT_DECOMP_CREDIT;
   if (!(DECOMP_CREDIT_MODES as readonly unknown[]).includes(credit)) throw new Error(`swarm-v2: credit must be one of ${DECOMP_CREDIT_MODES.join(', ')}, got ${String(credit)}`);
   if (o.firstStageBaseline !== undefined) {
@@ -113,6 +115,10 @@ export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 
     if (o.firstStageBaseline === 'group' && (o.spec.episodesPerTask ?? 1) < 2) throw new Error('swarm-v2: firstStageBaseline group needs episodesPerTask >= 2 (runs of the same task to compare)');
   }
   if (o.vfCoef !== undefined && !(Number.isFinite(o.vfCoef) && o.vfCoef > 0)) throw new Error(`swarm-v2: vfCoef must be a positive number, got ${o.vfCoef}`);
+  if (o.parallelCredit !== undefined) {
+    if (!(PARALLEL_CREDITS as readonly unknown[]).includes(o.parallelCredit)) throw new Error(`swarm-v2: parallelCredit must be one of ${PARALLEL_CREDITS.join(', ')}, got ${String(o.parallelCredit)}`);
+    if (credit === 'episode') throw new Error("swarm-v2: parallelCredit applies only to credit 'decision' or 'stage-critic' (with 'episode' every decision gets the episode's return)");
+  }
   const lambda = o.gaeLambda ?? 1;
   if (!(lambda >= 0 && lambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${lambda}`);
 }
@@ -154,7 +160,7 @@ export function validateDecompSpec(spec: DecompTaskSpec, seed: number): void {
 }
 
 /** The figures of one episode, with the PARL reward at λ1, λ2 (the 'swarm' record's shape). */
-export function decompEpisodeStats(o: DecompEpisodeOutcome, w: { lambda1: number; lambda2: number; parallelCap: number }): SwarmEpisodeStats {
+export function decompEpisodeStats(o: DecompEpisodeOutcome, w: CreditWeights): SwarmEpisodeStats {
   const r = parlRewardV2ForOutcome(o, w);
   const launched = o.launches.filter((n) => n > 0);
   return {
@@ -177,7 +183,7 @@ export function decompEpisodeStats(o: DecompEpisodeOutcome, w: { lambda1: number
 }
 
 /** Each decision's return G_t under per-decision credit (stage reward to go plus d_t, see the file comment). */
-export function decisionRewardsToGo(e: DecompEpisode, w: { lambda1: number; lambda2: number; parallelCap: number }): Float64Array {
+export function decisionRewardsToGo(e: DecompEpisode, w: CreditWeights): Float64Array {
   return stageReturns(e, w).g;
 }
 
@@ -185,7 +191,7 @@ export function decisionRewardsToGo(e: DecompEpisode, w: { lambda1: number; lamb
  * G_t, each decision's stage (its launch's index, T for the decision cap's launch, else its own
  * index) and the sum of the per-decision rewards (the episode's reward, when the parts are whole).
  */
-export function stageReturns(e: DecompEpisode, w: { lambda1: number; lambda2: number; parallelCap: number }): { g: Float64Array; stage: Int32Array; total: number } {
+export function stageReturns(e: DecompEpisode, w: CreditWeights): { g: Float64Array; stage: Int32Array; total: number } {
   const c = e.credit;
   if (!c) throw new Error("swarm-v2: per-decision credit needs the episode's credit parts (an actor that records them)");
   const T = e.decisions.length;
@@ -235,7 +241,7 @@ function writeDecisions(
 /** The PPO batch of the episodes (GAE(λ) over each episode's decisions, see the file comment); null with none. */
 export function buildDecompBatch(
   episodes: readonly DecompEpisode[],
-  w: { lambda1: number; lambda2: number; parallelCap: number },
+  w: CreditWeights,
   gaeLambda = 1,
   groupBaseline = false,
   credit: DecompCreditMode = 'episode',
@@ -280,7 +286,7 @@ export function buildDecompBatch(
 /** buildDecompBatch with per-decision credit (see the file comment). */
 function buildDecisionCreditBatch(
   episodes: readonly DecompEpisode[],
-  w: { lambda1: number; lambda2: number; parallelCap: number },
+  w: CreditWeights,
   gaeLambda: number,
   groupBaseline: boolean,
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
@@ -339,7 +345,7 @@ function taskGroupKey(e: DecompEpisode): string {
 }
 
 /** Checks that the per-decision rewards of each episode (stageReturns' totals) sum to its PARL reward; returns each episode's stats. */
-function checkedStats(episodes: readonly DecompEpisode[], w: { lambda1: number; lambda2: number; parallelCap: number }, parts: readonly { total: number }[]): SwarmEpisodeStats[] {
+function checkedStats(episodes: readonly DecompEpisode[], w: CreditWeights, parts: readonly { total: number }[]): SwarmEpisodeStats[] {
   const stats = episodes.map((e) => decompEpisodeStats(e.outcome, w));
   episodes.forEach((_e, k) => {
     const sum = parts[k].total;
@@ -351,7 +357,7 @@ function checkedStats(episodes: readonly DecompEpisode[], w: { lambda1: number; 
 /** buildDecompBatch with stage credit and the value head as the baseline (credit 'stage-critic', see the file comment). */
 function buildStageCriticBatch(
   episodes: readonly DecompEpisode[],
-  w: { lambda1: number; lambda2: number; parallelCap: number },
+  w: CreditWeights,
   gaeLambda: number,
   firstStageBaseline: FirstStageBaseline,
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } {
@@ -457,7 +463,7 @@ export class DecompLearner {
     const lambdas = lambdasAt({ lambda1: this.options.lambda1, lambda2: this.options.lambda2 }, u);
     this.inference.mode = 'sample';
     const rollouts = await collectDecompRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
-    const w = { ...lambdas, parallelCap: this.options.parallelCap };
+    const w: CreditWeights = { ...lambdas, parallelCap: this.options.parallelCap, parallelCredit: this.options.parallelCredit ?? 'creator' };
     const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1, (this.options.spec.episodesPerTask ?? 1) > 1, this.options.credit ?? DEFAULT_DECOMP_CREDIT, this.options.firstStageBaseline ?? 'value');
     let metrics: Record<string, number> = {};
     if (built) {

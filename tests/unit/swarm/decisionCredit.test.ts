@@ -48,6 +48,23 @@ describe('per-decision credit: the ledger on hand-played episodes', () => {
     expect(parlRewardV2ForOutcome(sim.outcome(), w).total).toBeCloseTo(1.3, 12);
   });
 
+  it("decisionRewards with parallelCredit 'launch': the λ1 shares move from the creators to their launch, the sum stays the PARL reward", () => {
+    const { sim, parts } = handEpisode(12);
+    const w = { lambda1: 0.2, lambda2: 0.3, parallelCap: 4 };
+    const creator = decisionRewards(parts, w);
+    const launch = decisionRewards(parts, { ...w, parallelCredit: 'launch' });
+    // creators t0 and t2 (launched by t3) lose 0.2/4 each; t3 gains both
+    expect(launch[0]).toBeCloseTo(creator[0] - 0.05, 12);
+    expect(launch[2]).toBeCloseTo(creator[2] - 0.05, 12);
+    expect(launch[3]).toBeCloseTo(creator[3] + 0.1, 12);
+    expect(launch[1]).toBe(creator[1]);
+    expect(launch[4]).toBe(creator[4]);
+    expect(launch.reduce((a, x) => a + x, 0)).toBeCloseTo(parlRewardV2ForOutcome(sim.outcome(), w).total, 12);
+    // a subagent the decision cap launched (launchedBy −1) keeps its share on its creator
+    const capped: DecisionCreditParts = { perf: [0, 0], assigned: [1, 1], completed: [1, 1], subagentRank: [0, 1], launchedBy: [-1, -1] };
+    expect(Array.from(decisionRewards(capped, { ...w, parallelCredit: 'launch' }))).toEqual(Array.from(decisionRewards(capped, w)));
+  });
+
   it('decisionRewards: with nothing assigned the neutral λ2 goes to the last decision; a fractional cap pays its remainder', () => {
     const none: DecisionCreditParts = { perf: [0.25, 0.5], assigned: [0, 0], completed: [0, 0], subagentRank: [-1, -1], launchedBy: [-1, -1] };
     expect(Array.from(decisionRewards(none, { lambda1: 0.2, lambda2: 0.3, parallelCap: 4 }))).toEqual([0.25, 0.5 + 0.3]);

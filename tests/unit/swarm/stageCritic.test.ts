@@ -159,6 +159,8 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ demos: 'oracle' })).rejects.toThrow('--demos must be one of planner, packer, got oracle');
     await expect(run({ rehearse: 'true', rows: 'annealed' })).rejects.toThrow('--rehearse needs a start from demonstrations');
     await expect(run({ run: '-1' })).rejects.toThrow('--run must be an integer >= 0, got -1');
+    await expect(run({ 'parallel-credit': 'stage' })).rejects.toThrow('--parallel-credit must be one of creator, launch, got stage');
+    await expect(run({ 'parallel-credit': 'launch', credit: 'episode' })).rejects.toThrow("parallelCredit applies only to credit 'decision' or 'stage-critic'");
   }, 30_000);
 
   it('--run K trains from another seed and judges it on the same evaluation tasks', async () => {
