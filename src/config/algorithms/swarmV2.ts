@@ -24,6 +24,8 @@ export const SWARM_V2_SKILLS = ['table', 'checkpoints'] as const;
  * same decision index).
  */
 export const SWARM_V2_CREDIT = ['stage-critic', 'episode', 'decision'] as const;
+/** Who gets r_parallel's per-decision shares (src/swarm/decisionCredit.ts): the creating decisions, or the stage's launch. */
+export const SWARM_V2_PARALLEL_CREDIT = ['creator', 'launch'] as const;
 /** How the set policy starts: its seeded weights, or fitted first to a scripted teacher's demonstrations (src/swarm/demoStart.ts). */
 export const SWARM_V2_STARTS = ['seeded', 'demonstrations'] as const;
 /** The scripted orchestrators a start from demonstrations may learn from (the keys of DEMO_TEACHERS). */
@@ -73,6 +75,7 @@ export const SWARM_V2 = defineAlgorithm({
     hidden: int('swarm training', 'Hidden units', 8, 256, 32, 'Width of the set encoder, the pointer heads and the value head.'),
     episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task (with episode or decision credit, each is compared with the others: a group baseline; 1: the value head is the baseline)."),
     credit: choice('swarm training', 'Credit', SWARM_V2_CREDIT, 'stage-critic', "stage-critic: each decision gets its stage's reward to go, judged against the value head's estimate of its state; episode: every decision gets the episode's return, judged against the other runs of the task; decision: the stage's reward to go, judged against the other runs at the same decision index."),
+    parallelCredit: choice('swarm training', 'r_parallel credit', SWARM_V2_PARALLEL_CREDIT, 'creator', "With stage or decision credit, who gets r_parallel's shares: each subagent's creating decision (then inside a stage a new subagent outranks a join while λ1 > 0), or the stage's launch (creating and joining earn the same)."),
     gaeLambda: num('swarm training', 'GAE λ', 0, 1, 1, "λ of the advantages over an episode's decisions (1: Monte Carlo, each decision gets the episode's return)."),
     start: choice('swarm training', 'Start', SWARM_V2_STARTS, 'seeded', "seeded: the policy starts from its seeded weights (and the start bias); demonstrations: it is first fitted to a scripted orchestrator's tool calls on 64 tasks (the teacher below), as an LLM orchestrator starts its RL from fine-tuning, then trained the same way (a pause of some seconds before the first update)."),
     teacher: choice('swarm training', 'Demonstrations from', SWARM_V2_TEACHERS, 'planner', 'With the start from demonstrations: the scripted planner, or the packer (fuller subagents, no second opinions; the stronger of the two).'),

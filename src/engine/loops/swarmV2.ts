@@ -57,6 +57,8 @@ export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions
     parallelCap: s['swarm2.parallelCap'],
     gaeLambda: s['swarm2.gaeLambda'],
     credit: s['swarm2.credit'],
+    // The episode's return has no per-decision shares to move.
+    ...(s['swarm2.credit'] === 'episode' ? {} : { parallelCredit: s['swarm2.parallelCredit'] }),
   };
 }
 

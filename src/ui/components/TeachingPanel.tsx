@@ -50,7 +50,7 @@ const TOPICS: Topic[] = [
     id: 'annealing',
     swarm: true,
     title: 'Annealing λ1 and λ2',
-    text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score. In the second swarm, from the seeded start the shaping changes little: after 120 updates on held-out seeds the shaped rows end at r_perf 0.85 to 0.86, the unshaped one at 0.85, within the spread between seeds. Started from the scripted packer’s demonstrations, the rows with λ1 end lower (0.88 to 0.89) than those without (0.91): r_parallel pays for the subagents that batching saves. The best scripted orchestrator, the packer, reaches 0.93.',
+    text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score. In the second swarm, from the seeded start the shaping changes little: after 120 updates on held-out seeds the shaped rows end at r_perf 0.85 to 0.86, the unshaped one at 0.85, within the spread between seeds. Started from the scripted packer’s demonstrations, the rows with λ1 end lower (0.88 to 0.89) than those without (0.91): each new subagent’s creating decision is paid a share of r_parallel and a join nothing, so batching loses while λ1 lasts and is not won back after. With those shares given to the stage’s launch instead (r_parallel credit: launch) the annealed row ends at 0.91 too. The best scripted orchestrator, the packer, reaches 0.93.',
     names: ['swarm-v2-annealed', 'swarm-annealed'],
     pattern: /anneal/i,
   },

@@ -163,6 +163,18 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ 'parallel-credit': 'launch', credit: 'episode' })).rejects.toThrow("parallelCredit applies only to credit 'decision' or 'stage-critic'");
   }, 30_000);
 
+  it("the page's r_parallel credit setting reaches the learner's options (and stays out with the episode's return)", async () => {
+    const { resolveExperiment } = await import('../../../src/config/config');
+    const { swarmV2OptionsFrom } = await import('../../../src/engine/loops/swarmV2');
+    const { validateCreditOptions } = await import('../../../src/swarm/decompLearner');
+    const opts = (over: Record<string, unknown>) => swarmV2OptionsFrom(resolveExperiment('swarm-v2-annealed', over).settings);
+    expect(opts({}).parallelCredit).toBe('creator');
+    expect(opts({ 'swarm2.parallelCredit': 'launch' }).parallelCredit).toBe('launch');
+    const episode = opts({ 'swarm2.parallelCredit': 'launch', 'swarm2.credit': 'episode' });
+    expect(episode.parallelCredit).toBeUndefined();
+    expect(() => validateCreditOptions(episode)).not.toThrow();
+  });
+
   it('--run K trains from another seed and judges it on the same evaluation tasks', async () => {
     const story = (run: string) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', run } });
     type Fig = { seed: number; rPerf: number; criticalSteps?: number; critical: number };
