@@ -163,6 +163,16 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ 'parallel-credit': 'launch', credit: 'episode' })).rejects.toThrow("parallelCredit applies only to credit 'decision' or 'stage-critic'");
   }, 30_000);
 
+  it("the page's choices name what the learner knows: credits, r_parallel credits, teachers", async () => {
+    const cfg = await import('../../../src/config/algorithms/swarmV2');
+    const { DECOMP_CREDIT_MODES } = await import('../../../src/swarm/decompLearner');
+    const { PARALLEL_CREDITS } = await import('../../../src/swarm/decisionCredit');
+    const { DEMO_TEACHERS } = await import('../../../src/swarm/demoStart');
+    expect([...cfg.SWARM_V2_CREDIT].sort()).toEqual([...DECOMP_CREDIT_MODES].sort());
+    expect([...cfg.SWARM_V2_PARALLEL_CREDIT]).toEqual([...PARALLEL_CREDITS]);
+    expect([...cfg.SWARM_V2_TEACHERS]).toEqual(Object.keys(DEMO_TEACHERS));
+  });
+
   it("the page's r_parallel credit setting reaches the learner's options (and stays out with the episode's return)", async () => {
     const { resolveExperiment } = await import('../../../src/config/config');
     const { swarmV2OptionsFrom } = await import('../../../src/engine/loops/swarmV2');
