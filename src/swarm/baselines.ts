@@ -135,9 +135,8 @@ export function greedyBaseline(options: GreedyOptions = {}): Baseline {
 
 /** Links from `id` to the end of its chain, itself included (1 for a subtask that stands alone). */
 function linksLeft(sim: DecompositionSim, id: number): number {
-  let n = 0;
-  for (let v: number | null = id; v !== null; v = subtask(sim, v).next) n++;
-  return n;
+  const s = subtask(sim, id);
+  return s.chain === null ? 1 : sim.task.chains[s.chain].length - s.position;
 }
 
 /** Unverified claims below `doubt` that can be checked now, least sure first. */

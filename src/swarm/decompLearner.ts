@@ -63,7 +63,7 @@ import { decisionRewards, PARALLEL_CREDITS, type CreditWeights, type ParallelCre
 import { parlRewardV2ForOutcome } from './parlRewardV2';
 import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
-import type { DemoRehearsal } from './demoStart';
+import { DEMO_REHEARSAL, DemoRehearsal, type Demonstrations } from './demoStart';
 import type { ScheduleSpec } from './types';
 
 export interface DecompTrainingOptions {
@@ -426,8 +426,8 @@ export class DecompLearner {
   readonly agent: Agent<PpoBatch>;
   readonly inference: SetInference;
   updatesDone = 0;
-  /** When set, one step on the demonstrations follows each PPO update (demoStart.ts); the learner disposes it. */
-  rehearsal: DemoRehearsal | null = null;
+  /** When set (rehearse), one step on the demonstrations follows each PPO update (demoStart.ts). */
+  private rehearsal: DemoRehearsal | null = null;
 
   /** Validates the spec first (bad input is rejected before any network is built). */
   static create(o: DecompTrainingOptions, actors?: DecompActors): DecompLearner {
@@ -454,6 +454,12 @@ export class DecompLearner {
     });
     this.agent = new Agent<PpoBatch>(ppo);
     this.inference = new SetInference(this.model, new Rng(deriveSeed(options.seed, 0x5e71)));
+  }
+
+  /** Rehearse `demos` after each update from now on, the rate falling to 0 over the run's anneal horizon (λ1's). */
+  rehearse(demos: Demonstrations): void {
+    this.rehearsal?.dispose();
+    this.rehearsal = new DemoRehearsal(this.model, demos, { ...DEMO_REHEARSAL, horizon: this.options.lambda1.horizon, seed: this.options.seed });
   }
 
   /** One update: collect every actor's episodes (central inference), then one PPO update. */

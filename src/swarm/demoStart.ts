@@ -173,6 +173,11 @@ function logProbOfActions(model: SetPolicyModel, demos: Demonstrations, idx: rea
   }
 }
 
+/** L = −mean log π(a|s) over the demonstrations `idx` (the loss of cloning and of the rehearsal). */
+function demoLoss(model: SetPolicyModel, demos: Demonstrations, idx: readonly number[]): tf.Scalar {
+  return tf.neg(tf.mean(logProbOfActions(model, demos, idx)));
+}
+
 /** Fit the policy to the demonstrations; returns the mean −log π(a|s) over each epoch's minibatches. */
 export function cloneDemonstrations(model: SetPolicyModel, demos: Demonstrations, o: CloneOptions): number[] {
   if (demos.n === 0) throw new Error('demonstrations: nothing was recorded');
@@ -182,15 +187,12 @@ export function cloneDemonstrations(model: SetPolicyModel, demos: Demonstrations
   const perEpoch: number[] = [];
   try {
     for (let epoch = 0; epoch < o.epochs; epoch++) {
-      for (let i = order.length - 1; i > 0; i--) {
-        const j = Math.floor(rng.uniform() * (i + 1));
-        [order[i], order[j]] = [order[j], order[i]];
-      }
+      rng.shuffle(order);
       // The epoch's summed loss stays a tensor: one readback an epoch, not one a minibatch.
       let sum: tf.Scalar = tf.scalar(0);
       for (let b = 0; b < demos.n; b += o.batchSize) {
         const idx = order.slice(b, b + o.batchSize);
-        const loss = optimizer.minimize(() => tf.neg(tf.mean(logProbOfActions(model, demos, idx))) as tf.Scalar, true, model.variables());
+        const loss = optimizer.minimize(() => demoLoss(model, demos, idx), true, model.variables());
         if (!loss) throw new Error('demonstrations: the optimizer returned no loss');
         const next = tf.tidy(() => tf.add(sum, tf.mul(loss, idx.length)) as tf.Scalar);
         sum.dispose();
@@ -265,7 +267,7 @@ export class DemoRehearsal {
     // tfjs keeps `learningRate` protected but reads it on every step (as Algorithm.setLearningRate).
     Reflect.set(this.optimizer, 'learningRate', lr);
     const idx = Array.from({ length: Math.min(this.o.batchSize, this.demos.n) }, () => this.rng.int(this.demos.n));
-    const loss = this.optimizer.minimize(() => tf.neg(tf.mean(logProbOfActions(this.model, this.demos, idx))) as tf.Scalar, true, this.model.variables());
+    const loss = this.optimizer.minimize(() => demoLoss(this.model, this.demos, idx), true, this.model.variables());
     if (!loss) throw new Error('demonstrations: the optimizer returned no loss');
     const value = loss.dataSync()[0];
     loss.dispose();

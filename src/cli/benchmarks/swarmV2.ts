@@ -47,7 +47,7 @@ import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '.
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
 import { BASELINES } from '../../swarm/baselines';
 import { PARALLEL_CREDITS } from '../../swarm/decisionCredit';
-import { DEMO_REHEARSAL, DEMO_TEACHERS, DemoRehearsal, startFromDemonstrations, type DemoTeacher } from '../../swarm/demoStart';
+import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../../swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
@@ -217,7 +217,7 @@ async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], o
   try {
     if (demos !== null) {
       const d = startFromDemonstrations(learner.model, o.spec, o.seed, undefined, demos);
-      if (rehearse) learner.rehearsal = new DemoRehearsal(learner.model, d.demonstrations, { ...DEMO_REHEARSAL, horizon: o.lambda1.horizon, seed: o.seed });
+      if (rehearse) learner.rehearse(d.demonstrations);
     }
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();

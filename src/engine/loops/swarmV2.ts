@@ -18,7 +18,7 @@ import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import type { ExperimentSettings } from '../../config/settings';
 import { DecompActor, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DecompLearner, actorSpecOf, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
-import { DEMO_REHEARSAL, DEMO_START, DemoRehearsal, startFromDemonstrations } from '../../swarm/demoStart';
+import { DEMO_START, startFromDemonstrations } from '../../swarm/demoStart';
 import { SetInference, type DecompActors } from '../../swarm/decompRollouts';
 import { buildDecompTrace, decompTraceRng, decompTraceSeed, playTracedDecompEpisode, type DecompTrace } from '../../swarm/decompTrace';
 import { RECORD_LIMITS } from '../../runs/records';
@@ -101,7 +101,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
         }, teacher);
         ctx.emit({ type: 'notice', level: 'info', message: `Started from ${d.decisions} of the ${teacher}'s decisions: −log π(a|s) ${d.before.toFixed(2)} → ${d.after.toFixed(2)}.` });
         // A run resumed past update 0 fits nothing, so it rehearses nothing either.
-        if (s['swarm2.rehearse']) learner.rehearsal = new DemoRehearsal(learner.model, d.demonstrations, { ...DEMO_REHEARSAL, horizon: s['swarm2.annealUpdates'], seed: s.seed });
+        if (s['swarm2.rehearse']) learner.rehearse(d.demonstrations);
       }
       while (progress.update < options.updates && progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();

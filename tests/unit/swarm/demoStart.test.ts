@@ -118,7 +118,8 @@ describe('rehearsing the demonstrations during RL', () => {
     const small: DecompTaskSpec = { ...spec, episodesPerTask: 2 };
     const learner = DecompLearner.create({ ...annealedOptions(3, 2, small), hidden: 8, actors: 1, episodesPerActor: 2 });
     try {
-      learner.rehearsal = new DemoRehearsal(learner.model, collectDemonstrations(small, 3, 2, packerBaseline()), { batchSize: 16, lr: 1e-2, horizon: 1, seed: 3 });
+      // the anneal horizon of 2 updates is 1: a step after update 1, none after update 2
+      learner.rehearse(collectDemonstrations(small, 3, 2, packerBaseline()));
       const first = await learner.update();
       expect(Number.isFinite(first.metrics.demoNll)).toBe(true);
       const second = await learner.update();
