@@ -10,6 +10,12 @@
  *     or direct work. A second opinion that only agrees with it earns nothing (it changed nothing
  *     submitted); one that outvoted a wrong claim, or came first, earns the share. A result that
  *     was lost, timed out or cut earns none.
+ *   With perfCredit 'wrong-at-end' the same F1 is split so that a wrong answer costs where it is
+ *   submitted, at the episode's end (F1·(s + N) = 2c gives F1 = (1/N)·Σ_{submitted j} (2·[right_j] − F1)):
+ *     each right submitted claim pays (2 − F1)/N to the decision that first gave it, and each wrong
+ *     submitted one costs F1/N at the end. A check or a retry that takes a wrong answer out of the
+ *     submission then sees that cost leave its reward to go; with the default split ('right-claims') the
+ *     gain lands on the producers of the right claims, which are mostly earlier decisions.
  *   r_finish = n_completed / n_assigned = Σ_{assigned items i} [i completed] / n_assigned
  *     to the decision that assigned item i (n_assigned = 0: the neutral 1 goes to the last decision).
  *   r_parallel = min(n_subagents, cap) / cap
@@ -38,6 +44,9 @@ export interface DecisionCreditParts {
   subagentRank: number[];
   /** [T] for an assignment, the decision that launched it (−1: the decision cap did, or never launched). */
   launchedBy: number[];
+  /** Answers submitted at the end (s), and the task's subtasks (N): F1 = 2c / (s + N). */
+  submitted: number;
+  numSubtasks: number;
 }
 
 export class DecisionLedger {
@@ -124,7 +133,7 @@ export class DecisionLedger {
       const k = claims.findIndex((c) => c.answer === cur.answer && c.input === cur.input);
       perf[this.producers[id][k]] += share;
     }
-    return { perf, assigned: [...this.assigned], completed: [...this.completed], subagentRank: [...this.subagentRank], launchedBy: [...this.launchedBy] };
+    return { perf, assigned: [...this.assigned], completed: [...this.completed], subagentRank: [...this.subagentRank], launchedBy: [...this.launchedBy], submitted: o.submitted, numSubtasks: sim.numSubtasks };
   }
 }
 
@@ -132,17 +141,33 @@ export class DecisionLedger {
 export const PARALLEL_CREDITS = ['creator', 'launch'] as const;
 export type ParallelCredit = (typeof PARALLEL_CREDITS)[number];
 
-/** The reward's weights, and where r_parallel's credit goes (default 'creator'). */
+/** How r_perf is split: right claims only, or with each wrong submitted answer's cost at the end. */
+export const PERF_CREDITS = ['right-claims', 'wrong-at-end'] as const;
+export type PerfCredit = (typeof PERF_CREDITS)[number];
+
+/** The reward's weights, where r_parallel's credit goes (default 'creator') and how r_perf is split (default 'right-claims'). */
 export interface CreditWeights {
   lambda1: number;
   lambda2: number;
   parallelCap: number;
   parallelCredit?: ParallelCredit;
+  perfCredit?: PerfCredit;
+}
+
+/**
+ * The part of the reward paid at the episode's end rather than to a decision: with perfCredit
+ * 'wrong-at-end', −F1/N per wrong submitted answer; else 0. Σ_t decisionRewards + this = the reward.
+ */
+export function endReward(parts: DecisionCreditParts, w: CreditWeights): number {
+  if (w.perfCredit !== 'wrong-at-end') return 0;
+  const f1 = parts.perf.reduce((a, x) => a + x, 0);
+  const right = (f1 * (parts.submitted + parts.numSubtasks)) / 2;
+  return (-(parts.submitted - right) * f1) / parts.numSubtasks;
 }
 
 /**
  * Each decision's reward r_t = perf_t + λ2·completed_t / n_assigned + λ1·[rank_t < cap] / cap, with
- * the neutral λ2 (n_assigned = 0) at the last decision; Σ_t r_t = the episode's PARL reward. With
+ * the neutral λ2 (n_assigned = 0) at the last decision; Σ_t r_t + endReward = the episode's PARL reward. With
  * parallelCredit 'launch' the λ1 share of the creator t moves to launchedBy[t] (when it is >= 0).
  */
 export function decisionRewards(parts: DecisionCreditParts, w: CreditWeights): Float64Array {
@@ -150,8 +175,11 @@ export function decisionRewards(parts: DecisionCreditParts, w: CreditWeights): F
   const r = new Float64Array(T);
   const nAssigned = parts.assigned.reduce((a, x) => a + x, 0);
   const cap = w.parallelCap;
+  // 'wrong-at-end': a right claim's share 2/(s + N) becomes (2 − F1)/N (the wrong ones' cost is endReward).
+  const f1 = w.perfCredit === 'wrong-at-end' ? parts.perf.reduce((a, x) => a + x, 0) : 0;
+  const perfScale = w.perfCredit === 'wrong-at-end' ? ((parts.submitted + parts.numSubtasks) / 2) * ((2 - f1) / parts.numSubtasks) : 1;
   for (let t = 0; t < T; t++) {
-    r[t] += parts.perf[t]; // += : a later launch may already hold earlier creators' λ1 shares
+    r[t] += parts.perf[t] * perfScale; // += : a later launch may already hold earlier creators' λ1 shares
     if (nAssigned > 0 && parts.assigned[t]) r[t] += (w.lambda2 * parts.completed[t]) / nAssigned;
     const rank = parts.subagentRank[t];
     // min(n, cap)/cap: the first floor(cap) subagents pay 1/cap each, and a fractional cap its remainder.

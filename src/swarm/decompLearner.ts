@@ -59,7 +59,7 @@ import type { SwarmEpisodeStats } from '../runs/records';
 import { DecompActor, makeDecompSim, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from './decompActor';
 import { collectDecompRollouts, SetInference, type DecisionMode, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
 import { emptyDecisionRows } from './batch';
-import { decisionRewards, PARALLEL_CREDITS, type CreditWeights, type ParallelCredit } from './decisionCredit';
+import { decisionRewards, endReward, PARALLEL_CREDITS, PERF_CREDITS, type CreditWeights, type ParallelCredit, type PerfCredit } from './decisionCredit';
 import { parlRewardV2ForOutcome } from './parlRewardV2';
 import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
@@ -96,6 +96,8 @@ export interface DecompTrainingOptions {
   vfCoef?: number;
   /** With per-decision or stage credit: who gets r_parallel's shares (default 'creator'; see decisionCredit.ts). */
   parallelCredit?: ParallelCredit;
+  /** With per-decision or stage credit: how r_perf is split (default 'right-claims'; see decisionCredit.ts). */
+  perfCredit?: PerfCredit;
 }
 
 export const DECOMP_CREDIT_MODES = ['episode', 'decision', 'stage-critic'] as const;
@@ -106,7 +108,7 @@ export const FIRST_STAGE_BASELINES = ['value', 'group'] as const;
 export type FirstStageBaseline = (typeof FIRST_STAGE_BASELINES)[number];
 
 /** Rejects credit settings that do not name a mode, or that the mode cannot use, with a message saying which. */
-export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 'firstStageBaseline' | 'vfCoef' | 'gaeLambda' | 'spec' | 'parallelCredit'>): void {
+export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 'firstStageBaseline' | 'vfCoef' | 'gaeLambda' | 'spec' | 'parallelCredit' | 'perfCredit'>): void {
   const credit: unknown = o.credit ?? DEFAULT_DECOMP_CREDIT;
   if (!(DECOMP_CREDIT_MODES as readonly unknown[]).includes(credit)) throw new Error(`swarm-v2: credit must be one of ${DECOMP_CREDIT_MODES.join(', ')}, got ${String(credit)}`);
   if (o.firstStageBaseline !== undefined) {
@@ -118,6 +120,10 @@ export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 
   if (o.parallelCredit !== undefined) {
     if (!(PARALLEL_CREDITS as readonly unknown[]).includes(o.parallelCredit)) throw new Error(`swarm-v2: parallelCredit must be one of ${PARALLEL_CREDITS.join(', ')}, got ${String(o.parallelCredit)}`);
     if (credit === 'episode') throw new Error("swarm-v2: parallelCredit applies only to credit 'decision' or 'stage-critic' (with 'episode' every decision gets the episode's return)");
+  }
+  if (o.perfCredit !== undefined) {
+    if (!(PERF_CREDITS as readonly unknown[]).includes(o.perfCredit)) throw new Error(`swarm-v2: perfCredit must be one of ${PERF_CREDITS.join(', ')}, got ${String(o.perfCredit)}`);
+    if (credit === 'episode') throw new Error("swarm-v2: perfCredit applies only to credit 'decision' or 'stage-critic' (with 'episode' every decision gets the episode's return)");
   }
   const lambda = o.gaeLambda ?? 1;
   if (!(lambda >= 0 && lambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${lambda}`);
@@ -200,6 +206,7 @@ export function stageReturns(e: DecompEpisode, w: CreditWeights): { g: Float64Ar
   // An assignment's stage is its launch (T: the decision cap's launch); any other decision is its own.
   const stageOf = (t: number) => (c.launchedBy[t] >= 0 ? c.launchedBy[t] : c.assigned[t] ? T : t);
   const rho = new Float64Array(T + 1);
+  rho[T] = endReward(c, w); // paid after every decision's stage: in every G_t
   const planSum = new Float64Array(T + 1);
   const planSize = new Int32Array(T + 1);
   for (let t = 0; t < T; t++) {
@@ -469,7 +476,7 @@ export class DecompLearner {
     const lambdas = lambdasAt({ lambda1: this.options.lambda1, lambda2: this.options.lambda2 }, u);
     this.inference.mode = 'sample';
     const rollouts = await collectDecompRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
-    const w: CreditWeights = { ...lambdas, parallelCap: this.options.parallelCap, parallelCredit: this.options.parallelCredit ?? 'creator' };
+    const w: CreditWeights = { ...lambdas, parallelCap: this.options.parallelCap, parallelCredit: this.options.parallelCredit ?? 'creator', perfCredit: this.options.perfCredit ?? 'right-claims' };
     const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1, (this.options.spec.episodesPerTask ?? 1) > 1, this.options.credit ?? DEFAULT_DECOMP_CREDIT, this.options.firstStageBaseline ?? 'value');
     let metrics: Record<string, number> = {};
     if (built) {

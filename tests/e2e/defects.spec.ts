@@ -127,3 +127,18 @@ test('shown defaults agree with the fields, and no raw keys or jargon are on scr
   const text = await page.locator('main').innerText();
   for (const raw of ['explainedVariance', 'meanRho', 'approxKl', 'clipFrac', 'envsPerActor', 'charts.losses', 'training steps', 'crit.']) expect(text, raw).not.toContain(raw);
 });
+
+test('opening another preset after a run ends clears that run from the charts; it stays in Runs', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Budget (env steps)').fill('20000');
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'done', 120_000);
+  await expect(page.getByTestId('env-steps')).not.toHaveText(/^0 /);
+  await page.getByTestId('presets').getByText('Agent swarm v2: λ1, λ2 annealed to zero').click();
+  await expectStatus(page, 'idle');
+  // The swarm preset's own budget, and nothing of the CartPole run (183 / 120 updates before this fix).
+  await expect(page.getByTestId('env-steps')).toHaveText(/^0 \/ 120 updates/);
+  await expect(page.getByTestId('progress')).toHaveAttribute('aria-valuenow', '0');
+  await expect(page.getByTestId('runs').getByTestId('run')).toHaveCount(1);
+  await expect(page.getByTestId('runs').getByTestId('run')).toHaveAttribute('data-status', 'done');
+});

@@ -46,7 +46,7 @@ import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
 import { BASELINES } from '../../swarm/baselines';
-import { PARALLEL_CREDITS } from '../../swarm/decisionCredit';
+import { PARALLEL_CREDITS, PERF_CREDITS } from '../../swarm/decisionCredit';
 import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../../swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
@@ -176,6 +176,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
   { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
   { name: 'parallel-credit', value: PARALLEL_CREDITS.join('|'), text: "who gets r_parallel's per-decision shares, every row: the subagent's creating decision, or its stage's launch (default creator; decisionCredit.ts)" },
+  { name: 'perf-credit', value: PERF_CREDITS.join('|'), text: "how r_perf's per-decision shares are split, every row: right claims to their producers, or also each wrong submitted answer's cost at the episode's end (default right-claims; decisionCredit.ts)" },
   { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
   { name: 'rehearse', value: 'true', text: "with a start from demonstrations: one step on them after each update, its rate falling to 0 over the anneal horizon (half the updates; DemoRehearsal)" },
   { name: 'run', value: 'K', text: 'another training run of each seed (K >= 1): its training seed derives from (seed, K), the evaluation tasks stay the seed\'s (default 0: the seed itself)' },
@@ -280,6 +281,8 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (firstStage !== undefined && !isOneOf(firstStage, FIRST_STAGE_BASELINES)) throw new Error(`swarm-story: --first-stage must be one of ${FIRST_STAGE_BASELINES.join(', ')}, got ${firstStage}`);
   const parallelCredit = flags['parallel-credit'];
   if (parallelCredit !== undefined && !isOneOf(parallelCredit, PARALLEL_CREDITS)) throw new Error(`swarm-story: --parallel-credit must be one of ${PARALLEL_CREDITS.join(', ')}, got ${parallelCredit}`);
+  const perfCredit = flags['perf-credit'];
+  if (perfCredit !== undefined && !isOneOf(perfCredit, PERF_CREDITS)) throw new Error(`swarm-story: --perf-credit must be one of ${PERF_CREDITS.join(', ')}, got ${perfCredit}`);
   const gaeLambda = numberFlag(flags, 'gae-lambda', (x) => x >= 0 && x <= 1, 'a number in [0, 1]');
   const vfCoef = numberFlag(flags, 'vf-coef', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const updateEpochs = numberFlag(flags, 'update-epochs', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
@@ -310,6 +313,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     ...(hidden === null ? {} : { hidden }),
     ...(entCoef === null ? {} : { entCoef }),
     ...(parallelCredit === undefined ? {} : { parallelCredit }),
+    ...(perfCredit === undefined ? {} : { perfCredit }),
   });
   const base = optionsOf(0);
   validateCreditOptions(base);
@@ -324,6 +328,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (entCoef !== null) figures.entCoef = entCoef;
   if (demosFlag !== undefined) figures.demos = demosFlag;
   if (parallelCredit !== undefined) figures.parallelCredit = parallelCredit;
+  if (perfCredit !== undefined) figures.perfCredit = perfCredit;
   if (rehearse) figures.rehearse = true;
   if (run !== 0) figures.run = run;
   for (const split of splits) {

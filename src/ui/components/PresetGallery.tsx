@@ -1,12 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { PRESETS } from '../../config/presets';
 import { usePlayground } from '../store';
+import { useOpenPreset } from '../session/useOpenPreset';
 
 /** Every preset with the sentence on what it shows; a radio group, so arrow keys move through it. */
 export function PresetGallery() {
   const current = usePlayground((s) => s.config.preset);
   const status = usePlayground((s) => s.status);
-  const setPreset = usePlayground((s) => s.setPreset);
+  const openPreset = useOpenPreset();
   const locked = !['idle', 'done', 'error'].includes(status);
   const list = useRef<HTMLDivElement>(null);
   // A link that opens a preset far down the list shows it: the list scrolls (never the page).
@@ -24,7 +25,7 @@ export function PresetGallery() {
       <div className="preset-list" ref={list}>
         {PRESETS.map((p) => (
           <label key={p.name} className={`preset${p.name === current ? ' preset-current' : ''}`}>
-            <input type="radio" name="preset" value={p.name} checked={p.name === current} onChange={() => setPreset(p.name)} />
+            <input type="radio" name="preset" value={p.name} checked={p.name === current} onChange={() => openPreset(p.name)} />
             <span>
               <strong>{p.title}</strong>
               <small className="help">{p.description}</small>

@@ -2,6 +2,7 @@ import { PRESETS, type Preset } from '../../config/presets';
 import { resolveExperiment } from '../../config/config';
 import { experimentUrl } from '../../config/urlState';
 import { usePlayground } from '../store';
+import { useOpenPreset } from '../session/useOpenPreset';
 import { isSwarm } from '../../config/watchable';
 import { SETTINGS, isSettingKey, type ExperimentSettings } from '../../config/settings';
 
@@ -78,7 +79,7 @@ function findPreset(t: Topic): Preset | undefined {
 /** "What am I looking at?": the ideas the charts show, each with the preset that shows it. */
 export function TeachingPanel() {
   const status = usePlayground((s) => s.status);
-  const setPreset = usePlayground((s) => s.setPreset);
+  const openPreset = useOpenPreset();
   const setSetting = usePlayground((s) => s.setSetting);
   const setSeed = (seed: number) => setSetting('seed', seed);
   const swarmOpen = usePlayground((s) => isSwarm(s.config.settings.algorithm));
@@ -103,7 +104,7 @@ export function TeachingPanel() {
                 onClick={(e) => {
                   e.preventDefault();
                   if (locked) return;
-                  setPreset(preset.name);
+                  openPreset(preset.name);
                   if (t.seed !== undefined) setSeed(t.seed);
                   for (const key of Object.keys(t.settings ?? {})) {
                     const value = isSettingKey(key) ? t.settings?.[key] : undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng';
-import { decisionRewards, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
+import { decisionRewards, endReward, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
 import { DecompActor, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from '../../../src/swarm/decompActor';
 import { buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decompLearner';
 import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
@@ -23,6 +23,7 @@ describe('per-decision credit: the ledger on hand-played episodes', () => {
     expect(parts.completed).toEqual([1, 1, 1, 0, 0, 0]);
     expect(parts.subagentRank).toEqual([0, -1, 1, -1, -1, -1]);
     expect(parts.launchedBy).toEqual([3, 3, 3, -1, -1, -1]);
+    expect([parts.submitted, parts.numSubtasks]).toEqual([3, 3]);
   });
 
   it('a result lost to the context earns nothing: the decision that assigned it gets no F1 share and no r_finish', () => {
@@ -61,15 +62,52 @@ describe('per-decision credit: the ledger on hand-played episodes', () => {
     expect(launch[4]).toBe(creator[4]);
     expect(launch.reduce((a, x) => a + x, 0)).toBeCloseTo(parlRewardV2ForOutcome(sim.outcome(), w).total, 12);
     // a subagent the decision cap launched (launchedBy −1) keeps its share on its creator
-    const capped: DecisionCreditParts = { perf: [0, 0], assigned: [1, 1], completed: [1, 1], subagentRank: [0, 1], launchedBy: [-1, -1] };
+    const capped: DecisionCreditParts = { perf: [0, 0], assigned: [1, 1], completed: [1, 1], subagentRank: [0, 1], launchedBy: [-1, -1], submitted: 2, numSubtasks: 2 };
     expect(Array.from(decisionRewards(capped, { ...w, parallelCredit: 'launch' }))).toEqual(Array.from(decisionRewards(capped, w)));
   });
 
+  it("perfCredit 'wrong-at-end': right claims pay (2 − F1)/N to their producers, each wrong submitted answer costs F1/N at the end", () => {
+    // N = 4, three right answers (t0, t1, t3) and one wrong submitted: s = 4, F1 = 2·3/(4 + 4) = 0.75,
+    // so the default shares are 2/8 = 0.25; split at the end: right (2 − 0.75)/4 = 0.3125, end −0.75/4.
+    const parts: DecisionCreditParts = { perf: [0.25, 0.25, 0, 0.25], assigned: [0, 0, 0, 0], completed: [0, 0, 0, 0], subagentRank: [-1, -1, -1, -1], launchedBy: [-1, -1, -1, -1], submitted: 4, numSubtasks: 4 };
+    const w = { lambda1: 0, lambda2: 0, parallelCap: 4 };
+    expect(endReward(parts, w)).toBe(0);
+    const atEnd = { ...w, perfCredit: 'wrong-at-end' as const };
+    const r = decisionRewards(parts, atEnd);
+    [0.3125, 0.3125, 0, 0.3125].forEach((x, t) => expect(r[t]).toBeCloseTo(x, 12));
+    expect(endReward(parts, atEnd)).toBeCloseTo(-0.1875, 12);
+    expect(r.reduce((a, x) => a + x, 0) + endReward(parts, atEnd)).toBeCloseTo(0.75, 12);
+    // nothing wrong submitted: the two splits agree and nothing is paid at the end
+    const allRight: DecisionCreditParts = { ...parts, perf: [0.25, 0.25, 0, 0.25], submitted: 3, numSubtasks: 5 };
+    expect(endReward(allRight, atEnd)).toBeCloseTo(0, 12);
+    expect(Array.from(decisionRewards(allRight, atEnd)).map((x) => +x.toFixed(12))).toEqual(Array.from(decisionRewards(allRight, w)).map((x) => +x.toFixed(12)));
+  });
+
+  it("perfCredit 'wrong-at-end': a check that keeps a wrong answer out of the submission earns it in its reward to go, and every G_0 is the reward", () => {
+    // Same task (N = 4, three right answers by t0..t2). A submits a wrong fourth answer (t3 finishes);
+    // B checks it at t3 (refuted, not submitted) and finishes at t4. Under the default split B's check
+    // earns 0, as A's finish does; with the wrong answer's cost at the end, A's finish gets −F1_A/N.
+    const sub = (perf: number[], submitted: number): DecompEpisode => {
+      const e = episodeWith(perf, 7);
+      return { ...e, credit: { ...(e.credit as DecisionCreditParts), submitted, numSubtasks: 4 } };
+    };
+    const a = sub([0.25, 0.25, 0.25, 0], 4); // F1 = 6/8
+    const b = sub([2 / 7, 2 / 7, 2 / 7, 0, 0], 3); // F1 = 6/7
+    const w = { lambda1: 0, lambda2: 0, parallelCap: 4 };
+    const atEnd = { ...w, perfCredit: 'wrong-at-end' as const };
+    expect(decisionRewardsToGo(a, w)[3]).toBeCloseTo(0, 12);
+    expect(decisionRewardsToGo(b, w)[3]).toBeCloseTo(0, 12);
+    expect(decisionRewardsToGo(a, atEnd)[3]).toBeCloseTo(-0.75 / 4, 12);
+    expect(decisionRewardsToGo(b, atEnd)[3]).toBeCloseTo(0, 12);
+    expect(decisionRewardsToGo(a, atEnd)[0]).toBeCloseTo(0.75, 12);
+    expect(decisionRewardsToGo(b, atEnd)[0]).toBeCloseTo(6 / 7, 12);
+  });
+
   it('decisionRewards: with nothing assigned the neutral λ2 goes to the last decision; a fractional cap pays its remainder', () => {
-    const none: DecisionCreditParts = { perf: [0.25, 0.5], assigned: [0, 0], completed: [0, 0], subagentRank: [-1, -1], launchedBy: [-1, -1] };
+    const none: DecisionCreditParts = { perf: [0.25, 0.5], assigned: [0, 0], completed: [0, 0], subagentRank: [-1, -1], launchedBy: [-1, -1], submitted: 2, numSubtasks: 2 };
     expect(Array.from(decisionRewards(none, { lambda1: 0.2, lambda2: 0.3, parallelCap: 4 }))).toEqual([0.25, 0.5 + 0.3]);
     // cap 1.5, three subagents: min(3, 1.5) / 1.5 = 1, paid as 1/1.5 then 0.5/1.5 then 0.
-    const three: DecisionCreditParts = { perf: [0, 0, 0], assigned: [1, 1, 1], completed: [0, 0, 0], subagentRank: [0, 1, 2], launchedBy: [-1, -1, -1] };
+    const three: DecisionCreditParts = { perf: [0, 0, 0], assigned: [1, 1, 1], completed: [0, 0, 0], subagentRank: [0, 1, 2], launchedBy: [-1, -1, -1], submitted: 3, numSubtasks: 3 };
     const r = decisionRewards(three, { lambda1: 1, lambda2: 0, parallelCap: 1.5 });
     expect(r[0]).toBeCloseTo(1 / 1.5, 12);
     expect(r[1]).toBeCloseTo(0.5 / 1.5, 12);
@@ -135,7 +173,7 @@ function episodeWith(perf: number[], taskSeed: number, values: number[] = perf.m
   return {
     ...e,
     decisions: e.decisions.map((d) => ({ ...d, action: 0, logProb: 0 })),
-    credit: { perf, assigned: perf.map(() => 0), completed: perf.map(() => 0), subagentRank: perf.map(() => -1), launchedBy: perf.map(() => -1) },
+    credit: { perf, assigned: perf.map(() => 0), completed: perf.map(() => 0), subagentRank: perf.map(() => -1), launchedBy: perf.map(() => -1), submitted: perf.length, numSubtasks: perf.length },
   };
 }
 
@@ -172,7 +210,7 @@ describe('per-decision credit: the batch the learner builds', () => {
     // t0 direct (its own stage, r 0.2), t1 and t2 assignments launched by the cap (stage T = 3, r 0.1 and 0.3).
     // Stage reward to go: 0.6 from stage 0, 0.4 from stage 3; d = ±0.1 around the plan's mean 0.2.
     const e = episodeWith([0.2, 0.1, 0.3], 7);
-    e.credit = { perf: [0.2, 0.1, 0.3], assigned: [0, 1, 1], completed: [0, 1, 1], subagentRank: [-1, 0, -1], launchedBy: [-1, -1, -1] };
+    e.credit = { perf: [0.2, 0.1, 0.3], assigned: [0, 1, 1], completed: [0, 1, 1], subagentRank: [-1, 0, -1], launchedBy: [-1, -1, -1], submitted: 3, numSubtasks: 3 };
     expect(round(decisionRewardsToGo(e, w))).toEqual(round([0.6, 0.3, 0.5]));
   });
 

@@ -41,7 +41,7 @@ function stagedEpisode(): DecompEpisode {
 function directEpisode(perf: number[], values: number[]): DecompEpisode {
   const e = handMadeEpisode(values, perf.reduce((a, x) => a + x, 0), 1);
   const zeros = perf.map(() => 0);
-  const credit: DecisionCreditParts = { perf, assigned: zeros, completed: zeros, subagentRank: perf.map(() => -1), launchedBy: perf.map(() => -1) };
+  const credit: DecisionCreditParts = { perf, assigned: zeros, completed: zeros, subagentRank: perf.map(() => -1), launchedBy: perf.map(() => -1), submitted: perf.length, numSubtasks: perf.length };
   return { ...e, credit };
 }
 
@@ -161,6 +161,8 @@ describe('credit options: invalid values are rejected with a message that names 
     await expect(run({ run: '-1' })).rejects.toThrow('--run must be an integer >= 0, got -1');
     await expect(run({ 'parallel-credit': 'stage' })).rejects.toThrow('--parallel-credit must be one of creator, launch, got stage');
     await expect(run({ 'parallel-credit': 'launch', credit: 'episode' })).rejects.toThrow("parallelCredit applies only to credit 'decision' or 'stage-critic'");
+    await expect(run({ 'perf-credit': 'wrong' })).rejects.toThrow('--perf-credit must be one of right-claims, wrong-at-end, got wrong');
+    await expect(run({ 'perf-credit': 'wrong-at-end', credit: 'episode' })).rejects.toThrow("perfCredit applies only to credit 'decision' or 'stage-critic'");
   }, 30_000);
 
   it("the page's choices name what the learner knows: credits, r_parallel credits, teachers", async () => {
