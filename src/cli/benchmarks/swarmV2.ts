@@ -180,6 +180,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
   { name: 'rehearse', value: 'true', text: "with a start from demonstrations: one step on them after each update, its rate falling to 0 over the anneal horizon (half the updates; DemoRehearsal)" },
   { name: 'run', value: 'K', text: 'another training run of each seed (K >= 1): its training seed derives from (seed, K), the evaluation tasks stay the seed\'s (default 0: the seed itself)' },
+  { name: 'greedy', value: 'true', text: "also judge each learned row's trained policy with its greedy version (the likeliest action type, then the likeliest action of that type), as the row '<row> (greedy)'; the sampled row, what PPO trains, is unchanged" },
   { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
@@ -212,7 +213,13 @@ function logUpdate(label: string, r: DecompUpdateResult, every: number): void {
   process.stderr.write(`    ${label} update ${r.update + 1}: r_perf ${f(m.rPerf, 3)}, value explained variance ${f(m.explainedVariance, 3)}, value loss ${f(m.valueLoss, 4)}, KL ${f(m.approxKl, 4)}, entropy ${f(m.entropy, 2)}, decisions ${f(m.decisions, 0)}, ${r.seconds.toFixed(1)} s\n`);
 }
 
-async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos: DemoTeacher | null = null, rehearse = false): Promise<SeedFigures> {
+/** A learned row's figures for one seed: sampled actions, and with `greedy` the same policy played greedily. */
+interface TrainedFigures {
+  sampled: SeedFigures;
+  greedy: SeedFigures | null;
+}
+
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos: DemoTeacher | null = null, rehearse = false, greedy = false): Promise<TrainedFigures> {
   const t0 = performance.now();
   const learner = DecompLearner.create(o);
   try {
@@ -225,7 +232,9 @@ async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], o
       onUpdate?.(r);
     }
     const secs = (performance.now() - t0) / 1000;
-    return seedFigures(o.seed, await learner.evaluate(evalSeeds, 'sample'), secs);
+    // Sampled first, so its figures do not depend on whether the greedy ones are asked for.
+    const sampled = seedFigures(o.seed, await learner.evaluate(evalSeeds, 'sample'), secs);
+    return { sampled, greedy: greedy ? seedFigures(o.seed, await learner.evaluate(evalSeeds, 'typeArgmax'), secs) : null };
   } finally {
     learner.dispose();
   }
@@ -290,6 +299,8 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const entCoef = numberFlag(flags, 'ent-coef', (x) => x >= 0 && Number.isFinite(x), 'a number >= 0');
   if (flags.detail !== undefined && flags.detail !== 'true' && flags.detail !== 'false') throw new Error(`swarm-story: --detail must be true or false, got ${flags.detail}`);
   const detail = flags.detail === 'true';
+  if (flags.greedy !== undefined && flags.greedy !== 'true' && flags.greedy !== 'false') throw new Error(`swarm-story: --greedy must be true or false, got ${flags.greedy}`);
+  const greedy = flags.greedy === 'true';
   const demosFlag = flags.demos;
   const teachers = Object.keys(DEMO_TEACHERS) as DemoTeacher[];
   if (demosFlag !== undefined && !isOneOf(demosFlag, teachers)) throw new Error(`swarm-story: --demos must be one of ${teachers.join(', ')}, got ${demosFlag}`);
@@ -331,19 +342,27 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (perfCredit !== undefined) figures.perfCredit = perfCredit;
   if (rehearse) figures.rehearse = true;
   if (run !== 0) figures.run = run;
+  if (greedy) figures.greedy = true;
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {
       const per: SeedFigures[] = [];
+      const perGreedy: SeedFigures[] = [];
       for (const seed of split.seeds) {
+        const trained = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse, greedy);
         // Figures keep the split's seed (with --run K the training seed differs).
-        const f = { ...(await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse)), seed };
+        const f = { ...trained.sampled, seed };
         per.push(f);
-        process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)} (${f.trainSeconds.toFixed(0)} s)\n`);
+        if (trained.greedy) perGreedy.push({ ...trained.greedy, seed });
+        const g = trained.greedy ? `; greedy r_perf ${trained.greedy.rPerf.toFixed(3)}, critical ÷ serial ${trained.greedy.criticalOverSerial.toFixed(3)}` : '';
+        process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)}${g} (${f.trainSeconds.toFixed(0)} s)\n`);
       }
-      perRow[row.name] = per;
-      table.push(rowLine(split.name, row.name, per));
-      detailRows.push(detailLine(split.name, row.name, per));
+      const named: [string, SeedFigures[]][] = [[row.name, per], ...(greedy ? [[`${row.name} (greedy)`, perGreedy] as [string, SeedFigures[]]] : [])];
+      for (const [name, figs] of named) {
+        perRow[name] = figs;
+        table.push(rowLine(split.name, name, figs));
+        detailRows.push(detailLine(split.name, name, figs));
+      }
     }
     for (const b of BASELINES) {
       const per = split.seeds.map((seed) => seedFigures(seed, evalTaskSeeds(seed, nEval).map((t) => b.run(makeDecompSim(spec, t))), 0));

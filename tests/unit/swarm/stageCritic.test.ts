@@ -201,6 +201,20 @@ describe('credit options: invalid values are rejected with a message that names 
     // the scripted rows play the same evaluation tasks in both runs
     expect(rows(b)['baseline: greedy']).toEqual(rows(a)['baseline: greedy']);
   }, 60_000);
+
+  it('--greedy true adds each learned row played greedily, and leaves the sampled row as it was', async () => {
+    const story = (greedy?: string) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', ...(greedy === undefined ? {} : { greedy }) } });
+    type Fig = { seed: number; rPerf: number; trainSeconds: number };
+    const rows = (r: Awaited<ReturnType<typeof story>>) => (r.figures as Record<string, Record<string, Fig[]>>)['seeds 1-5'];
+    const [plain, both] = [await story(), await story('true')];
+    const noTime = (f: Fig) => ({ ...f, trainSeconds: 0 });
+    expect(rows(both).annealed.map(noTime)).toEqual(rows(plain).annealed.map(noTime));
+    expect(rows(plain)['annealed (greedy)']).toBeUndefined();
+    expect(rows(both)['annealed (greedy)'].map((f) => f.seed)).toEqual([1]);
+    expect((both.figures as Record<string, unknown>).greedy).toBe(true);
+    expect(both.table).toContain('annealed (greedy)');
+    await expect(story('yes')).rejects.toThrow('--greedy must be true or false, got yes');
+  }, 60_000);
 });
 
 describe('the update metrics of batching', () => {
