@@ -14,12 +14,11 @@ takeJoinLink(useCluster);
 // The link is read before the first render, so the page never shows the defaults first.
 const autostart = loadFromHash();
 syncHash();
-window.addEventListener('hashchange', () => {
-  if (!takeJoinLink(useCluster)) followHashChange();
-});
-
 // One session for the page; nothing starts until it is used (the learner after the first paint).
 const session = createSession({ learner: createLearner, runStore: openBrowserRunStore, store: usePlayground });
+window.addEventListener('hashchange', () => {
+  if (!takeJoinLink(useCluster)) followHashChange(session.resetRun);
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -65,8 +65,9 @@ const BUSY: ReadonlySet<PlaygroundState['status']> = new Set(['starting', 'runni
 /**
  * Follow a new link in the address bar of the open tab. During a run the run's settings stay: the
  * address goes back to the running experiment and a notice says why, so nothing the run had is lost.
+ * A run that has ended is cleared from the charts first by `clearEndedRun` (it stays in Runs).
  */
-export function followHashChange(): void {
+export function followHashChange(clearEndedRun: () => void): void {
   if (window.location.href === lastWritten) return;
   const s = usePlayground.getState();
   if (BUSY.has(s.status)) {
@@ -75,6 +76,7 @@ export function followHashChange(): void {
     s.notify('warning', 'The link in the address bar was not loaded because a run is going on. Stop the run, then open the link again.');
     return;
   }
+  if (s.status !== 'idle') clearEndedRun();
   loadFromHash();
   writeHash();
 }

@@ -3,6 +3,8 @@
  * first step and focus, shown defaults against their help, raw keys on screen.
  */
 import LZString from 'lz-string';
+import { resolveExperiment } from '../../src/config/config';
+import { encodeExperiment } from '../../src/config/urlState';
 import { test, expect, expectStatus } from './fixtures';
 
 const token = (payload: unknown) => LZString.compressToEncodedURIComponent(JSON.stringify(payload));
@@ -128,7 +130,7 @@ test('shown defaults agree with the fields, and no raw keys or jargon are on scr
   for (const raw of ['explainedVariance', 'meanRho', 'approxKl', 'clipFrac', 'envsPerActor', 'charts.losses', 'training steps', 'crit.']) expect(text, raw).not.toContain(raw);
 });
 
-test('opening another preset after a run ends clears that run from the charts; it stays in Runs', async ({ page }) => {
+test('opening another preset or pasting a link after a run ends clears that run from the charts; it stays in Runs', async ({ page }) => {
   await page.goto('/');
   await page.getByLabel('Budget (env steps)').fill('20000');
   await page.getByTestId('start').click();
@@ -141,4 +143,13 @@ test('opening another preset after a run ends clears that run from the charts; i
   await expect(page.getByTestId('progress')).toHaveAttribute('aria-valuenow', '0');
   await expect(page.getByTestId('runs').getByTestId('run')).toHaveCount(1);
   await expect(page.getByTestId('runs').getByTestId('run')).toHaveAttribute('data-status', 'done');
+  // The same for a link pasted into the address bar after a run has ended.
+  await page.getByTestId('presets').getByText('QuickStart: REINFORCE on CartPole').click();
+  await page.getByLabel('Budget (env steps)').fill('20000');
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'done', 120_000);
+  await page.evaluate((hash) => (window.location.hash = hash), `x=${encodeExperiment(resolveExperiment('swarm-v2-annealed'))}`);
+  await expectStatus(page, 'idle');
+  await expect(page.getByTestId('env-steps')).toHaveText(/^0 \/ 120 updates/);
+  await expect(page.getByTestId('runs').getByTestId('run')).toHaveCount(2);
 });
