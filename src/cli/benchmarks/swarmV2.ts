@@ -133,6 +133,11 @@ interface SeedFigures {
 
 type OutcomeFields = 'rPerf' | 'precision' | 'recall' | 'submitted' | 'criticalSteps' | 'serialBaseline' | 'totalCompute' | 'nSubagents' | 'nAssigned' | 'nCompleted' | 'nChecks' | 'contextUsed' | 'contextBudget';
 
+/** The story's judgements of a seed's figures: serial collapse, spurious parallelism, and the target (r_perf ≥ 0.9 at ≤ 1/3 serial). */
+function judged(f: Pick<SeedFigures, 'rPerf' | 'criticalOverSerial' | 'subagents' | 'finishRate'>): Pick<SeedFigures, 'serialCollapse' | 'spurious' | 'target'> {
+  return { serialCollapse: f.subagents === 0, spurious: f.subagents > 0 && f.finishRate < 0.8, target: f.rPerf >= 0.9 && f.criticalOverSerial <= 1 / 3 };
+}
+
 export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeOutcome, OutcomeFields>[], trainSeconds: number): SeedFigures {
   const rPerf = median(outcomes.map((o) => o.rPerf));
   const cos = median(outcomes.map((o) => o.criticalSteps / o.serialBaseline));
@@ -146,9 +151,7 @@ export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeO
     totalCompute: median(outcomes.map((o) => o.totalCompute)),
     subagents,
     finishRate,
-    serialCollapse: subagents === 0,
-    spurious: subagents > 0 && finishRate < 0.8,
-    target: rPerf >= 0.9 && cos <= 1 / 3,
+    ...judged({ rPerf, criticalOverSerial: cos, subagents, finishRate }),
     trainSeconds,
     precision: median(outcomes.map((o) => o.precision)),
     recall: median(outcomes.map((o) => o.recall)),
@@ -157,6 +160,37 @@ export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeO
     checks: median(outcomes.map((o) => o.nChecks)),
     contextUsed: median(outcomes.map((o) => o.contextUsed / o.contextBudget)),
   };
+}
+
+/**
+ * Each seed's median over several training runs (the runs' figures for the same seeds, in the same
+ * order); the flags (target, serial collapse, spurious parallelism) are judged on the medians.
+ */
+export function medianOverRuns(runs: readonly SeedFigures[][]): SeedFigures[] {
+  return runs[0].map((first, i) => {
+    const m = (f: (x: SeedFigures) => number) => median(runs.map((r) => f(r[i])));
+    const rPerf = m((x) => x.rPerf);
+    const criticalOverSerial = m((x) => x.criticalOverSerial);
+    const subagents = m((x) => x.subagents);
+    const finishRate = m((x) => x.finishRate);
+    return {
+      seed: first.seed,
+      rPerf,
+      critical: m((x) => x.critical),
+      criticalOverSerial,
+      totalCompute: m((x) => x.totalCompute),
+      subagents,
+      finishRate,
+      ...judged({ rPerf, criticalOverSerial, subagents, finishRate }),
+      trainSeconds: m((x) => x.trainSeconds),
+      precision: m((x) => x.precision),
+      recall: m((x) => x.recall),
+      submitted: m((x) => x.submitted),
+      assigned: m((x) => x.assigned),
+      checks: m((x) => x.checks),
+      contextUsed: m((x) => x.contextUsed),
+    };
+  });
 }
 
 /** swarm-story's flags for the second swarm (its --help; swarm.ts adds --version and the first swarm's). */
@@ -180,6 +214,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
   { name: 'rehearse', value: 'true', text: "with a start from demonstrations: one step on them after each update, its rate falling to 0 over the anneal horizon (half the updates; DemoRehearsal)" },
   { name: 'run', value: 'K', text: 'another training run of each seed (K >= 1): its training seed derives from (seed, K), the evaluation tasks stay the seed\'s (default 0: the seed itself)' },
+  { name: 'runs', value: 'R', text: "train each learned row R times per seed (runs 0..R-1, as --run K): a row per run, and '<row> (median of R runs)' with each seed's median over its runs (the target judged on those medians)" },
   { name: 'greedy', value: 'true', text: "also judge each learned row's trained policy with its greedy version (the likeliest action type, then the likeliest action of that type), as the row '<row> (greedy)'; the sampled row, what PPO trains, is unchanged" },
   { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
@@ -311,9 +346,11 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const run = numberFlag(flags, 'run', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0') ?? 0;
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   // Run K > 0 trains from another seed (tasks, initial weights, demonstrations, sampling) and is judged on the same evaluation tasks.
-  const trainingSeed = (seed: number) => (run === 0 ? seed : deriveSeed(seed, 0x7a, run));
-  const optionsOf = (seed: number): DecompTrainingOptions => ({
-    ...annealedOptions(trainingSeed(seed), updates, spec),
+  const runs = numberFlag(flags, 'runs', (x) => Number.isInteger(x) && x >= 1 && x <= 10, 'an integer in 1..10') ?? 1;
+  if (runs > 1 && flags.run !== undefined) throw new Error('swarm-story: give --run K (one run) or --runs R (runs 0..R-1), not both');
+  const trainingSeed = (seed: number, k: number) => (k === 0 ? seed : deriveSeed(seed, 0x7a, k));
+  const optionsOf = (seed: number, k = run): DecompTrainingOptions => ({
+    ...annealedOptions(trainingSeed(seed, k), updates, spec),
     ...(lr === null ? {} : { lr }),
     ...(perActor === null ? {} : { episodesPerActor: perActor }),
     ...(credit === undefined ? {} : { credit }),
@@ -342,22 +379,40 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (perfCredit !== undefined) figures.perfCredit = perfCredit;
   if (rehearse) figures.rehearse = true;
   if (run !== 0) figures.run = run;
+  if (runs > 1) figures.runs = runs;
   if (greedy) figures.greedy = true;
   for (const split of splits) {
     const perRow: Record<string, SeedFigures[]> = {};
     for (const row of rows) {
-      const per: SeedFigures[] = [];
-      const perGreedy: SeedFigures[] = [];
-      for (const seed of split.seeds) {
-        const trained = await trainAndEvaluate(row.change(optionsOf(seed)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${row.name} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse, greedy);
-        // Figures keep the split's seed (with --run K the training seed differs).
-        const f = { ...trained.sampled, seed };
-        per.push(f);
-        if (trained.greedy) perGreedy.push({ ...trained.greedy, seed });
-        const g = trained.greedy ? `; greedy r_perf ${trained.greedy.rPerf.toFixed(3)}, critical ÷ serial ${trained.greedy.criticalOverSerial.toFixed(3)}` : '';
-        process.stderr.write(`  ${split.name} ${row.name} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)}${g} (${f.trainSeconds.toFixed(0)} s)\n`);
+      const runIndices = runs > 1 ? Array.from({ length: runs }, (_, k) => k) : [run];
+      const sampledRuns: SeedFigures[][] = [];
+      const greedyRuns: SeedFigures[][] = [];
+      for (const k of runIndices) {
+        const per: SeedFigures[] = [];
+        const perGreedy: SeedFigures[] = [];
+        const label = runs > 1 ? `${row.name} run ${k}` : row.name;
+        for (const seed of split.seeds) {
+          const trained = await trainAndEvaluate(row.change(optionsOf(seed, k)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${label} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse, greedy);
+          // Figures keep the split's seed (with --run K the training seed differs).
+          const f = { ...trained.sampled, seed };
+          per.push(f);
+          if (trained.greedy) perGreedy.push({ ...trained.greedy, seed });
+          const g = trained.greedy ? `; greedy r_perf ${trained.greedy.rPerf.toFixed(3)}, critical ÷ serial ${trained.greedy.criticalOverSerial.toFixed(3)}` : '';
+          process.stderr.write(`  ${split.name} ${label} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)}${g} (${f.trainSeconds.toFixed(0)} s)\n`);
+        }
+        sampledRuns.push(per);
+        if (greedy) greedyRuns.push(perGreedy);
       }
-      const named: [string, SeedFigures[]][] = [[row.name, per], ...(greedy ? [[`${row.name} (greedy)`, perGreedy] as [string, SeedFigures[]]] : [])];
+      const suffix = (k: number) => (runs > 1 ? ` (run ${k})` : '');
+      const named: [string, SeedFigures[]][] = [];
+      runIndices.forEach((k, i) => {
+        named.push([`${row.name}${suffix(k)}`, sampledRuns[i]]);
+        if (greedy) named.push([`${row.name} (greedy)${suffix(k)}`, greedyRuns[i]]);
+      });
+      if (runs > 1) {
+        named.push([`${row.name} (median of ${runs} runs)`, medianOverRuns(sampledRuns)]);
+        if (greedy) named.push([`${row.name} (greedy, median of ${runs} runs)`, medianOverRuns(greedyRuns)]);
+      }
       for (const [name, figs] of named) {
         perRow[name] = figs;
         table.push(rowLine(split.name, name, figs));

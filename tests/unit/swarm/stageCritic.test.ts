@@ -202,6 +202,30 @@ describe('credit options: invalid values are rejected with a message that names 
     expect(rows(b)['baseline: greedy']).toEqual(rows(a)['baseline: greedy']);
   }, 60_000);
 
+  it('--runs R trains runs 0..R-1 of each learned row, and judges each seed on its median over them', async () => {
+    const story = (flags: Record<string, string>) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '12', ...flags } });
+    type Fig = { seed: number; rPerf: number; criticalOverSerial: number; subagents: number; target: boolean; trainSeconds: number };
+    const rows = (r: Awaited<ReturnType<typeof story>>) => (r.figures as Record<string, Record<string, Fig[]>>)['seeds 1-5'];
+    const noTime = (f: Fig) => ({ ...f, trainSeconds: 0 });
+    const [three, run0, run2] = [await story({ runs: '3' }), await story({}), await story({ run: '2' })];
+    const r = rows(three);
+    // run k is what --run k trains
+    expect(r['annealed (run 0)'].map(noTime)).toEqual(rows(run0).annealed.map(noTime));
+    expect(r['annealed (run 2)'].map(noTime)).toEqual(rows(run2).annealed.map(noTime));
+    const med = r['annealed (median of 3 runs)'];
+    expect(med.map((f) => f.seed)).toEqual([1, 2]);
+    med.forEach((f, i) => {
+      const each = [0, 1, 2].map((k) => r[`annealed (run ${k})`][i]);
+      expect(f.rPerf).toBe([...each.map((x) => x.rPerf)].sort((a, b) => a - b)[1]);
+      expect(f.subagents).toBe([...each.map((x) => x.subagents)].sort((a, b) => a - b)[1]);
+      expect(f.target).toBe(f.rPerf >= 0.9 && f.criticalOverSerial <= 1 / 3);
+    });
+    expect(r.annealed).toBeUndefined();
+    expect((three.figures as Record<string, unknown>).runs).toBe(3);
+    await expect(story({ runs: '2', run: '1' })).rejects.toThrow('give --run K (one run) or --runs R (runs 0..R-1), not both');
+    await expect(story({ runs: '0' })).rejects.toThrow('--runs must be an integer in 1..10, got 0');
+  }, 120_000);
+
   it('--greedy true adds each learned row played greedily, and leaves the sampled row as it was', async () => {
     const story = (greedy?: string) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', ...(greedy === undefined ? {} : { greedy }) } });
     type Fig = { seed: number; rPerf: number; trainSeconds: number };
