@@ -159,10 +159,20 @@ export interface CreditWeights {
  * 'wrong-at-end', −F1/N per wrong submitted answer; else 0. Σ_t decisionRewards + this = the reward.
  */
 export function endReward(parts: DecisionCreditParts, w: CreditWeights): number {
-  if (w.perfCredit !== 'wrong-at-end') return 0;
+  return perfSplit(parts, w).end;
+}
+
+/**
+ * r_perf's split: the factor on each producer's share 2/(s + N), and what is paid at the end. With
+ * 'wrong-at-end' (c = F1·(s + N)/2 right answers): a right claim's share becomes (2 − F1)/N, and the
+ * s − c wrong ones cost F1/N each at the end.
+ */
+function perfSplit(parts: DecisionCreditParts, w: CreditWeights): { scale: number; end: number } {
+  if (w.perfCredit !== 'wrong-at-end') return { scale: 1, end: 0 };
+  const { submitted: s, numSubtasks: n } = parts;
   const f1 = parts.perf.reduce((a, x) => a + x, 0);
-  const right = (f1 * (parts.submitted + parts.numSubtasks)) / 2;
-  return (-(parts.submitted - right) * f1) / parts.numSubtasks;
+  const right = (f1 * (s + n)) / 2;
+  return { scale: ((s + n) / 2) * ((2 - f1) / n), end: (-(s - right) * f1) / n };
 }
 
 /**
@@ -175,9 +185,7 @@ export function decisionRewards(parts: DecisionCreditParts, w: CreditWeights): F
   const r = new Float64Array(T);
   const nAssigned = parts.assigned.reduce((a, x) => a + x, 0);
   const cap = w.parallelCap;
-  // 'wrong-at-end': a right claim's share 2/(s + N) becomes (2 − F1)/N (the wrong ones' cost is endReward).
-  const f1 = w.perfCredit === 'wrong-at-end' ? parts.perf.reduce((a, x) => a + x, 0) : 0;
-  const perfScale = w.perfCredit === 'wrong-at-end' ? ((parts.submitted + parts.numSubtasks) / 2) * ((2 - f1) / parts.numSubtasks) : 1;
+  const perfScale = perfSplit(parts, w).scale; // the wrong answers' cost, if split off, is endReward
   for (let t = 0; t < T; t++) {
     r[t] += parts.perf[t] * perfScale; // += : a later launch may already hold earlier creators' λ1 shares
     if (nAssigned > 0 && parts.assigned[t]) r[t] += (w.lambda2 * parts.completed[t]) / nAssigned;

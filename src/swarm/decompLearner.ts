@@ -117,13 +117,15 @@ export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'credit' | 
     if (o.firstStageBaseline === 'group' && (o.spec.episodesPerTask ?? 1) < 2) throw new Error('swarm-v2: firstStageBaseline group needs episodesPerTask >= 2 (runs of the same task to compare)');
   }
   if (o.vfCoef !== undefined && !(Number.isFinite(o.vfCoef) && o.vfCoef > 0)) throw new Error(`swarm-v2: vfCoef must be a positive number, got ${o.vfCoef}`);
-  if (o.parallelCredit !== undefined) {
-    if (!(PARALLEL_CREDITS as readonly unknown[]).includes(o.parallelCredit)) throw new Error(`swarm-v2: parallelCredit must be one of ${PARALLEL_CREDITS.join(', ')}, got ${String(o.parallelCredit)}`);
-    if (credit === 'episode') throw new Error("swarm-v2: parallelCredit applies only to credit 'decision' or 'stage-critic' (with 'episode' every decision gets the episode's return)");
-  }
-  if (o.perfCredit !== undefined) {
-    if (!(PERF_CREDITS as readonly unknown[]).includes(o.perfCredit)) throw new Error(`swarm-v2: perfCredit must be one of ${PERF_CREDITS.join(', ')}, got ${String(o.perfCredit)}`);
-    if (credit === 'episode') throw new Error("swarm-v2: perfCredit applies only to credit 'decision' or 'stage-critic' (with 'episode' every decision gets the episode's return)");
+  // How the per-decision shares are split: only per-decision or stage credit has shares to split.
+  const splits: [string, unknown, readonly string[]][] = [
+    ['parallelCredit', o.parallelCredit, PARALLEL_CREDITS],
+    ['perfCredit', o.perfCredit, PERF_CREDITS],
+  ];
+  for (const [name, value, allowed] of splits) {
+    if (value === undefined) continue;
+    if (!allowed.includes(value as string)) throw new Error(`swarm-v2: ${name} must be one of ${allowed.join(', ')}, got ${String(value)}`);
+    if (credit === 'episode') throw new Error(`swarm-v2: ${name} applies only to credit 'decision' or 'stage-critic' (with 'episode' every decision gets the episode's return)`);
   }
   const lambda = o.gaeLambda ?? 1;
   if (!(lambda >= 0 && lambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${lambda}`);

@@ -232,6 +232,21 @@ function isOneOf<T extends string>(x: string, values: readonly T[]): x is T {
   return (values as readonly string[]).includes(x);
 }
 
+/** A flag that names one of `values`, undefined when absent; throws when it names something else. */
+function choiceFlag<T extends string>(flags: Record<string, string>, name: string, values: readonly T[]): T | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  if (!isOneOf(raw, values)) throw new Error(`swarm-story: --${name} must be one of ${values.join(', ')}, got ${raw}`);
+  return raw;
+}
+
+/** A true/false flag, false when absent. */
+function boolFlag(flags: Record<string, string>, name: string): boolean {
+  const raw = flags[name];
+  if (raw !== undefined && raw !== 'true' && raw !== 'false') throw new Error(`swarm-story: --${name} must be true or false, got ${raw}`);
+  return raw === 'true';
+}
+
 /** A numeric flag, null when absent; throws with `what` when present and not accepted. */
 function numberFlag(flags: Record<string, string>, name: string, ok: (x: number) => boolean, what: string): number | null {
   const raw = flags[name];
@@ -319,28 +334,19 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const spec = storySpec(numSubtasks);
   const perTask = spec.episodesPerTask ?? 1;
   const perActor = numberFlag(flags, 'episodes-per-actor', (x) => Number.isInteger(x) && x >= 1 && x % perTask === 0, `a positive multiple of ${perTask}`);
-  const credit = flags.credit;
-  if (credit !== undefined && !isOneOf(credit, DECOMP_CREDIT_MODES)) throw new Error(`swarm-story: --credit must be one of ${DECOMP_CREDIT_MODES.join(', ')}, got ${credit}`);
-  const firstStage = flags['first-stage'];
-  if (firstStage !== undefined && !isOneOf(firstStage, FIRST_STAGE_BASELINES)) throw new Error(`swarm-story: --first-stage must be one of ${FIRST_STAGE_BASELINES.join(', ')}, got ${firstStage}`);
-  const parallelCredit = flags['parallel-credit'];
-  if (parallelCredit !== undefined && !isOneOf(parallelCredit, PARALLEL_CREDITS)) throw new Error(`swarm-story: --parallel-credit must be one of ${PARALLEL_CREDITS.join(', ')}, got ${parallelCredit}`);
-  const perfCredit = flags['perf-credit'];
-  if (perfCredit !== undefined && !isOneOf(perfCredit, PERF_CREDITS)) throw new Error(`swarm-story: --perf-credit must be one of ${PERF_CREDITS.join(', ')}, got ${perfCredit}`);
+  const credit = choiceFlag(flags, 'credit', DECOMP_CREDIT_MODES);
+  const firstStage = choiceFlag(flags, 'first-stage', FIRST_STAGE_BASELINES);
+  const parallelCredit = choiceFlag(flags, 'parallel-credit', PARALLEL_CREDITS);
+  const perfCredit = choiceFlag(flags, 'perf-credit', PERF_CREDITS);
   const gaeLambda = numberFlag(flags, 'gae-lambda', (x) => x >= 0 && x <= 1, 'a number in [0, 1]');
   const vfCoef = numberFlag(flags, 'vf-coef', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const updateEpochs = numberFlag(flags, 'update-epochs', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const hidden = numberFlag(flags, 'hidden', (x) => Number.isInteger(x) && x >= 1 && x <= 256, 'an integer in 1..256');
   const entCoef = numberFlag(flags, 'ent-coef', (x) => x >= 0 && Number.isFinite(x), 'a number >= 0');
-  if (flags.detail !== undefined && flags.detail !== 'true' && flags.detail !== 'false') throw new Error(`swarm-story: --detail must be true or false, got ${flags.detail}`);
-  const detail = flags.detail === 'true';
-  if (flags.greedy !== undefined && flags.greedy !== 'true' && flags.greedy !== 'false') throw new Error(`swarm-story: --greedy must be true or false, got ${flags.greedy}`);
-  const greedy = flags.greedy === 'true';
-  const demosFlag = flags.demos;
-  const teachers = Object.keys(DEMO_TEACHERS) as DemoTeacher[];
-  if (demosFlag !== undefined && !isOneOf(demosFlag, teachers)) throw new Error(`swarm-story: --demos must be one of ${teachers.join(', ')}, got ${demosFlag}`);
-  if (flags.rehearse !== undefined && flags.rehearse !== 'true' && flags.rehearse !== 'false') throw new Error(`swarm-story: --rehearse must be true or false, got ${flags.rehearse}`);
-  const rehearse = flags.rehearse === 'true';
+  const detail = boolFlag(flags, 'detail');
+  const greedy = boolFlag(flags, 'greedy');
+  const demosFlag = choiceFlag(flags, 'demos', Object.keys(DEMO_TEACHERS) as DemoTeacher[]);
+  const rehearse = boolFlag(flags, 'rehearse');
   if (rehearse && demosFlag === undefined && !rows.some((r) => r.demos !== undefined)) throw new Error("swarm-story: --rehearse needs a start from demonstrations (--demos, or a 'demo start' row)");
   const detailRows: (string | number)[][] = [];
   const run = numberFlag(flags, 'run', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0') ?? 0;

@@ -13,6 +13,7 @@
  */
 import { defineAlgorithm } from '../algorithm';
 import { choice, flag, int, num } from '../settingKinds';
+import { PARALLEL_CREDITS } from '../../swarm/decisionCredit';
 
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
 /** Where the subagent kinds' skills come from: the hand table, or measured from the shipped checkpoints. */
@@ -24,8 +25,8 @@ export const SWARM_V2_SKILLS = ['table', 'checkpoints'] as const;
  * same decision index).
  */
 export const SWARM_V2_CREDIT = ['stage-critic', 'episode', 'decision'] as const;
-/** Who gets r_parallel's per-decision shares (src/swarm/decisionCredit.ts): the creating decisions, or the stage's launch. */
-export const SWARM_V2_PARALLEL_CREDIT = ['creator', 'launch'] as const;
+/** Who gets r_parallel's per-decision shares: the creating decisions, or the stage's launch (decisionCredit.ts has no runtime imports). */
+export const SWARM_V2_PARALLEL_CREDIT = PARALLEL_CREDITS;
 /** How the set policy starts: its seeded weights, or fitted first to a scripted teacher's demonstrations (src/swarm/demoStart.ts). */
 export const SWARM_V2_STARTS = ['seeded', 'demonstrations'] as const;
 /** The scripted orchestrators a start from demonstrations may learn from (the keys of DEMO_TEACHERS). */
