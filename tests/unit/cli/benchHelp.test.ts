@@ -42,7 +42,7 @@ function flagsRead(source: string): Set<string> {
   const patterns = [
     /\bflags\??\.([a-z][\w]*)/g, // flags.updates, args.flags.t
     /\bflags\[\s*'([\w-]+)'\s*\]/g, // flags['first-stage']
-    /\bnumberFlag\(flags, '([\w-]+)'/g, // swarmV2.ts
+    /\b(?:numberFlag|choiceFlag|boolFlag)\(flags, '([\w-]+)'/g, // swarmV2.ts
     /\bcount\('([\w-]+)'/g, // marl.ts
     /\boverrides\('[^']*', '([\w-]+)'\)/g, // continuous.ts
   ];
