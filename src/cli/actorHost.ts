@@ -12,11 +12,13 @@ import { intFlag, parseFlags } from '../cluster/flags';
 import { HostService } from '../cluster/hostService';
 import { nodeActorSpawner } from './nodePlatform';
 import { runMain } from './runMain';
+import { printHelpIfAsked } from './help';
 
 const USAGE = 'Usage: npm run actor-host -- --server URL --creds FILE [--actors N] [--name NAME] [--tls-ca FILE]';
 
 async function main(): Promise<number> {
   let flags: Map<string, string>;
+  if (printHelpIfAsked(process.argv.slice(2), USAGE)) return 0;
   try {
     flags = parseFlags(process.argv.slice(2), ['--server', '--creds', '--actors', '--name', '--tls-ca']);
     if (!flags.has('--creds')) throw new Error('--creds FILE is required');

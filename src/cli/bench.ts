@@ -19,6 +19,7 @@ import { uiBenchmark } from './benchmarks/ui';
 import { marlBenchmark } from './benchmarks/marl';
 import { soakBenchmark } from './benchmarks/soak';
 import { oneLine, runMain } from './runMain';
+import { isHelpFlag } from './help';
 import { clusterScalingBenchmark } from './benchmarks/cluster';
 import { gpuBenchmark } from './benchmarks/gpu';
 
@@ -36,8 +37,6 @@ const BENCHMARKS: Benchmark[] = [
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n       npm run bench -- NAME --help   (what NAME measures, and its flags)\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}\n\n  npm run bench -- compare --ref GITREF [--seeds 1,2,3,4,5] -- NAME [flags]\n                   runs NAME in GITREF's tree and in this one, seed by seed, and prints both side by side`;
 }
-
-const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
 /** `text` in lines of at most `width` characters (a longer word gets a line of its own). */
 function wrap(text: string, width: number): string[] {
@@ -74,7 +73,7 @@ function benchHelp(bench: Benchmark): string {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const name = argv[0];
-  if (isHelp(name)) {
+  if (isHelpFlag(name)) {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
@@ -82,7 +81,7 @@ async function main(): Promise<number> {
     const compare = await import('./benchmarks/compare');
     // Its own flags come before "--"; what follows is the compared benchmark's.
     const own = argv.includes('--') ? argv.slice(1, argv.indexOf('--')) : argv.slice(1);
-    if (own.some(isHelp)) {
+    if (own.some(isHelpFlag)) {
       process.stdout.write(`${compare.COMPARE_USAGE}\n\nRuns NAME in GITREF's tree and in this one, seed by seed (--seeds, default 1,2,3,4,5), and prints both side by side. --unread-ok KEY,... lets one side leave those flags of NAME unread. NAME's own flags: npm run bench -- NAME --help\n`);
       return 0;
     }
@@ -94,7 +93,7 @@ async function main(): Promise<number> {
     return 2;
   }
   // --help (or -h) anywhere after the name: no flag takes it as a value.
-  if (argv.slice(1).some(isHelp)) {
+  if (argv.slice(1).some(isHelpFlag)) {
     process.stdout.write(benchHelp(bench));
     return 0;
   }

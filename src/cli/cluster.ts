@@ -15,12 +15,14 @@ import { joinLinkFor } from '../cluster/joinLink';
 import { startNatsServer } from '../cluster/natsServer';
 import { generateToken, isLoopback } from '../cluster/serverConfig';
 import { runMain } from './runMain';
+import { printHelpIfAsked } from './help';
 
 const USAGE = 'Usage: npm run cluster -- [--listen HOST] [--port N] [--ws-port N] [--creds FILE] [--origin URL[,URL...]] [--app URL] [--tls-cert FILE --tls-key FILE]';
 const DEFAULT_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
 
 async function main(): Promise<number> {
   let flags: Map<string, string>;
+  if (printHelpIfAsked(process.argv.slice(2), USAGE)) return 0;
   try {
     flags = parseFlags(process.argv.slice(2), ['--listen', '--port', '--ws-port', '--creds', '--origin', '--app', '--tls-cert', '--tls-key']);
     if (flags.has('--tls-cert') !== flags.has('--tls-key')) throw new Error('--tls-cert and --tls-key go together');

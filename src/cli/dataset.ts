@@ -12,7 +12,9 @@ import { parseSettingText } from '../config/config';
 import { DATASET_MIX_NAMES, datasetFileFromCheckpoint, isDatasetMixName, type DatasetMixName } from '../engine/datasetMaker';
 import { TrainingRun } from '../engine/trainer';
 import { nodePlatform } from './nodePlatform';
-import { runMain } from './runMain';
+import { oneLine, runMain } from './runMain';
+import { printHelpIfAsked } from './help';
+import { parseFlags } from '../cluster/flags';
 
 const USAGE = `Usage: npm run dataset -- --preset NAME --out FILE.json [--seed N] [--steps N] [--episodes N] [--mix ${DATASET_MIX_NAMES.join('|')}]`;
 
@@ -25,16 +27,17 @@ export async function saveDataset(config: ExperimentConfig, checkpoint: Uint8Arr
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
-  const flags: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (let i = 0; i < argv.length; i += 2) {
-    if (!argv[i].startsWith('--') || argv[i + 1] === undefined) {
-      process.stderr.write(`error: expected --flag value pairs\n${USAGE}\n`);
-      return 2;
-    }
-    flags[argv[i].slice(2)] = argv[i + 1];
+  if (printHelpIfAsked(argv, USAGE)) return 0;
+  let parsed: Map<string, string>;
+  try {
+    parsed = parseFlags(argv, ['--preset', '--out', '--seed', '--steps', '--episodes', '--mix']);
+  } catch (err) {
+    process.stderr.write(`error: ${oneLine(err)}\n${USAGE}\n`);
+    return 2;
   }
+  const flags = Object.fromEntries([...parsed].map(([k, v]) => [k.slice(2), v])) as Partial<Record<'preset' | 'out' | 'seed' | 'steps' | 'episodes' | 'mix', string>>;
   if (!flags.preset || !flags.out) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`error: --preset NAME and --out FILE.json are required\n${USAGE}\n`);
     return 2;
   }
   let config;

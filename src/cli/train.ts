@@ -17,7 +17,8 @@ import { nodePlatform } from './nodePlatform';
 import { saveDataset } from './dataset';
 import { canSaveDataset, SAVED_DATASET_EPISODES } from '../runs/dataset';
 import { TrainingRun } from '../engine/trainer';
-import { checkOutputPath, parseTrainArgs, type TrainArgs } from './args';
+import { checkOutputPath, parseTrainArgs, TRAIN_USAGE, type TrainArgs } from './args';
+import { printHelpIfAsked } from './help';
 import { ProgressBar } from './progress';
 import { oneLine, runMain } from './runMain';
 import { takeClusterFlags } from '../cluster/flags';
@@ -54,6 +55,7 @@ function writeCheckpoint(path: string, bytes: Uint8Array): void {
 async function main(): Promise<number> {
   let args: TrainArgs;
   let cluster: ReturnType<typeof takeClusterFlags>['cluster'];
+  if (printHelpIfAsked(process.argv.slice(2), TRAIN_USAGE)) return 0;
   try {
     const taken = takeClusterFlags(process.argv.slice(2));
     cluster = taken.cluster;

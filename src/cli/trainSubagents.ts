@@ -27,7 +27,9 @@ import { Rng, deriveSeed } from '../core/rng';
 import { ITEM_OBS_DIM, ItemSearchEnv } from '../envs/swarm/itemSearch';
 import { FrozenSubagent, SUBAGENT_HIDDEN, subagentSpec, type SubagentSize } from '../swarm/subagents';
 import { loadSubagentCheckpoint } from '../swarm/subagentFiles';
-import { runMain } from './runMain';
+import { oneLine, runMain } from './runMain';
+import { printHelpIfAsked } from './help';
+import { parseFlags } from '../cluster/flags';
 
 const GRIDS = [3, 4, 5, 6, 8];
 const NUM_ENVS = 32;
@@ -46,6 +48,11 @@ const PLAN: Record<SubagentSize, { updates: number; keep: number[]; lr: number }
  */
 const SPECIALISTS = { searcher: { hidden: SUBAGENT_HIDDEN.small, grids: [8], updates: 40, keep: [] as number[], lr: 1e-3, seedStream: 3, from: 'small' } } as const;
 type SpecialistName = keyof typeof SPECIALISTS;
+const SUBAGENT_NAMES = ['small', 'large', ...Object.keys(SPECIALISTS)];
+const USAGE = `Usage: npm run subagents -- [--out DIR] [--only NAME]
+  Trains the swarm's frozen subagents and writes their checkpoints and manifest.json to DIR
+  (default public/subagents, the shipped files); --only NAME trains one of them (${SUBAGENT_NAMES.join(', ')})
+  and keeps the manifest's other entries.`;
 
 interface TrainPlan {
   /** File stem of the final checkpoint (and prefix of the intermediate ones). */
@@ -241,12 +248,18 @@ async function trainSize(plan: TrainPlan, outDir: string): Promise<Record<string
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
-  const outIdx = argv.indexOf('--out');
-  const outDir = outIdx >= 0 && argv[outIdx + 1] ? argv[outIdx + 1] : join('public', 'subagents');
+  if (printHelpIfAsked(argv, USAGE)) return 0;
+  let flags: Map<string, string>;
+  try {
+    flags = parseFlags(argv, ['--out', '--only']);
+  } catch (err) {
+    process.stderr.write(`error: ${oneLine(err)}\n${USAGE}\n`);
+    return 2;
+  }
+  const outDir = flags.get('--out') ?? join('public', 'subagents');
   // --only NAME trains one size or specialist and keeps the manifest's other entries.
-  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
-  const names = ['small', 'large', ...Object.keys(SPECIALISTS)];
-  if (only !== null && !names.includes(only)) throw new Error(`--only: unknown subagent '${only}' (known: ${names.join(', ')})`);
+  const only = flags.get('--only') ?? null;
+  if (only !== null && !SUBAGENT_NAMES.includes(only)) throw new Error(`--only: unknown subagent '${only}' (known: ${SUBAGENT_NAMES.join(', ')})`);
   mkdirSync(outDir, { recursive: true });
   const backend = await chooseBackend({ preferred: 'wasm' });
   process.stderr.write(`backend: ${backend.name}\n`);
