@@ -23,6 +23,8 @@ export const SUBJECT_PREFIX = 'parl';
  * most 256 (codec.ts DEFAULT_CAPS.maxBlobs), so 16 leave room to spare.
  */
 export const MAX_PACK = 16;
+/** The most actor slots one browser tab offers (here, so that the page's form need not load the tab host and its NATS client). */
+export const MAX_TAB_ACTORS = 16;
 export const subjects = {
   beat: `${SUBJECT_PREFIX}.hosts.beat`,
   discover: `${SUBJECT_PREFIX}.hosts.discover`,

@@ -7,7 +7,7 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { ActorSpawner } from '../core/remote/spawner';
 import { HostService, type HostWork } from './hostService';
-import type { RejectCounts } from './protocol';
+import { MAX_TAB_ACTORS, type RejectCounts } from './protocol';
 import { connectClusterWs } from './wsConnect';
 
 export interface TabHostOptions {
@@ -35,8 +35,6 @@ export interface TabHost {
   /** Stops every actor here, stops offering slots and closes the connection. */
   close(): Promise<void>;
 }
-
-export const MAX_TAB_ACTORS = 16;
 
 export async function offerTabActors(o: TabHostOptions): Promise<TabHost> {
   if (!Number.isInteger(o.capacity) || o.capacity < 1 || o.capacity > MAX_TAB_ACTORS) throw new RangeError(`a tab offers 1 to ${MAX_TAB_ACTORS} actors, not ${o.capacity}`);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { joinLinkFor } from '../../cluster/joinLink';
-import { MAX_TAB_ACTORS } from '../../cluster/tabHost';
+import { MAX_TAB_ACTORS } from '../../cluster/protocol';
 import { usePlayground } from '../store';
 import { isAtRest } from '../session/deps';
 import { useCluster } from '../session/clusterControl';
