@@ -33,6 +33,14 @@ const REPEATABLE = new Set(['--set']);
 /** Flags whose value is a file path to write. */
 const PATH_FLAGS = new Set(['--out', '--checkpoint', '--save-dataset']);
 
+/** `key=value`: one setting, its value parsed as that setting's kind (a ConfigError names `flag`, or the key). */
+export function parseSettingAssignment(flag: string, text: string): [string, unknown] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new ConfigError(flag, `expected key=value, got ${JSON.stringify(text)}`);
+  const key = text.slice(0, eq);
+  return [key, parseSettingText(key, text.slice(eq + 1))];
+}
+
 export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let preset: string | null = null;
   let url: string | null = null;
@@ -82,10 +90,8 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
         overrides.actors = parseSettingText('actors', value);
         break;
       case '--set': {
-        const eq = value.indexOf('=');
-        if (eq <= 0) throw new ConfigError('--set', `expected key=value, got ${JSON.stringify(value)}`);
-        const key = value.slice(0, eq);
-        overrides[key] = parseSettingText(key, value.slice(eq + 1));
+        const [key, v] = parseSettingAssignment('--set', value);
+        overrides[key] = v;
         break;
       }
     }

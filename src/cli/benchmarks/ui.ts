@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildApp, startPreview } from './previewServer';
 import { resolveExperiment } from '../../config/config';
+import { parseSettingAssignment } from '../args';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
 import { isSwarm } from '../../config/watchable';
@@ -112,6 +113,7 @@ export const uiBenchmark: Benchmark = {
       { name: 'preset', value: 'NAME', text: 'default mode: the preset trained in the window (default QuickStart); time-to-target: the preset (default sac-pendulum)' },
       { name: 'backend', value: 'NAME', text: "the learner backend: default mode and quickstart-start default auto, time-to-target default wasm" },
       { name: 'timeout', value: 'S', text: 'seconds to wait for each run: time-to-target default 900, quickstart-start default 60' },
+      { name: 'set', value: 'KEY=VALUE[,KEY=VALUE...]', text: "time-to-target: settings changed from the preset's, as `npm run train -- --set` takes them (checked before the page opens)" },
       { name: 'dist', value: 'DIR', text: "time-to-target and quickstart-start: a build folder of its own (default vite's dist/)" },
       { name: 'build', value: 'false', text: 'reuse the build there, when there is one, instead of running vite build first' },
       { name: 'click', value: 'backend|enabled', text: 'quickstart-start: Start clicked from inside the page once the badge names the backend (default), or by Playwright once Start is enabled' },
@@ -254,8 +256,15 @@ export function parseTargetLine(text: string): { seconds: number; envSteps: numb
   return m ? { seconds: parseShownSeconds(m[1]), envSteps: Number(m[2].replace(/,/g, '')) } : null;
 }
 
+/** time-to-target's `--set k=v,k=v`: the settings it changes, checked against the preset before any page opens. */
+export function timeToTargetSettings(preset: string, text: string | undefined): Record<string, unknown> {
+  const changed = Object.fromEntries((text ?? '').split(',').filter((a) => a.trim() !== '').map((a) => parseSettingAssignment('--set', a.trim())));
+  resolveExperiment(preset, changed);
+  return changed;
+}
+
 /**
- * `--mode time-to-target [--preset sac-pendulum] [--backend wasm] [--timeout 900] [--seeds 1] [--dist DIR]`:
+ * `--mode time-to-target [--preset sac-pendulum] [--set k=v,...] [--backend wasm] [--timeout 900] [--seeds 1] [--dist DIR]`:
  * the preset opened from an autostart link in the page (its own budget, its own target, here the
  * mean return of the last 20 episodes), and the page's own account of when it first reached the
  * target: seconds and env steps since the run started, beside the seconds from page load.
@@ -268,6 +277,7 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
   const preset = flags.preset ?? 'sac-pendulum';
   if (!getPreset(preset)) throw new Error(`ui: unknown preset "${preset}"`);
   const backend = flags.backend ?? 'wasm';
+  const changed = timeToTargetSettings(preset, flags.set);
   const timeoutS = Number(flags.timeout ?? 900);
   const runSeeds = flags.seeds === undefined ? [1] : seeds;
   const { server, browser } = await servedInChromium(PORT + 1, flags, flags.dist);
@@ -276,9 +286,9 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown>[] = [];
     // Progress in orchestrator updates and no return target (the page's own test, ProgressPanel).
-    const swarm = isSwarm(resolveExperiment(preset, { backend }).settings.algorithm);
+    const swarm = isSwarm(resolveExperiment(preset, { ...changed, backend }).settings.algorithm);
     for (const seed of runSeeds) {
-      const config = resolveExperiment(preset, { seed, backend });
+      const config = resolveExperiment(preset, { ...changed, seed, backend });
       const target = config.settings['run.targetReturn'];
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
