@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
+import { checkKeysApply, ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
 import { decodeExperiment, type IgnoredPart } from '../config/urlState';
 import { checkLiveChange, type LiveChange } from '../config/liveSettings';
 
@@ -114,6 +114,7 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
     base = resolveExperiment(preset);
   }
   const config = resolveExperiment(base.preset, { ...base.settings, ...overrides });
+  checkKeysApply(config, Object.keys(overrides));
   // --set may change what the link's changes apply to: check them against the final config.
   changes = changes.map((c) => checkLiveChange(config, c.update, c.key, c.value));
   return { config, out, checkpoint, saveDataset, quiet, ignored, changes };

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { SETTINGS, SETTING_KEYS, isSettingKey, defaultSettings, type ExperimentSettings, type Setting, type SettingKey } from './settings';
 import { getPreset, PRESET_NAMES } from './presets';
 import { actionSpaceMismatch } from './actionSpace';
-import { descriptorOf } from './registry';
+import { ALGORITHM_DESCRIPTORS, descriptorOf } from './registry';
 
 export interface ExperimentConfig {
   preset: string;
@@ -97,6 +97,20 @@ export function resolveExperiment(presetName: string, overrides: Partial<Record<
   ExperimentConfigSchema.parse(config);
   checkActionSpace(config.settings);
   return config;
+}
+
+/**
+ * Throws ConfigError naming the first of `keys` that belongs to another algorithm than `config`'s
+ * (`swarm2.teacher` on a REINFORCE run): a command-line change that would change nothing. Keys without
+ * an algorithm's prefix (`seed`, `run.envSteps`) apply to every run.
+ */
+export function checkKeysApply(config: ExperimentConfig, keys: Iterable<string>): void {
+  const own = descriptorOf(config.settings.algorithm);
+  for (const key of keys) {
+    const prefix = key.slice(0, Math.max(0, key.indexOf('.')));
+    const other = ALGORITHM_DESCRIPTORS.find((d) => d.prefix === prefix && d.prefix !== own.prefix);
+    if (other) throw new ConfigError(key, `is a setting of ${other.label}, not of this run's algorithm (${own.label}): it would change nothing`);
+  }
 }
 
 /** Throws ConfigError naming env.id when a classic algorithm and its env differ in action-space kind (e.g. DQN on Pendulum-v1). */

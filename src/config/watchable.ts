@@ -19,3 +19,8 @@ export function canWatch(config: ExperimentConfig): boolean {
 export function isSwarm(algorithm: ExperimentConfig['settings']['algorithm']): boolean {
   return descriptorOf(algorithm).family === 'swarm';
 }
+
+/** The setting that budgets a run: a swarm's orchestrator updates (`swarm.updates`, `swarm2.updates`), otherwise env steps. */
+export function budgetKey(algorithm: ExperimentConfig['settings']['algorithm']): string {
+  return isSwarm(algorithm) ? `${descriptorOf(algorithm).prefix}.updates` : 'run.envSteps';
+}

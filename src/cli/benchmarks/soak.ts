@@ -28,6 +28,7 @@ import { buildApp, startPreview } from './previewServer';
 import { resolveExperiment } from '../../config/config';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
+import { budgetKey, isSwarm } from '../../config/watchable';
 import { MEMORY_DEBUG_CHANNEL, type MemoryDebugRecord } from '../../workers/learnerProtocol';
 import { markdownTable, type Benchmark } from './types';
 import { BARE_TFJS_EXTRA_PARTS, BARE_TFJS_PARTS, BARE_WEBGPU_EXTRA_PARTS, BARE_WEBGPU_PARTS, CONTROL_KINDS, isControlKind, parseParts, serveControl, type ControlPart, type ControlKind, type ControlStats } from './soakControl';
@@ -213,7 +214,8 @@ async function appTarget({ page, base, gc, flags, started }: TargetOptions, back
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   page.on('console', (msg) => void (msg.type() === 'error' && errors.push(`console.error: ${msg.text()}`)));
   // A budget that outlasts the soak where it can; a run that ends anyway is started again.
-  const overrides: Record<string, unknown> = preset.startsWith('swarm') ? { 'swarm.updates': 100_000 } : { 'run.envSteps': 5_000_000, 'run.stopAtTarget': false };
+  const { algorithm } = resolveExperiment(preset).settings;
+  const overrides: Record<string, unknown> = isSwarm(algorithm) ? { [budgetKey(algorithm)]: 100_000 } : { 'run.envSteps': 5_000_000, 'run.stopAtTarget': false };
   Object.assign(overrides, parseSettingOverrides(flags.set), { backend });
   const config = resolveExperiment(preset, overrides);
   await page.goto(`${base}?debug=memory#x=${encodeExperiment(config, { autostart: true })}`);

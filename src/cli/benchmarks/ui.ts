@@ -11,11 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildApp, startPreview } from './previewServer';
-import { resolveExperiment } from '../../config/config';
+import { checkKeysApply, resolveExperiment } from '../../config/config';
 import { parseSettingAssignment } from '../args';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
-import { isSwarm } from '../../config/watchable';
+import { budgetKey, isSwarm } from '../../config/watchable';
 import type { SummaryRecord, SwarmUpdateRecord } from '../../runs/records';
 import { markdownTable, median, type Benchmark } from './types';
 
@@ -169,7 +169,8 @@ export const uiBenchmark: Benchmark = {
       if (preset || backend) {
         // The preset opened from a link that starts it, with a budget that outlasts the window.
         const name = preset ?? 'quickstart';
-        const overrides: Record<string, unknown> = name.startsWith('swarm') ? { 'swarm.updates': 5_000 } : { 'run.envSteps': 5_000_000 };
+        const { algorithm } = resolveExperiment(name).settings;
+        const overrides: Record<string, unknown> = { [budgetKey(algorithm)]: isSwarm(algorithm) ? 5_000 : 5_000_000 };
         if (backend) overrides.backend = backend;
         const config = resolveExperiment(name, overrides);
         await page.goto(`${base}#x=${encodeExperiment(config, { autostart: true })}`);
@@ -259,7 +260,7 @@ export function parseTargetLine(text: string): { seconds: number; envSteps: numb
 /** time-to-target's `--set k=v,k=v`: the settings it changes, checked against the preset before any page opens. */
 export function timeToTargetSettings(preset: string, text: string | undefined): Record<string, unknown> {
   const changed = Object.fromEntries((text ?? '').split(',').filter((a) => a.trim() !== '').map((a) => parseSettingAssignment('--set', a.trim())));
-  resolveExperiment(preset, changed);
+  checkKeysApply(resolveExperiment(preset, changed), Object.keys(changed));
   return changed;
 }
 

@@ -29,6 +29,15 @@ describe('train CLI arguments', () => {
     expect(() => parseTrainArgs(['--url', 'garbage!!'])).toThrow(/^--url:/);
   });
 
+  it("refuses a --set of another algorithm's setting, which would change nothing, and takes it once --set algorithm makes it apply", () => {
+    expect(() => parseTrainArgs(['--preset', 'quickstart', '--set', 'swarm2.teacher=packer'])).toThrow(
+      /^swarm2\.teacher: is a setting of Agent swarm v2 .*, not of this run's algorithm \(REINFORCE.*\): it would change nothing/,
+    );
+    expect(() => parseTrainArgs(['--preset', 'swarm-v2-annealed', '--set', 'swarm.updates=10'])).toThrow(/^swarm\.updates: is a setting of /);
+    const args = parseTrainArgs(['--preset', 'quickstart', '--set', 'algorithm=ppo', '--set', 'ppo.lr=0.001', '--set', 'seed=3']);
+    expect(args.config.settings).toMatchObject({ algorithm: 'ppo', 'ppo.lr': 0.001, seed: 3 });
+  });
+
   // Issue 15, item 4: a repeated flag took the last value; an empty path was ignored.
   it('refuses a repeated flag, an empty output path and a stray word, naming them', () => {
     expect(() => parseTrainArgs(['--preset', 'quickstart', '--seed', '1', '--seed', '2'])).toThrow(/^--seed: is given more than once$/);

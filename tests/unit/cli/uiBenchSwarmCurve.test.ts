@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { meetsSwarmTarget, runSecondsOf, swarmCurve, swarmTarget, swarmTargetWords, timeToTargetSettings } from '../../../src/cli/benchmarks/ui';
 import { resolveExperiment } from '../../../src/config/config';
+import { budgetKey } from '../../../src/config/watchable';
 
 const episode = (rPerf: number, criticalSteps: number, serialBaseline: number, maxParallelism: number, finishRate: number) => ({ rPerf, criticalSteps, serialBaseline, maxParallelism, finishRate });
 
@@ -67,5 +68,17 @@ describe('ui --mode time-to-target --set', () => {
     expect(() => timeToTargetSettings('swarm-v2-scale', 'swarm2.bogus=1')).toThrow(/swarm2\.bogus: unknown setting/);
     expect(() => timeToTargetSettings('swarm-v2-scale', 'swarm2.updates=0')).toThrow(/swarm2\.updates: must be an integer in \[1, 5000\], got 0/);
     expect(() => timeToTargetSettings('swarm-v2-scale', 'swarm2.teacher')).toThrow(/--set: expected key=value, got "swarm2.teacher"/);
+    expect(() => timeToTargetSettings('quickstart', 'swarm2.teacher=packer')).toThrow(/^swarm2\.teacher: is a setting of Agent swarm v2/);
+  });
+});
+
+describe('budgetKey: what a bench raises so that a run outlasts its window', () => {
+  it("is a swarm's own orchestrator updates and every other run's env steps, each a setting of that preset", () => {
+    const cases: [string, string][] = [['swarm-annealed', 'swarm.updates'], ['swarm-v2-annealed', 'swarm2.updates'], ['swarm-v2-scale', 'swarm2.updates'], ['quickstart', 'run.envSteps'], ['sac-pendulum', 'run.envSteps']];
+    for (const [preset, key] of cases) {
+      const { algorithm } = resolveExperiment(preset).settings;
+      expect(budgetKey(algorithm), preset).toBe(key);
+      expect(resolveExperiment(preset, { [key]: 4321 }).settings[key as 'run.envSteps'], preset).toBe(4321);
+    }
   });
 });
