@@ -316,7 +316,7 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
         const runSeconds = saved?.runSeconds ?? null;
         const ownSeconds = runSeconds === null ? "the run's own seconds unknown" : `${runSeconds.toFixed(0)} s in the run`;
         process.stderr.write(`${preset} seed ${seed}: ${progress} updates, ${ownSeconds} (${fromLoad.toFixed(0)} s from page load); ${swarmTargetWords(judged)}; status "${status}"; load ${load}\n`);
-        rows.push([seed, progress.toLocaleString('en-US'), judged === null ? '–' : judged.firstUpdate === null ? 'not met' : `met at update ${judged.firstUpdate}`, judged?.bestRPerf?.toFixed(3) ?? '–', runSeconds === null ? '–' : runSeconds.toFixed(0), fromLoad.toFixed(0), backendShown, load]);
+        rows.push([seed, progress.toLocaleString('en-US'), judged === null ? '–' : metWords(judged), judged?.bestRPerf?.toFixed(3) ?? '–', runSeconds === null ? '–' : runSeconds.toFixed(0), fromLoad.toFixed(0), backendShown, load]);
         figures.push({ seed, swarmTarget: judged, runSeconds, status, secondsFromLoad: fromLoad, updatesAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(saved ? { swarmCurve: saved.curve } : {}) });
         continue;
       }
@@ -342,11 +342,18 @@ interface SwarmPoint {
   criticalOverSerial: number;
   maxParallelism: number;
   finishRate: number;
+  /** Seconds into the run when the update ended (its update record's wallSeconds; null when the file has none). */
+  seconds: number | null;
 }
 
 /** The swarm records of a run file (`{ format, version, run: { records } }`, see runs/runFile.ts) as one point per update. */
 export function swarmCurve(runFile: unknown): SwarmPoint[] {
   const records = (runFile as { run?: { records?: unknown[] } } | null)?.run?.records ?? [];
+  const secondsAt = new Map<number, number>();
+  for (const r of records) {
+    const rec = r as { type?: unknown; update?: unknown; wallSeconds?: unknown } | null;
+    if (rec?.type === 'update' && typeof rec.update === 'number' && typeof rec.wallSeconds === 'number') secondsAt.set(rec.update, rec.wallSeconds);
+  }
   const out: SwarmPoint[] = [];
   for (const r of records) {
     const rec = r as Partial<SwarmUpdateRecord>;
@@ -359,6 +366,7 @@ export function swarmCurve(runFile: unknown): SwarmPoint[] {
       criticalOverSerial: median(eps.map((e) => e.criticalSteps / Math.max(1, e.serialBaseline))),
       maxParallelism: Math.max(...eps.map((e) => e.maxParallelism)),
       finishRate: median(eps.map((e) => e.finishRate)),
+      seconds: secondsAt.get(Number(rec.update)) ?? null,
     });
   }
   return out;
@@ -372,10 +380,15 @@ export function meetsSwarmTarget(p: Pick<SwarmPoint, 'rPerf' | 'criticalOverSeri
   return p.rPerf >= 0.9 && p.criticalOverSerial <= 1 / 3;
 }
 
-/** A swarm run's curve judged: the first update that met the swarm target (null: none did), and the best median r_perf of an update (null: no updates). */
-export function swarmTarget(curve: readonly SwarmPoint[]): { firstUpdate: number | null; bestRPerf: number | null } {
+/**
+ * A swarm run's curve judged: the first update that met the swarm target (null: none did), the seconds into the run when it
+ * ended (its time to the target; null: none did, or the file has no time), and the best median r_perf of an update (null: no updates).
+ */
+export function swarmTarget(curve: readonly SwarmPoint[]): { firstUpdate: number | null; firstSeconds: number | null; bestRPerf: number | null } {
+  const first = curve.find(meetsSwarmTarget);
   return {
-    firstUpdate: curve.find(meetsSwarmTarget)?.update ?? null,
+    firstUpdate: first?.update ?? null,
+    firstSeconds: first?.seconds ?? null,
     bestRPerf: curve.length ? Math.max(...curve.map((p) => p.rPerf)) : null,
   };
 }
@@ -384,7 +397,13 @@ export function swarmTarget(curve: readonly SwarmPoint[]): { firstUpdate: number
 export function swarmTargetWords(judged: ReturnType<typeof swarmTarget> | null): string {
   if (judged === null) return `swarm target (${SWARM_TARGET_WORDS}) unknown: the saved run could not be read`;
   const best = judged.bestRPerf === null ? 'no updates in the saved run' : `best r_perf ${judged.bestRPerf.toFixed(3)}`;
-  return `swarm target (${SWARM_TARGET_WORDS}) ${judged.firstUpdate === null ? 'not met' : `met at update ${judged.firstUpdate}`}, ${best}`;
+  return `swarm target (${SWARM_TARGET_WORDS}) ${metWords(judged)}, ${best}`;
+}
+
+/** "not met", "met at update 12", or "met at update 12 (38 s into the run)". */
+function metWords(judged: ReturnType<typeof swarmTarget>): string {
+  if (judged.firstUpdate === null) return 'not met';
+  return `met at update ${judged.firstUpdate}${judged.firstSeconds === null ? '' : ` (${judged.firstSeconds.toFixed(0)} s into the run)`}`;
 }
 
 /** The run's own seconds: its summary record's (null when the run file has none). */

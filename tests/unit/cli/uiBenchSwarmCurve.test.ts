@@ -13,7 +13,7 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
       run: { records: [
         { type: 'backend', name: 'wasm' },
         { type: 'swarm', update: 1, trainSteps: 10, episodes: [episode(0.2, 900, 1000, 3, 0.5), episode(0.6, 300, 1000, 40, 1), episode(0.4, 500, 1000, 7, 0.75)] },
-        { type: 'update', update: 1 },
+        { type: 'update', update: 1, wallSeconds: 12.5 },
         { type: 'swarm', update: 2, trainSteps: 20, episodes: [episode(0.95, 200, 1000, 90, 1), episode(0.91, 400, 1000, 100, 0.9)] },
         { type: 'swarm', update: 3, trainSteps: 30, episodes: [] },
       ] },
@@ -21,7 +21,9 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
     const curve = swarmCurve(file);
     expect(curve).toHaveLength(2);
     // Update 1: r_perf {0.2, 0.4, 0.6} → 0.4; critical ÷ serial {0.9, 0.5, 0.3} → 0.5; finish {0.5, 0.75, 1} → 0.75.
-    expect(curve[0]).toEqual({ update: 1, episodes: 3, rPerf: 0.4, criticalOverSerial: 0.5, maxParallelism: 40, finishRate: 0.75 });
+    // Its seconds are update 1's record's; update 2 has no update record, so no time.
+    expect(curve[0]).toEqual({ update: 1, episodes: 3, rPerf: 0.4, criticalOverSerial: 0.5, maxParallelism: 40, finishRate: 0.75, seconds: 12.5 });
+    expect(curve[1].seconds).toBeNull();
     // Update 2: two episodes, medians are the means of the pair.
     expect(curve[1].rPerf).toBeCloseTo(0.93, 12);
     expect(curve[1].criticalOverSerial).toBeCloseTo(0.3, 12);
@@ -35,15 +37,16 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
   });
 
   it('judges the curve by the swarm target: the first update with median r_perf ≥ 0.9 at critical ≤ serial/3, and the best r_perf', () => {
-    const point = (update: number, rPerf: number, criticalOverSerial: number) => ({ update, episodes: 4, rPerf, criticalOverSerial, maxParallelism: 10, finishRate: 1 });
+    const point = (update: number, rPerf: number, criticalOverSerial: number) => ({ update, episodes: 4, rPerf, criticalOverSerial, maxParallelism: 10, finishRate: 1, seconds: 10 * update + 0.4 });
     // r_perf high but too slow; fast but r_perf short; both at update 3; the best r_perf is update 2's.
     const curve = [point(1, 0.95, 0.5), point(2, 0.97, 0.34), point(3, 0.9, 1 / 3), point(4, 0.92, 0.2)];
     expect(curve.map(meetsSwarmTarget)).toEqual([false, false, true, true]);
-    expect(swarmTarget(curve)).toEqual({ firstUpdate: 3, bestRPerf: 0.97 });
-    expect(swarmTargetWords(swarmTarget(curve))).toBe('swarm target (median r_perf ≥ 0.9 at critical ≤ serial/3) met at update 3, best r_perf 0.970');
-    expect(swarmTarget(curve.slice(0, 2))).toEqual({ firstUpdate: null, bestRPerf: 0.97 });
+    expect(swarmTarget(curve)).toEqual({ firstUpdate: 3, firstSeconds: 30.4, bestRPerf: 0.97 });
+    expect(swarmTargetWords(swarmTarget(curve))).toBe('swarm target (median r_perf ≥ 0.9 at critical ≤ serial/3) met at update 3 (30 s into the run), best r_perf 0.970');
+    expect(swarmTargetWords(swarmTarget(curve.map((p) => ({ ...p, seconds: null }))))).toContain('met at update 3, best r_perf 0.970');
+    expect(swarmTarget(curve.slice(0, 2))).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: 0.97 });
     expect(swarmTargetWords(swarmTarget(curve.slice(0, 2)))).toContain('not met, best r_perf 0.970');
-    expect(swarmTarget([])).toEqual({ firstUpdate: null, bestRPerf: null });
+    expect(swarmTarget([])).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: null });
     expect(swarmTargetWords(null)).toContain('unknown');
   });
 
