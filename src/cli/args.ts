@@ -41,6 +41,16 @@ export function parseSettingAssignment(flag: string, text: string): [string, unk
   return [key, parseSettingText(key, text.slice(eq + 1))];
 }
 
+/**
+ * A bench's `--set k=v,k=v` (ui time-to-target, soak): the settings it changes from `preset`'s, each parsed as
+ * `train --set` parses it and checked against the preset (a setting of another algorithm is refused).
+ */
+export function presetSettingChanges(preset: string, text: string | undefined): Record<string, unknown> {
+  const changed = Object.fromEntries((text ?? '').split(',').filter((a) => a.trim() !== '').map((a) => parseSettingAssignment('--set', a.trim())));
+  checkKeysApply(resolveExperiment(preset, changed), Object.keys(changed));
+  return changed;
+}
+
 export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let preset: string | null = null;
   let url: string | null = null;

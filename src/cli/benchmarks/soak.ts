@@ -29,6 +29,7 @@ import { resolveExperiment } from '../../config/config';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
 import { budgetKey, isSwarm } from '../../config/watchable';
+import { presetSettingChanges } from '../args';
 import { MEMORY_DEBUG_CHANNEL, type MemoryDebugRecord } from '../../workers/learnerProtocol';
 import { markdownTable, type Benchmark } from './types';
 import { BARE_TFJS_EXTRA_PARTS, BARE_TFJS_PARTS, BARE_WEBGPU_EXTRA_PARTS, BARE_WEBGPU_PARTS, CONTROL_KINDS, isControlKind, parseParts, serveControl, type ControlPart, type ControlKind, type ControlStats } from './soakControl';
@@ -195,13 +196,13 @@ interface TargetOptions {
 
 const mib = (bytes: number | undefined | null) => (bytes === undefined || bytes === null ? null : bytes / 2 ** 20);
 
-/** `--set actors=1,envsPerActor=1`: extra settings for the soak's link. */
-export function parseSettingOverrides(flag: string | undefined): Record<string, string | number | boolean> {
+/** `--tf-flags NAME=value,...`: key=value pairs, `true`/`false` and numbers typed (the settings' `--set` is presetSettingChanges). */
+export function parseKeyValues(flag: string, text: string | undefined): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
-  if (!flag) return out;
-  for (const pair of flag.split(',')) {
+  if (!text) return out;
+  for (const pair of text.split(',')) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new Error(`soak: --set expects key=value pairs separated by commas, got "${pair}"`);
+    if (eq <= 0) throw new Error(`soak: ${flag} expects key=value pairs separated by commas, got "${pair}"`);
     const key = pair.slice(0, eq).trim();
     const raw = pair.slice(eq + 1).trim();
     out[key] = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
@@ -216,7 +217,7 @@ async function appTarget({ page, base, gc, flags, started }: TargetOptions, back
   // A budget that outlasts the soak where it can; a run that ends anyway is started again.
   const { algorithm } = resolveExperiment(preset).settings;
   const overrides: Record<string, unknown> = isSwarm(algorithm) ? { [budgetKey(algorithm)]: 100_000 } : { 'run.envSteps': 5_000_000, 'run.stopAtTarget': false };
-  Object.assign(overrides, parseSettingOverrides(flags.set), { backend });
+  Object.assign(overrides, presetSettingChanges(preset, flags.set), { backend });
   const config = resolveExperiment(preset, overrides);
   await page.goto(`${base}?debug=memory#x=${encodeExperiment(config, { autostart: true })}`);
   await page.getByTestId('status').filter({ hasText: 'running' }).waitFor({ timeout: 300_000 });
@@ -237,7 +238,7 @@ async function appTarget({ page, base, gc, flags, started }: TargetOptions, back
         }),
       { name: MEMORY_DEBUG_CHANNEL, question: gc ? 'memory after gc?' : 'memory?' },
     );
-  const settings = Object.entries(parseSettingOverrides(flags.set)).map(([k, v]) => `${k}=${String(v)}`);
+  const settings = Object.entries(presetSettingChanges(preset, flags.set)).map(([k, v]) => `${k}=${String(v)}`);
   const target: SoakTarget = {
     what: `${preset}${settings.length ? ` (${settings.join(', ')})` : ''} on ${backend}`,
     restarts: 0,
@@ -345,7 +346,7 @@ export const soakBenchmark: Benchmark = {
     const port = Number(flags.port ?? PORT);
     let stopServer: () => void;
     if (control) {
-      const server = await serveControl(control, parts, port, parseSettingOverrides(flags['tf-flags']));
+      const server = await serveControl(control, parts, port, parseKeyValues('--tf-flags', flags['tf-flags']));
       stopServer = () => void server.close();
     } else {
       // Its own build folder (ignored by git), so an e2e run serving dist/ meanwhile is not disturbed.

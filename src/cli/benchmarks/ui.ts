@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildApp, startPreview } from './previewServer';
-import { checkKeysApply, resolveExperiment } from '../../config/config';
-import { parseSettingAssignment } from '../args';
+import { resolveExperiment } from '../../config/config';
+import { presetSettingChanges } from '../args';
 import { getPreset } from '../../config/presets';
 import { encodeExperiment } from '../../config/urlState';
 import { budgetKey, isSwarm } from '../../config/watchable';
@@ -257,13 +257,6 @@ export function parseTargetLine(text: string): { seconds: number; envSteps: numb
   return m ? { seconds: parseShownSeconds(m[1]), envSteps: Number(m[2].replace(/,/g, '')) } : null;
 }
 
-/** time-to-target's `--set k=v,k=v`: the settings it changes, checked against the preset before any page opens. */
-export function timeToTargetSettings(preset: string, text: string | undefined): Record<string, unknown> {
-  const changed = Object.fromEntries((text ?? '').split(',').filter((a) => a.trim() !== '').map((a) => parseSettingAssignment('--set', a.trim())));
-  checkKeysApply(resolveExperiment(preset, changed), Object.keys(changed));
-  return changed;
-}
-
 /**
  * `--mode time-to-target [--preset sac-pendulum] [--set k=v,...] [--backend wasm] [--timeout 900] [--seeds 1] [--dist DIR]`:
  * the preset opened from an autostart link in the page (its own budget, its own target, here the
@@ -278,7 +271,7 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
   const preset = flags.preset ?? 'sac-pendulum';
   if (!getPreset(preset)) throw new Error(`ui: unknown preset "${preset}"`);
   const backend = flags.backend ?? 'wasm';
-  const changed = timeToTargetSettings(preset, flags.set);
+  const changed = presetSettingChanges(preset, flags.set);
   const timeoutS = Number(flags.timeout ?? 900);
   const runSeeds = flags.seeds === undefined ? [1] : seeds;
   const { server, browser } = await servedInChromium(PORT + 1, flags, flags.dist);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chromiumMemoryMiB, chromiumRssMiB, flatness, parseProcStatus, parseSettingOverrides } from '../../../src/cli/benchmarks/soak';
+import { chromiumMemoryMiB, chromiumRssMiB, flatness, parseProcStatus, parseKeyValues } from '../../../src/cli/benchmarks/soak';
 import { learnerWorkerName, MEMORY_DEBUG_FLAG } from '../../../src/workers/learnerProtocol';
 
 describe('soak flatness', () => {
@@ -57,14 +57,14 @@ describe('chromiumMemoryMiB', () => {
   });
 });
 
-describe('parseSettingOverrides (--set)', () => {
+describe('parseKeyValues (--tf-flags)', () => {
   it('reads numbers, booleans and strings', () => {
-    expect(parseSettingOverrides('actors=1,run.stopAtTarget=false,env.id=CartPole-v1,lr=1e-3')).toEqual({ actors: 1, 'run.stopAtTarget': false, 'env.id': 'CartPole-v1', lr: 0.001 });
-    expect(parseSettingOverrides(undefined)).toEqual({});
+    expect(parseKeyValues('--tf-flags', 'WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=1,WEBGPU_CPU_FORWARD=false,NAME=abc,EPS=1e-3')).toEqual({ WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE: 1, WEBGPU_CPU_FORWARD: false, NAME: 'abc', EPS: 0.001 });
+    expect(parseKeyValues('--tf-flags', undefined)).toEqual({});
   });
 
   it('refuses a pair without a key or an equals sign', () => {
-    expect(() => parseSettingOverrides('actors')).toThrow(/key=value/);
-    expect(() => parseSettingOverrides('=3')).toThrow(/key=value/);
+    expect(() => parseKeyValues('--tf-flags', 'WEBGPU_CPU_FORWARD')).toThrow(/--tf-flags expects key=value/);
+    expect(() => parseKeyValues('--tf-flags', '=3')).toThrow(/key=value/);
   });
 });
