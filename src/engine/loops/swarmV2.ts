@@ -26,6 +26,9 @@ import { loadMeasuredSkillTable } from '../../swarm/subagentSkills';
 import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
+/** At most one line about the fit to demonstrations per this many ms (a page notice stays 6 s). */
+const DEMO_LINE_MS = 5_000;
+
 /** The decomposition spec and training options of a swarm-v2 config (skills: the hand table). */
 export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions {
   const H = s['swarm2.annealUpdates'];
@@ -96,8 +99,15 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
       if (s['swarm2.start'] === 'demonstrations' && progress.update === 0) {
         const teacher = s['swarm2.teacher'];
         ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the ${teacher}'s demonstrations on ${DEMO_START.tasks} tasks before the first update (${DEMO_START.epochs} passes).` });
+        // At 100 subtasks the fit takes minutes: a line every few seconds (a notice stays 6 s) keeps the page saying what it does.
+        const fitStart = performance.now();
+        let lastLine = fitStart;
         const d = startFromDemonstrations(learner.model, options.spec, s.seed, (epoch, loss) => {
-          if (epoch % 10 === 0 && epoch < DEMO_START.epochs) ctx.emit({ type: 'notice', level: 'info', message: `Demonstrations: pass ${epoch} of ${DEMO_START.epochs}, −log π(a|s) ${loss.toFixed(2)}.` });
+          const now = performance.now();
+          if (epoch >= DEMO_START.epochs || now - lastLine < DEMO_LINE_MS) return;
+          lastLine = now;
+          const left = ((now - fitStart) / epoch) * (DEMO_START.epochs - epoch);
+          ctx.emit({ type: 'notice', level: 'info', message: `Demonstrations: pass ${epoch} of ${DEMO_START.epochs}, −log π(a|s) ${loss.toFixed(2)}, about ${Math.max(1, Math.round(left / 1000))} s left.` });
         }, teacher);
         ctx.emit({ type: 'notice', level: 'info', message: `Started from ${d.decisions} of the ${teacher}'s decisions: −log π(a|s) ${d.before.toFixed(2)} → ${d.after.toFixed(2)}.` });
         // A run resumed past update 0 fits nothing, so it rehearses nothing either.

@@ -1,5 +1,6 @@
 import { usePlayground, type PlaygroundState } from '../store';
-import { isSwarm as isSwarmAlgorithm } from '../../config/watchable';
+import { budgetKey, isSwarm as isSwarmAlgorithm } from '../../config/watchable';
+import type { ExperimentSettings } from '../../config/settings';
 
 export function formatSeconds(s: number): string {
   if (!Number.isFinite(s) || s < 0) return '–';
@@ -22,10 +23,15 @@ export function targetReached(s: Pick<PlaygroundState, 'summary' | 'updatePoints
   return hit ? { wallSeconds: hit.wallSeconds, envSteps: hit.envSteps } : null;
 }
 
+/** What the progress bar counts to: a swarm run's own orchestrator updates (`swarm.updates` or `swarm2.updates`), else its env steps. */
+export function runBudget(settings: ExperimentSettings): number {
+  // Every budget key is a whole-number setting (tested against each preset).
+  return settings[budgetKey(settings.algorithm) as 'run.envSteps'];
+}
+
 export function ProgressPanel() {
   const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
-  const stepBudget = usePlayground((s) => s.config.settings['run.envSteps']);
-  const updateBudget = usePlayground((s) => s.config.settings['swarm.updates']);
+  const budget = usePlayground((s) => runBudget(s.config.settings));
   const target = usePlayground((s) => s.config.settings['run.targetReturn']);
   const envSteps = usePlayground((s) => s.envSteps);
   const updates = usePlayground((s) => s.updates);
@@ -37,7 +43,6 @@ export function ProgressPanel() {
   const reached = isSwarm ? null : targetReached({ summary, updatePoints, episodes }, target);
   // A swarm run's budget is its orchestrator updates (the step budget is only a safety cap).
   const done = isSwarm ? updates : envSteps;
-  const budget = isSwarm ? updateBudget : stepBudget;
   const frac = Math.min(1, done / budget);
   const rate = wall > 0 ? envSteps / wall : 0;
   const doneRate = wall > 0 ? done / wall : 0;

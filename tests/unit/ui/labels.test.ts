@@ -7,7 +7,8 @@ import { describeDifference } from '../../../src/ui/components/configDiff';
 import { hideLabel } from '../../../src/ui/components/SharePanel';
 import { lambdaNote } from '../../../src/ui/components/charts/SwarmCharts';
 import { metricLabel } from '../../../src/ui/components/charts/LossCharts';
-import { targetReached } from '../../../src/ui/components/ProgressPanel';
+import { runBudget, targetReached } from '../../../src/ui/components/ProgressPanel';
+import { PRESET_NAMES } from '../../../src/config/presets';
 
 const lr = SETTINGS['ppo.lr'] as Setting;
 
@@ -84,5 +85,15 @@ describe('targetReached', () => {
     const points = [up(1, 20), up(2, 480), up(3, 500)];
     expect(targetReached({ summary: null, updatePoints: points, episodes: 40 }, 475)).toEqual({ wallSeconds: 1, envSteps: 200 });
     expect(targetReached({ summary: null, updatePoints: points.slice(0, 1), episodes: 20 }, 475)).toBeNull();
+  });
+});
+
+describe('the progress bar counts to the run’s own budget', () => {
+  it('a swarm preset’s orchestrator updates (swarm-v2-scale: 60, not the first swarm’s setting), else env steps', () => {
+    expect(runBudget(resolveExperiment('swarm-v2-scale').settings)).toBe(60);
+    expect(runBudget(resolveExperiment('swarm-v2-annealed', { 'swarm2.updates': 77 }).settings)).toBe(77);
+    expect(runBudget(resolveExperiment('swarm-annealed', { 'swarm.updates': 33 }).settings)).toBe(33);
+    expect(runBudget(resolveExperiment('quickstart', { 'run.envSteps': 4321 }).settings)).toBe(4321);
+    for (const name of PRESET_NAMES) expect(Number.isInteger(runBudget(resolveExperiment(name).settings)), name).toBe(true);
   });
 });
