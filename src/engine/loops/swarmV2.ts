@@ -26,7 +26,7 @@ import { loadMeasuredSkillTable } from '../../swarm/subagentSkills';
 import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
-/** At most one line about the fit to demonstrations per this many ms (a page notice stays 6 s). */
+/** A line about the fit to demonstrations at least this often, in ms (a page notice stays 6 s). */
 const DEMO_LINE_MS = 5_000;
 
 /** The decomposition spec and training options of a swarm-v2 config (skills: the hand table). */
@@ -99,12 +99,12 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
       if (s['swarm2.start'] === 'demonstrations' && progress.update === 0) {
         const teacher = s['swarm2.teacher'];
         ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the ${teacher}'s demonstrations on ${DEMO_START.tasks} tasks before the first update (${DEMO_START.epochs} passes).` });
-        // At 100 subtasks the fit takes minutes: a line every few seconds (a notice stays 6 s) keeps the page saying what it does.
+        // A line every 10th pass, and at least every DEMO_LINE_MS: at 100 subtasks the fit takes minutes (a notice stays 6 s).
         const fitStart = performance.now();
         let lastLine = fitStart;
         const d = startFromDemonstrations(learner.model, options.spec, s.seed, (epoch, loss) => {
           const now = performance.now();
-          if (epoch >= DEMO_START.epochs || now - lastLine < DEMO_LINE_MS) return;
+          if (epoch >= DEMO_START.epochs || (epoch % 10 !== 0 && now - lastLine < DEMO_LINE_MS)) return;
           lastLine = now;
           const left = ((now - fitStart) / epoch) * (DEMO_START.epochs - epoch);
           ctx.emit({ type: 'notice', level: 'info', message: `Demonstrations: pass ${epoch} of ${DEMO_START.epochs}, −log π(a|s) ${loss.toFixed(2)}, about ${Math.max(1, Math.round(left / 1000))} s left.` });
