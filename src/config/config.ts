@@ -100,16 +100,22 @@ export function resolveExperiment(presetName: string, overrides: Partial<Record<
 }
 
 /**
- * Throws ConfigError naming the first of `keys` that belongs to another algorithm than `config`'s
- * (`swarm2.teacher` on a REINFORCE run): a command-line change that would change nothing. Keys without
- * an algorithm's prefix (`seed`, `run.envSteps`) apply to every run.
+ * Why `key` would change nothing on a run of `algorithm` (it belongs to another algorithm:
+ * `swarm2.teacher` on a REINFORCE run), or null when it applies. Keys without an algorithm's prefix
+ * (`seed`, `run.envSteps`) apply to every run.
  */
+export function keyMismatch(algorithm: ExperimentSettings['algorithm'], key: string): string | null {
+  const own = descriptorOf(algorithm);
+  const prefix = key.slice(0, Math.max(0, key.indexOf('.')));
+  const other = ALGORITHM_DESCRIPTORS.find((d) => d.prefix === prefix && d.prefix !== own.prefix);
+  return other ? `is a setting of ${other.label}, not of this run's algorithm (${own.label}): it would change nothing` : null;
+}
+
+/** Throws ConfigError naming the first of `keys` that belongs to another algorithm than `config`'s (a command-line change that would change nothing). */
 export function checkKeysApply(config: ExperimentConfig, keys: Iterable<string>): void {
-  const own = descriptorOf(config.settings.algorithm);
   for (const key of keys) {
-    const prefix = key.slice(0, Math.max(0, key.indexOf('.')));
-    const other = ALGORITHM_DESCRIPTORS.find((d) => d.prefix === prefix && d.prefix !== own.prefix);
-    if (other) throw new ConfigError(key, `is a setting of ${other.label}, not of this run's algorithm (${own.label}): it would change nothing`);
+    const problem = keyMismatch(config.settings.algorithm, key);
+    if (problem) throw new ConfigError(key, problem);
   }
 }
 
@@ -121,10 +127,15 @@ export function checkActionSpace(settings: ExperimentSettings): void {
   if (problem) throw new ConfigError('env.id', problem);
 }
 
-/** The settings where `config` differs from its preset: what a shared link has to carry. */
+/**
+ * The settings where `config` differs from its preset and that its algorithm uses: what a shared
+ * link has to carry (a value left over from another algorithm the user tried would change nothing).
+ */
 export function changedSettings(config: ExperimentConfig): Partial<ExperimentSettings> {
   const base = resolveExperiment(config.preset).settings;
   const out: Record<string, unknown> = {};
-  for (const key of SETTING_KEYS) if (config.settings[key] !== base[key]) out[key] = config.settings[key];
+  for (const key of SETTING_KEYS) {
+    if (config.settings[key] !== base[key] && keyMismatch(config.settings.algorithm, key) === null) out[key] = config.settings[key];
+  }
   return out as Partial<ExperimentSettings>;
 }

@@ -11,7 +11,7 @@ import LZString from 'lz-string';
 
 const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZString;
 import { z } from 'zod';
-import { changedSettings, checkSetting, ConfigError, resolveExperiment, type ExperimentConfig } from './config';
+import { changedSettings, checkSetting, ConfigError, keyMismatch, resolveExperiment, type ExperimentConfig } from './config';
 import { PRESET_NAMES } from './presets';
 import { currentKeys, migrateSettingKeys } from './migrations';
 import { isSettingKey } from './settings';
@@ -98,6 +98,26 @@ function fallback(ignored: IgnoredPart[]): DecodedExperiment {
   return { config: resolveExperiment(DEFAULT_PRESET), ui: { ...DEFAULT_UI }, ignored, changes: [] };
 }
 
+/**
+ * The preset with the accepted settings. Each value passed its own bounds, but a combination can
+ * still fail (DQN on Pendulum-v1's continuous actions): the setting named by the error is dropped,
+ * and ignored with its reason, until the rest resolves.
+ */
+function resolveAccepted(preset: string, accepted: Record<string, unknown>, ignored: IgnoredPart[]): ExperimentConfig {
+  for (;;) {
+    try {
+      return resolveExperiment(preset, accepted);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      // The preset alone resolves, so some accepted setting is at fault: the one named, else the algorithm.
+      const field = err.field in accepted ? err.field : 'algorithm';
+      if (!(field in accepted)) throw err;
+      ignored.push({ field, reason: err.message.slice(err.field.length + 2) });
+      delete accepted[field];
+    }
+  }
+}
+
 /** Decode a link (or its token). Never throws; see `ignored` for what was dropped and why. */
 export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   const token = extractToken(linkOrToken.trim());
@@ -149,6 +169,13 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
     else ignored.push({ field: `hide.${item}`, reason: 'not a panel or setting that can be hidden' });
   }
 
+  const { algorithm } = resolveAccepted(preset, accepted, ignored).settings;
+  for (const key of Object.keys(accepted)) {
+    const problem = keyMismatch(algorithm, key);
+    if (problem === null) continue;
+    ignored.push({ field: key, reason: problem });
+    delete accepted[key];
+  }
   const config = resolveExperiment(preset, accepted);
   const changes: LiveChange[] = [];
   for (const [update, key, value] of link.c ?? []) {

@@ -15,7 +15,7 @@ describe('URL codec', () => {
     for (const preset of PRESETS) {
       const plain = resolveExperiment(preset.name);
       expect(decodeExperiment(encodeExperiment(plain))).toEqual({ config: plain, ui: { autostart: false, hide: [] }, ignored: [], changes: [] });
-      const changed = resolveExperiment(preset.name, { seed: 99, actors: 3, 'reinforce.lr': 0.0005 });
+      const changed = resolveExperiment(preset.name, { seed: 99, actors: 3 });
       const url = experimentUrl('https://example.org/app/?q=1#old', changed, { autostart: true, hide: ['config', 'seed'] });
       expect(url.startsWith('https://example.org/app/?q=1#x=')).toBe(true);
       const back = decodeExperiment(url);
@@ -23,6 +23,34 @@ describe('URL codec', () => {
       expect(back.ui).toEqual({ autostart: true, hide: ['config', 'seed'] });
       expect(back.ignored).toEqual([]);
     }
+  });
+
+  it("leaves another algorithm's settings out of a link, and a tampered link that carries one loads without it, saying why", () => {
+    const reinforce = resolveExperiment('quickstart');
+    expect(reinforce.settings.algorithm).toBe('reinforce');
+    const changed = resolveExperiment('quickstart', { seed: 4, 'swarm2.teacher': 'packer' });
+    const back = decodeExperiment(encodeExperiment(changed));
+    expect(back.config).toEqual(resolveExperiment('quickstart', { seed: 4 }));
+    expect(back.ignored).toEqual([]);
+
+    const tampered = decodeExperiment(token({ v: 2, p: 'quickstart', s: { seed: 4, 'swarm2.teacher': 'packer', 'reinforce.lr': 0.002 } }));
+    expect(tampered.config).toEqual(resolveExperiment('quickstart', { seed: 4, 'reinforce.lr': 0.002 }));
+    expect(tampered.ignored).toHaveLength(1);
+    expect(tampered.ignored[0].field).toBe('swarm2.teacher');
+    expect(tampered.ignored[0].reason).toMatch(/not of this run's algorithm \(REINFORCE\)/);
+  });
+
+  it('drops a setting whose combination with the others cannot run (DQN on a continuous-action env), and keeps the rest', () => {
+    const dqn = PRESETS.find((p) => p.settings.algorithm === 'dqn');
+    if (!dqn) throw new Error('no DQN preset');
+    const decoded = decodeExperiment(token({ v: 2, p: dqn.name, s: { seed: 8, 'env.id': 'Pendulum-v1' } }));
+    expect(decoded.config).toEqual(resolveExperiment(dqn.name, { seed: 8 }));
+    expect(decoded.ignored.map((i) => i.field)).toEqual(['env.id']);
+    expect(decoded.ignored[0].reason).toMatch(/discrete actions/);
+    const switched = decodeExperiment(token({ v: 2, p: 'ddpg-pendulum', s: { algorithm: 'dqn', seed: 8 } }));
+    expect(switched.config.settings.algorithm).not.toBe('dqn');
+    expect(switched.config.settings.seed).toBe(8);
+    expect(switched.ignored.map((i) => i.field)).toEqual(['algorithm']);
   });
 
   it('lists what a tampered link loses and loads the rest', () => {
