@@ -4,6 +4,7 @@
  * `npm run bench -- NAME --help` prints what NAME measures and its flags (each benchmark's `help`,
  * beside its flag parsing); a flag NAME does not take is refused before anything runs (exit 2).
  */
+import { shellWords } from './commandLine';
 import { writeFileSync } from 'node:fs';
 import { outputPathProblem } from './args';
 import { cpus, totalmem } from 'node:os';
@@ -132,7 +133,7 @@ async function main(): Promise<number> {
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const started = Date.now();
   const result = await bench.run({ seeds, flags });
-  const text = `## ${bench.name}\n\n${bench.description}.\n\nCommand: \`npm run bench -- ${argv.join(' ')}\`  \nMachine: ${machine}  \nDate: ${new Date().toISOString().slice(0, 10)}, took ${((Date.now() - started) / 1000).toFixed(0)} s\n\n${result.table}\n`;
+  const text = `## ${bench.name}\n\n${bench.description}.\n\nCommand: \`npm run bench -- ${shellWords(argv)}\`  \nMachine: ${machine}  \nDate: ${new Date().toISOString().slice(0, 10)}, took ${((Date.now() - started) / 1000).toFixed(0)} s\n\n${result.table}\n`;
   process.stdout.write(`${text}\n`);
   if (flags.json !== undefined) {
     try {

@@ -13,6 +13,7 @@
  * unless named in `--unread-ok` (a flag that the old code does without on purpose: `--version 1` picks the
  * first swarm in swarm-story now, which was the only one at the old commits).
  */
+import { shellWords } from '../commandLine';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -425,7 +426,7 @@ export async function compareMain(argv: readonly string[]): Promise<number> {
       runs.push({ side, seed, stdout: r.stdout, figures: (JSON.parse(readFileSync(jsonPath, 'utf8')) as { figures: unknown }).figures });
     }
     const loadEnd = loadavg();
-    const command = `npm run bench -- compare ${argv.join(' ')}`;
+    const command = `npm run bench -- compare ${shellWords(argv)}`;
     const { table, medians } = figuresTable(runs);
     const text = [
       `## compare: ${args.bench}, ${args.ref} → working tree`,

@@ -5,11 +5,14 @@
  * (F1 of the submitted answers), critical steps, critical ÷ serial baseline, total compute, finish
  * rate (completed ÷ assigned, over the seeds that assigned anything) and context used ÷ budget; a
  * last row per split gives the tasks' expected-steps floor (expectedChainFloor).
- * `--subtasks N` sets the task size (default 40).
+ * `--subtasks N` sets the task size (default 40). `--levels true` asks instead how much room each
+ * level of the task (src/swarm/levels.ts) leaves above the best scripted orchestrator: the best one
+ * by median r_perf, the per-episode best of them all, and the loose context ceiling, on 5 tasks per seed.
  */
 import { DecompositionSim, type DecompositionOutcome } from '../../envs/swarm/decomposition';
 import { generateDecomposition } from '../../envs/swarm/decompositionTask';
 import { BASELINES } from '../../swarm/baselines';
+import { playLevel, TASK_LEVELS, type LevelEpisode } from '../../swarm/levels';
 import { FLOOR_ROW, floorFigures } from './swarmV2';
 import { markdownTable, median, type Benchmark } from './types';
 
@@ -47,10 +50,16 @@ export const swarmBaselinesBenchmark: Benchmark = {
   description: 'Scripted orchestrators (serial, assign-all, greedy, planner, packer) on the decomposition task: r_perf, critical steps, ÷ serial, compute, finish rate, context; seeds 1-5 and held-out 6-15',
   help: {
     seeds: null,
-    flags: [{ name: 'subtasks', value: 'N', text: 'subtasks per task (default 40); the seeds are always 1-5 and held-out 6-15' }],
+    flags: [
+      { name: 'subtasks', value: 'N', text: 'subtasks per task (default 40); the seeds are always 1-5 and held-out 6-15' },
+      { name: 'levels', value: 'true', text: 'instead: per level of the task (budget, context, latency, chains, and all mixed), the best scripted orchestrator, the per-episode best of them and the context ceiling: the room a learned one has above them' },
+    ],
   },
   async run({ flags }) {
     const numSubtasks = flags.subtasks === undefined ? 40 : Number(flags.subtasks);
+    if (!(Number.isInteger(numSubtasks) && numSubtasks >= 1 && numSubtasks <= 100)) throw new Error(`--subtasks: expected an integer in 1..100, got ${flags.subtasks}`);
+    if (flags.levels !== undefined && flags.levels !== 'true' && flags.levels !== 'false') throw new Error(`--levels: expected true or false, got ${flags.levels}`);
+    if (flags.levels === 'true') return levelsReport(numSubtasks);
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = { numSubtasks };
     for (const split of SPLITS) {
@@ -75,3 +84,55 @@ export const swarmBaselinesBenchmark: Benchmark = {
     };
   },
 };
+
+const TASKS_PER_SEED = 5;
+
+export interface LevelFigures {
+  bestSingle: string;
+  bestSingleRPerf: number;
+  perEpisodeBest: number;
+  ceiling: number;
+  /** r_perf the issue's bar asks for: 1.1 × the best single one. */
+  bar: number;
+  /** Tasks played (the level's rules make the others impossible). */
+  tasks: number;
+}
+
+/** Medians over a level's episodes; the best single orchestrator is the one with the highest median r_perf. */
+export function levelFigures(episodes: readonly LevelEpisode[]): LevelFigures {
+  const names = Object.keys(episodes[0].rPerf);
+  const medians = names.map((n) => ({ n, r: median(episodes.map((e) => e.rPerf[n])) })).sort((a, b) => b.r - a.r);
+  return {
+    bestSingle: medians[0].n,
+    bestSingleRPerf: medians[0].r,
+    perEpisodeBest: median(episodes.map((e) => e.perEpisodeBest)),
+    ceiling: median(episodes.map((e) => e.ceiling)),
+    bar: 1.1 * medians[0].r,
+    tasks: episodes.length,
+  };
+}
+
+function levelsReport(numSubtasks: number) {
+  const rows: (string | number)[][] = [];
+  const figures: Record<string, unknown> = { numSubtasks, tasksPerSeed: TASKS_PER_SEED };
+  for (const split of SPLITS) {
+    const pooled: LevelEpisode[] = [];
+    const per: Record<string, LevelFigures> = {};
+    const row = (name: string, f: LevelFigures) =>
+      rows.push([split.name, name, f.tasks, f.bestSingle, f.bestSingleRPerf.toFixed(3), f.perEpisodeBest.toFixed(3), f.ceiling.toFixed(3), f.bar.toFixed(3), f.bar > f.ceiling ? 'no' : 'yes']);
+    for (const level of TASK_LEVELS) {
+      const episodes = split.seeds.flatMap((seed) => Array.from({ length: TASKS_PER_SEED }, (_, k) => playLevel(level, numSubtasks, seed, k, BASELINES))).filter((e) => e !== null);
+      if (episodes.length === 0) throw new Error(`swarm-baselines: at level '${level.name}' every task of ${numSubtasks} subtasks is impossible (its budget is below the task's lower bound); try more --subtasks`);
+      pooled.push(...episodes);
+      per[level.name] = levelFigures(episodes);
+      row(level.name, per[level.name]);
+    }
+    per.mixed = levelFigures(pooled);
+    row('mixed (every level, equally)', per.mixed);
+    figures[split.name] = per;
+  }
+  return {
+    table: markdownTable(['seeds', 'level', 'tasks', 'best scripted (median r_perf)', 'its r_perf', 'per-episode best', 'context ceiling', '1.1 × best', 'room for +10 %'], rows),
+    figures,
+  };
+}

@@ -46,6 +46,7 @@ import { swarmV2OptionsFrom } from '../../engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../../swarm/decompActor';
 import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../../swarm/decompLearner';
 import { BASELINES } from '../../swarm/baselines';
+import { TASK_LEVELS, taskLevel } from '../../swarm/levels';
 import { PARALLEL_CREDITS, PERF_CREDITS } from '../../swarm/decisionCredit';
 import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../../swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
@@ -200,6 +201,7 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
   { name: 'eval', value: 'N', text: 'evaluation tasks per seed (default 5)' },
   { name: 'subtasks', value: 'N', text: 'subtasks per task (default 40)' },
+  { name: 'level', value: 'NAME', text: `a harder level of the task, every row and baseline: ${TASK_LEVELS.map((l) => JSON.stringify(l.name)).join(', ')} (default "default"; swarm-baselines --levels true compares them)` },
   { name: 'lr', value: 'X', text: "the set policy's learning rate, every row (default 3e-3)" },
   { name: 'episodes-per-actor', value: 'E', text: 'episodes per actor and update, every row, a multiple of the 4 runs per task (default 4)' },
   { name: 'credit', value: DECOMP_CREDIT_MODES.join('|'), text: `how a decision gets its credit, every row (default ${DEFAULT_DECOMP_CREDIT}; see decompLearner.ts)` },
@@ -331,7 +333,9 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     ...(splitFlag !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
   ].map((s) => ({ ...s, seeds: flags.seeds ? s.seeds.filter((x) => flags.seeds.split(',').map(Number).includes(x)) : s.seeds }));
   const lr = numberFlag(flags, 'lr', (x) => x > 0 && Number.isFinite(x), 'a positive number');
-  const spec = storySpec(numSubtasks);
+  const level = taskLevel(flags.level ?? 'default');
+  const plain = storySpec(numSubtasks);
+  const spec: DecompTaskSpec = { ...plain, task: { ...plain.task, ...level.task }, rules: { ...plain.rules, ...level.rules } };
   const perTask = spec.episodesPerTask ?? 1;
   const perActor = numberFlag(flags, 'episodes-per-actor', (x) => Number.isInteger(x) && x >= 1 && x % perTask === 0, `a positive multiple of ${perTask}`);
   const credit = choiceFlag(flags, 'credit', DECOMP_CREDIT_MODES);
@@ -374,6 +378,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const table: (string | number)[][] = [];
   const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? DEFAULT_DECOMP_CREDIT };
   // Only the flags given are recorded (the records of a run without them stay as they were).
+  if (level.name !== 'default') figures.level = level.name;
   if (firstStage !== undefined) figures.firstStageBaseline = firstStage;
   if (gaeLambda !== null) figures.gaeLambda = gaeLambda;
   if (vfCoef !== null) figures.vfCoef = vfCoef;
