@@ -4,7 +4,6 @@
  * `npm run bench -- NAME --help` prints what NAME measures and its flags (each benchmark's `help`,
  * beside its flag parsing); a flag NAME does not take is refused before anything runs (exit 2).
  */
-import { shellWords } from './commandLine';
 import { writeFileSync } from 'node:fs';
 import { outputPathProblem } from './args';
 import { cpus, totalmem } from 'node:os';
@@ -23,6 +22,7 @@ import { oneLine, runMain } from './runMain';
 import { isHelpFlag } from './help';
 import { clusterScalingBenchmark } from './benchmarks/cluster';
 import { gpuBenchmark } from './benchmarks/gpu';
+import { shellWords } from './commandLine';
 
 const BENCHMARKS: Benchmark[] = [
   quickstartBenchmark,

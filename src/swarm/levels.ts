@@ -8,9 +8,11 @@
  *   scripted behaviours would earn);
  * - the context ceiling: F1 if every claim were right and the context held the most subtasks it can
  *   (the smallest first, packed into the fewest subagents the step cap allows: each unit of work
- *   takes at least think + 1 ≥ 2 steps after `setupSteps`). It ignores the critical budget and
- *   every failure, so it is loose: no policy does better.
- * Each level changes one or two rules of the default task; 'mixed' draws the level per task.
+ *   takes at least think + 1 ≥ 2 steps after `setupSteps`; the orchestrator's own work costs one unit
+ *   of context per step, more than that). It ignores the critical budget and every failure, so it is
+ *   loose: no policy does better.
+ * Each level changes one or two rules of the default task (swarm-baselines --levels adds a 'mixed'
+ * row that pools every level's tasks).
  */
 import { DecompositionSim, type DecompositionOptions, type DecompositionOutcome } from '../envs/swarm/decomposition';
 import { DecompositionError, generateDecomposition, type DecompositionConfig } from '../envs/swarm/decompositionTask';
@@ -74,8 +76,9 @@ export interface LevelEpisode {
  */
 export function playLevel(level: TaskLevel, numSubtasks: number, seed: number, k: number, baselines: ReadonlyArray<{ name: string; run: Baseline }>): LevelEpisode | null {
   const task = generateDecomposition({ numSubtasks, ...level.task }, deriveSeed(seed, 0x1e7e1, k));
+  let ceiling: number;
   try {
-    new DecompositionSim(task, level.rules);
+    ceiling = contextCeiling(new DecompositionSim(task, level.rules));
   } catch (e) {
     if (e instanceof DecompositionError) return null;
     throw e;
@@ -83,11 +86,8 @@ export function playLevel(level: TaskLevel, numSubtasks: number, seed: number, k
   const rPerf: Record<string, number> = {};
   const criticalOverSerial: Record<string, number> = {};
   let best = 0;
-  let ceiling = 0;
   for (const b of baselines) {
-    const sim = new DecompositionSim(task, level.rules);
-    ceiling = contextCeiling(sim);
-    const o: DecompositionOutcome = b.run(sim);
+    const o: DecompositionOutcome = b.run(new DecompositionSim(task, level.rules));
     rPerf[b.name] = o.rPerf;
     criticalOverSerial[b.name] = o.criticalSteps / o.serialBaseline;
     best = Math.max(best, o.rPerf);

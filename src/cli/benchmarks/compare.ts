@@ -13,13 +13,13 @@
  * unless named in `--unread-ok` (a flag that the old code does without on purpose: `--version 1` picks the
  * first swarm in swarm-story now, which was the only one at the old commits).
  */
-import { shellWords } from '../commandLine';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { outputPathProblem } from '../args';
 import { markdownTable, median } from './types';
+import { shellWords } from '../commandLine';
 
 export const COMPARE_USAGE = 'Usage: npm run bench -- compare --ref GITREF [--seeds 1,2,3,4,5] [--json FILE] [--unread-ok KEY,...] -- NAME [--flag value]...';
 
