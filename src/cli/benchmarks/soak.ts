@@ -217,7 +217,8 @@ async function appTarget({ page, base, gc, flags, started }: TargetOptions, back
   // A budget that outlasts the soak where it can; a run that ends anyway is started again.
   const { algorithm } = resolveExperiment(preset).settings;
   const overrides: Record<string, unknown> = isSwarm(algorithm) ? { [budgetKey(algorithm)]: 100_000 } : { 'run.envSteps': 5_000_000, 'run.stopAtTarget': false };
-  Object.assign(overrides, presetSettingChanges(preset, flags.set), { backend });
+  const changed = presetSettingChanges(preset, flags.set);
+  Object.assign(overrides, changed, { backend });
   const config = resolveExperiment(preset, overrides);
   await page.goto(`${base}?debug=memory#x=${encodeExperiment(config, { autostart: true })}`);
   await page.getByTestId('status').filter({ hasText: 'running' }).waitFor({ timeout: 300_000 });
@@ -238,7 +239,7 @@ async function appTarget({ page, base, gc, flags, started }: TargetOptions, back
         }),
       { name: MEMORY_DEBUG_CHANNEL, question: gc ? 'memory after gc?' : 'memory?' },
     );
-  const settings = Object.entries(presetSettingChanges(preset, flags.set)).map(([k, v]) => `${k}=${String(v)}`);
+  const settings = Object.entries(changed).map(([k, v]) => `${k}=${String(v)}`);
   const target: SoakTarget = {
     what: `${preset}${settings.length ? ` (${settings.join(', ')})` : ''} on ${backend}`,
     restarts: 0,
