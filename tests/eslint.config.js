@@ -11,13 +11,18 @@ import globals from 'globals';
 const MAX_DEPTH = 4;
 const up = (depth) => `(\\.\\./){${depth + 1}}`;
 const TENSORFLOW = { group: ['@tensorflow/*'], message: 'This layer never imports tfjs.' };
+/** Benchmarks are experiments about the product, never part of it (no folder under src/ is named bench). */
+const NO_BENCH = { regex: '^(\\.\\./)+bench(/|$)', message: 'src/ never imports bench/: benchmarks live beside the product, not in it.' };
 
 function layerRules(layer, patternsAt) {
   return Array.from({ length: MAX_DEPTH + 1 }, (_, depth) => ({
     files: [`src/${layer}/${'*/'.repeat(depth)}*.{ts,tsx}`],
-    rules: { 'no-restricted-imports': ['error', { patterns: patternsAt(depth) }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_BENCH, ...patternsAt(depth)] }] },
   }));
 }
+
+/** Folders of src/ with no rule of their own still may not import bench/. */
+const SRC_FOLDERS_WITHOUT_LAYER_RULES = ['algorithms', 'cli', 'cluster', 'engine', 'runs', 'swarm', 'workers'];
 
 const layering = [
   ...layerRules('ui', (d) => [TENSORFLOW, { regex: `^${up(d)}engine(/|$)`, message: 'src/ui talks to the engine through src/workers (learnerClient), never directly.' }]),
@@ -30,6 +35,8 @@ const layering = [
   ]),
   ...layerRules('core', (d) => [{ regex: `^${up(d)}(config|engine|runs|ui)(/|$)`, message: 'src/core is below config, engine, runs and ui: it must not import them.' }]),
   ...layerRules('config', () => [TENSORFLOW]),
+  ...SRC_FOLDERS_WITHOUT_LAYER_RULES.flatMap((folder) => layerRules(folder, () => [])),
+  { files: ['src/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_BENCH] }] } },
 ];
 
 export default tseslint.config(

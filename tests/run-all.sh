@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash tests/ensure-chromium.sh
 bash tests/ensure-nats.sh
 echo "== type check" && npx tsc --noEmit -p tsconfig.json
-echo "== lint" && npx eslint -c tests/eslint.config.js src tests
+echo "== lint" && npx eslint -c tests/eslint.config.js src tests bench
 echo "== unit tests" && npx vitest run
 echo "== build" && npx vite build --logLevel warn
 echo "== end-to-end tests" && npx playwright test -c tests/e2e/playwright.config.ts

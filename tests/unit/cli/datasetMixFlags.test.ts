@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { offlineVariants } from '../../../src/cli/benchmarks/continuous';
+import { offlineVariants } from '../../../bench/continuous';
 import { resolveExperiment } from '../../../src/config/config';
 
 const root = new URL('../../../', import.meta.url).pathname;

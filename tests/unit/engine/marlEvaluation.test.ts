@@ -4,7 +4,7 @@
  * sampling prey; and its EPyMARL returns are the parts' identities.
  */
 import { describe, expect, it } from 'vitest';
-import { trainWithCheckpoints } from '../../../src/cli/benchmarks/marl';
+import { trainWithCheckpoints } from '../../../bench/marl';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
 import { resolveExperiment } from '../../../src/config/config';
 import { agentInputDim } from '../../../src/algorithms/marl';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { checkpointTarget } from '../../../src/cli/benchmarks/fuzz';
+import { checkpointTarget } from '../../../bench/fuzz';
 import { expectNoFailures } from './fuzzHelpers';
 
 describe('fuzz: checkpoint decoder', () => {

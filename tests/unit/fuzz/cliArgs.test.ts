@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { cliArgsTarget } from '../../../src/cli/benchmarks/fuzz';
+import { cliArgsTarget } from '../../../bench/fuzz';
 import { expectNoFailures } from './fuzzHelpers';
 
 describe('fuzz: train CLI arguments', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { FuzzReport, FuzzTarget } from '../../../src/cli/benchmarks/fuzz';
+import type { FuzzReport, FuzzTarget } from '../../../bench/fuzz';
 
 /** The seed CI uses, so a failure reproduces; `npm run bench -- fuzz` runs longer, with other seeds. */
 export const FUZZ_SEED = 15;

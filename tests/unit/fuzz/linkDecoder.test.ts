@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { linkDecoderTarget } from '../../../src/cli/benchmarks/fuzz';
+import { linkDecoderTarget } from '../../../bench/fuzz';
 import { expectNoFailures } from './fuzzHelpers';
 
 describe('fuzz: the link decoder', () => {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { runFileImportTarget } from '../../../src/cli/benchmarks/fuzz';
+import { runFileImportTarget } from '../../../bench/fuzz';
 import { expectNoFailures } from './fuzzHelpers';
 
 describe('fuzz: run-file importer', () => {

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { episodeBatchTarget, segmentTarget } from '../../../src/cli/benchmarks/fuzz';
+import { episodeBatchTarget, segmentTarget } from '../../../bench/fuzz';
 import { expectNoFailures } from './fuzzHelpers';
 
 describe('fuzz: segment checks', () => {

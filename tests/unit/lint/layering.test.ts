@@ -71,6 +71,18 @@ describe('layering lint rules (tests/eslint.config.js)', () => {
     expect(await layerErrors('src/core/x.ts', "import type { RunRecord } from '../runs/records';\nexport type R = RunRecord;\n")).toHaveLength(1);
   });
 
+  it('src/ never imports bench/, from any folder or depth', async () => {
+    const importers = ['src/index.ts', 'src/cli/x.ts', 'src/engine/loops/x.ts', 'src/ui/components/x.tsx', 'src/swarm/x.ts', 'src/envs/x.ts', 'src/core/remote/x.ts', 'src/config/algorithms/x.ts'];
+    for (const file of importers) {
+      const depth = file.split('/').length - 1;
+      const toBench = `${'../'.repeat(depth)}bench/types`;
+      const errors = await layerErrors(file, use(toBench));
+      expect(errors.some((m) => m.includes('src/ never imports bench/')), `${file} importing '${toBench}' should fail`).toBe(true);
+    }
+    // bench/ itself may import the product.
+    expect(await layerErrors('bench/x.ts', use('../src/engine/trainer'))).toEqual([]);
+  });
+
   it('leaves the other layers alone', async () => {
     expect(await layerErrors('src/engine/x.ts', use('@tensorflow/tfjs'))).toEqual([]);
     expect(await layerErrors('src/workers/x.ts', use('../engine/trainer'))).toEqual([]);

@@ -114,7 +114,7 @@ describe('rehearsing the demonstrations during RL', () => {
 
   it('follows each of the learner\'s updates while it runs: the update reports demoNll', async () => {
     const { DecompLearner } = await import('../../../src/swarm/decompLearner');
-    const { annealedOptions } = await import('../../../src/cli/benchmarks/swarmV2');
+    const { annealedOptions } = await import('../../../bench/swarmV2');
     const small: DecompTaskSpec = { ...spec, episodesPerTask: 2 };
     const learner = DecompLearner.create({ ...annealedOptions(3, 2, small), hidden: 8, actors: 1, episodesPerActor: 2 });
     try {

@@ -47,7 +47,7 @@ describe('task levels', () => {
   });
 
   it('swarm-baselines --levels prints a row per level and split, and the mixed row; swarm-story refuses an unknown --level', async () => {
-    const { swarmBaselinesBenchmark } = await import('../../../src/cli/benchmarks/swarmBaselines');
+    const { swarmBaselinesBenchmark } = await import('../../../bench/swarmBaselines');
     const r = await swarmBaselinesBenchmark.run({ seeds: [], flags: { subtasks: '20', levels: 'true' } });
     const rows = r.table.split('\n').slice(2);
     expect(rows).toHaveLength(2 * (TASK_LEVELS.length + 1));
@@ -62,7 +62,7 @@ describe('task levels', () => {
       }
     }
     await expect(swarmBaselinesBenchmark.run({ seeds: [], flags: { levels: 'yes' } })).rejects.toThrow(/--levels: expected true or false/);
-    const { runSwarmV2Story } = await import('../../../src/cli/benchmarks/swarmV2');
+    const { runSwarmV2Story } = await import('../../../bench/swarmV2');
     await expect(runSwarmV2Story({ seeds: [], flags: { rows: 'none', level: 'harder' } })).rejects.toThrow(/no task level named/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseBackend } from '../../../src/core/backend';
 import { Ppo } from '../../../src/algorithms/ppo';
-import { runSwarmV2Story } from '../../../src/cli/benchmarks/swarmV2';
+import { runSwarmV2Story } from '../../../bench/swarmV2';
 import type { DecisionCreditParts } from '../../../src/swarm/decisionCredit';
 import type { DecompTaskSpec } from '../../../src/swarm/decompActor';
 import { DecompLearner, buildDecompBatch, validateCreditOptions, type DecompTrainingOptions } from '../../../src/swarm/decompLearner';

@@ -59,8 +59,8 @@ describe('the expected-steps floor of a decomposition task', () => {
 
 describe('swarm-baselines prints the floor beside the scripted orchestrators', () => {
   it('has one floor row per split, below serial', async () => {
-    const { swarmBaselinesBenchmark } = await import('../../../../src/cli/benchmarks/swarmBaselines');
-    const { FLOOR_ROW } = await import('../../../../src/cli/benchmarks/swarmV2');
+    const { swarmBaselinesBenchmark } = await import('../../../../bench/swarmBaselines');
+    const { FLOOR_ROW } = await import('../../../../bench/swarmV2');
     const r = await swarmBaselinesBenchmark.run({ seeds: [], flags: { subtasks: '12' } });
     expect(r.table.split('\n').filter((line) => line.includes(FLOOR_ROW))).toHaveLength(2);
     const figures = r.figures as Record<string, { floor: { criticalOverSerial: number }; serial: { criticalOverSerial: number } }>;
@@ -74,7 +74,7 @@ describe('swarm-baselines prints the floor beside the scripted orchestrators', (
 
 describe('swarm-story --rows none', () => {
   it('trains no policy and prints the baselines and the floor on the evaluation tasks', async () => {
-    const { runSwarmV2Story, FLOOR_ROW } = await import('../../../../src/cli/benchmarks/swarmV2');
+    const { runSwarmV2Story, FLOOR_ROW } = await import('../../../../bench/swarmV2');
     const r = await runSwarmV2Story({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10', detail: 'true' } });
     const [main, detail] = r.table.split('\n\nWhere r_perf goes');
     const lines = main.split('\n').slice(2);

@@ -1,0 +1,525 @@
+/**
+ * The second swarm's benchmarks (algorithm swarm-v2, decomposition task):
+ *
+ * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, the annealed
+ *   row at start biases 2, 4, 6, and 'demo start' / 'demo start (packer)': the annealed row from the
+ *   planner's / the packer's demonstrations (startFromDemonstrations, src/swarm/demoStart.ts) (the
+ *   only change from annealed each). Each row trains one set
+ *   policy per seed with the SAME learner as the swarm-v2 loop (DecompLearner; actors in this
+ *   thread, central inference, PPO), then plays --eval fixed evaluation tasks of that seed; the
+ *   scripted baselines play the same tasks, and a last row gives their expected-steps floor
+ *   (expectedChainFloor: what no policy that claims every subtask goes below on average). Seeds 1-5 (where rules and
+ *   hyperparameters were chosen) and held-out seeds are reported in separate tables. Per seed:
+ *   medians over its evaluation tasks; per row: medians over seeds. The evaluation plays the
+ *   policy as PPO trains it (sampled actions, from the learner's seeded inference stream): on
+ *   seeds 1-2 after 15-20 updates both deterministic modes were far worse (the flat argmax
+ *   0.37-0.52, the per-type argmax 0.05-0.30, sampled 0.50-0.65 r_perf), since an argmax pointer
+ *   keeps picking the same subtask (see decompRollouts.ts).
+ *     serial collapse       the median evaluation episode creates no subagent
+ *     spurious parallelism  the median evaluation episode's finish rate (completed ÷ assigned) < 0.8:
+ *                           a fifth of the work handed out came to nothing (timeout, lost context, cut)
+ *     target                median r_perf ≥ 0.9 and median critical ≤ serial / 3
+ * - swarm-scale (v2): a learned orchestrator on 100-subtask tasks (sizes 1-10, serial baseline
+ *   about 1,700 steps; up to 100 subagents per stage): wall time per update, forward calls per
+ *   tick, total compute per episode, and per update the medians over its episodes of r_perf,
+ *   critical ÷ serial and finish rate (seedFigures, as swarm-story computes them). Its
+ *   configuration (hidden 16, sizes 1-10, anneal over --updates ÷ 2) is not the swarm-v2-scale
+ *   preset's: the table's intro prints both.
+ *
+ * Flags: --updates U (default STORY_UPDATES, 120: the update budget fixed on seeds 1-5), --rows a,b (row names), --split tuning|heldout|both (default
+ * heldout), --eval N (evaluation tasks per seed, default 5), --lr X (the set policy's learning
+ * rate for every row, default annealedOptions'), --subtasks N (default 40), --episodes-per-actor E (every row;
+ * default annealedOptions' 4, one task × 4 runs per actor; a multiple of the spec's 4 runs per task), --credit
+ * episode|decision|stage-critic (every row; default annealedOptions', see decompLearner.ts), and for every row
+ * (defaults annealedOptions'/PPO's): --gae-lambda X, --vf-coef X, --update-epochs N, --hidden N, --ent-coef X, --first-stage value|group
+ * (stage-critic only); --log-updates N prints the training metrics (r_perf, value explained variance, KL,
+ * entropy) every N updates to stderr. Flags left out leave the records exactly as before they existed.
+ */
+import { chooseBackend } from '../src/core/backend';
+import { deriveSeed } from '../src/core/rng';
+import { resolveExperiment } from '../src/config/config';
+import type { DecompositionSim } from '../src/envs/swarm/decomposition';
+import { expectedChainFloor } from '../src/envs/swarm/decompositionFeatures';
+import { DEFAULT_SKILL_TABLE } from '../src/envs/swarm/decompositionSkills';
+import { resolveDecompositionConfig } from '../src/envs/swarm/decompositionTask';
+import { swarmV2OptionsFrom } from '../src/engine/loops/swarmV2';
+import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../src/swarm/decompActor';
+import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../src/swarm/decompLearner';
+import { BASELINES } from '../src/swarm/baselines';
+import { TASK_LEVELS, taskLevel } from '../src/swarm/levels';
+import { PARALLEL_CREDITS, PERF_CREDITS } from '../src/swarm/decisionCredit';
+import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../src/swarm/demoStart';
+import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
+
+const TUNING = [1, 2, 3, 4, 5];
+/** The table's row of expectedChainFloor (decompositionFeatures.ts). */
+export const FLOOR_ROW = 'floor: every subtask once, its cheapest way (expected steps)';
+
+/** Medians over `sims` of the floor and of the floor ÷ the serial baseline (not a policy: see FLOOR_ROW). */
+export function floorFigures(sims: readonly DecompositionSim[]): { critical: number; criticalOverSerial: number } {
+  const floors = sims.map(expectedChainFloor);
+  return { critical: median(floors), criticalOverSerial: median(floors.map((f, i) => f / sims[i].serialBaseline)) };
+}
+/** The story's update budget, chosen on seeds 1-5 (60 -> 120 with the stage critic: median eval r_perf 0.833 -> 0.877). */
+export const STORY_UPDATES = 120;
+const HELDOUT = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+export function storySpec(numSubtasks: number): DecompTaskSpec {
+  return { task: { numSubtasks }, rules: {}, skills: DEFAULT_SKILL_TABLE, maxDecisions: 4 * numSubtasks + 40, episodesPerTask: 4 };
+}
+
+/** The annealed row's training options (what the swarm-v2-annealed preset trains, sized for the benchmark). */
+export function annealedOptions(seed: number, updates: number, spec: DecompTaskSpec): DecompTrainingOptions {
+  const H = Math.max(1, Math.round(updates / 2));
+  return {
+    spec,
+    seed,
+    hidden: 16,
+    startBias: 0,
+    lr: 3e-3,
+    entCoef: 0.01,
+    updateEpochs: 2,
+    numMinibatches: 2,
+    updates,
+    actors: 2,
+    episodesPerActor: 4,
+    lambda1: { kind: 'linear', start: 0.3, horizon: H },
+    lambda2: { kind: 'linear', start: 0.3, horizon: H },
+    parallelCap: 16,
+    credit: 'stage-critic',
+  };
+}
+
+/** `demos`: the policy starts from that teacher's demonstrations (demoStart.ts) instead of its seeded initial weights. */
+type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions; demos?: DemoTeacher };
+
+export const STORY_ROWS: readonly Row[] = [
+  { name: 'annealed', change: (o) => o },
+  { name: 'no shaping', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 }, lambda2: { ...o.lambda2, start: 0 } }) },
+  { name: 'λ1 only', change: (o) => ({ ...o, lambda2: { ...o.lambda2, start: 0 } }) },
+  { name: 'λ2 only', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 } }) },
+  { name: 'constant λ1', change: (o) => ({ ...o, lambda1: { ...o.lambda1, kind: 'constant' } }) },
+  { name: 'start bias 2', change: (o) => ({ ...o, startBias: 2 }) },
+  { name: 'start bias 4', change: (o) => ({ ...o, startBias: 4 }) },
+  { name: 'start bias 6', change: (o) => ({ ...o, startBias: 6 }) },
+  { name: 'demo start', change: (o) => o, demos: 'planner' },
+  { name: 'demo start (packer)', change: (o) => o, demos: 'packer' },
+];
+
+/** Evaluation task seeds of a seed (never drawn in training: a different stream). */
+export function evalTaskSeeds(seed: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => deriveSeed(seed, 0xe7a1, i));
+}
+
+interface SeedFigures {
+  seed: number;
+  rPerf: number;
+  critical: number;
+  criticalOverSerial: number;
+  totalCompute: number;
+  subagents: number;
+  finishRate: number;
+  serialCollapse: boolean;
+  spurious: boolean;
+  target: boolean;
+  trainSeconds: number;
+  /** Where r_perf goes (medians over the seed's episodes): F1's two parts, claims submitted, work handed out, checks, context used ÷ budget. */
+  precision: number;
+  recall: number;
+  submitted: number;
+  assigned: number;
+  checks: number;
+  contextUsed: number;
+}
+
+type OutcomeFields = 'rPerf' | 'precision' | 'recall' | 'submitted' | 'criticalSteps' | 'serialBaseline' | 'totalCompute' | 'nSubagents' | 'nAssigned' | 'nCompleted' | 'nChecks' | 'contextUsed' | 'contextBudget';
+
+/** The story's judgements of a seed's figures: serial collapse, spurious parallelism, and the target (r_perf ≥ 0.9 at ≤ 1/3 serial). */
+function judged(f: Pick<SeedFigures, 'rPerf' | 'criticalOverSerial' | 'subagents' | 'finishRate'>): Pick<SeedFigures, 'serialCollapse' | 'spurious' | 'target'> {
+  return { serialCollapse: f.subagents === 0, spurious: f.subagents > 0 && f.finishRate < 0.8, target: f.rPerf >= 0.9 && f.criticalOverSerial <= 1 / 3 };
+}
+
+export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeOutcome, OutcomeFields>[], trainSeconds: number): SeedFigures {
+  const rPerf = median(outcomes.map((o) => o.rPerf));
+  const cos = median(outcomes.map((o) => o.criticalSteps / o.serialBaseline));
+  const subagents = median(outcomes.map((o) => o.nSubagents));
+  const finishRate = median(outcomes.map((o) => (o.nAssigned > 0 ? o.nCompleted / o.nAssigned : 1)));
+  return {
+    seed,
+    rPerf,
+    critical: median(outcomes.map((o) => o.criticalSteps)),
+    criticalOverSerial: cos,
+    totalCompute: median(outcomes.map((o) => o.totalCompute)),
+    subagents,
+    finishRate,
+    ...judged({ rPerf, criticalOverSerial: cos, subagents, finishRate }),
+    trainSeconds,
+    precision: median(outcomes.map((o) => o.precision)),
+    recall: median(outcomes.map((o) => o.recall)),
+    submitted: median(outcomes.map((o) => o.submitted)),
+    assigned: median(outcomes.map((o) => o.nAssigned)),
+    checks: median(outcomes.map((o) => o.nChecks)),
+    contextUsed: median(outcomes.map((o) => o.contextUsed / o.contextBudget)),
+  };
+}
+
+/**
+ * Each seed's median over several training runs (the runs' figures for the same seeds, in the same
+ * order); the flags (target, serial collapse, spurious parallelism) are judged on the medians.
+ */
+export function medianOverRuns(runs: readonly SeedFigures[][]): SeedFigures[] {
+  return runs[0].map((first, i) => {
+    const m = (f: (x: SeedFigures) => number) => median(runs.map((r) => f(r[i])));
+    const rPerf = m((x) => x.rPerf);
+    const criticalOverSerial = m((x) => x.criticalOverSerial);
+    const subagents = m((x) => x.subagents);
+    const finishRate = m((x) => x.finishRate);
+    return {
+      seed: first.seed,
+      rPerf,
+      critical: m((x) => x.critical),
+      criticalOverSerial,
+      totalCompute: m((x) => x.totalCompute),
+      subagents,
+      finishRate,
+      ...judged({ rPerf, criticalOverSerial, subagents, finishRate }),
+      trainSeconds: m((x) => x.trainSeconds),
+      precision: m((x) => x.precision),
+      recall: m((x) => x.recall),
+      submitted: m((x) => x.submitted),
+      assigned: m((x) => x.assigned),
+      checks: m((x) => x.checks),
+      contextUsed: m((x) => x.contextUsed),
+    };
+  });
+}
+
+/** swarm-story's flags for the second swarm (its --help; swarm.ts adds --version and the first swarm's). */
+export const STORY_V2_FLAGS: readonly BenchFlag[] = [
+  { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5); with --version 1: swarm.updates over each preset` },
+  { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all; none: only the scripted baselines and the floor)` },
+  { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
+  { name: 'eval', value: 'N', text: 'evaluation tasks per seed (default 5)' },
+  { name: 'subtasks', value: 'N', text: 'subtasks per task (default 40)' },
+  { name: 'level', value: 'NAME', text: `a harder level of the task, every row and baseline: ${TASK_LEVELS.map((l) => JSON.stringify(l.name)).join(', ')} (default "default"; swarm-baselines --levels true compares them)` },
+  { name: 'lr', value: 'X', text: "the set policy's learning rate, every row (default 3e-3)" },
+  { name: 'episodes-per-actor', value: 'E', text: 'episodes per actor and update, every row, a multiple of the 4 runs per task (default 4)' },
+  { name: 'credit', value: DECOMP_CREDIT_MODES.join('|'), text: `how a decision gets its credit, every row (default ${DEFAULT_DECOMP_CREDIT}; see decompLearner.ts)` },
+  { name: 'first-stage', value: FIRST_STAGE_BASELINES.join('|'), text: "the first stage's baseline, with --credit stage-critic only (default value)" },
+  { name: 'gae-lambda', value: 'X', text: 'GAE λ over an episode\'s decisions, in [0, 1], every row (default 1: Monte Carlo returns)' },
+  { name: 'vf-coef', value: 'X', text: "PPO's value-loss weight, a positive number, every row (default PPO's)" },
+  { name: 'update-epochs', value: 'N', text: 'PPO epochs per update, a positive integer, every row (default 2)' },
+  { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
+  { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
+  { name: 'parallel-credit', value: PARALLEL_CREDITS.join('|'), text: "who gets r_parallel's per-decision shares, every row: the subagent's creating decision, or its stage's launch (default creator; decisionCredit.ts)" },
+  { name: 'perf-credit', value: PERF_CREDITS.join('|'), text: "how r_perf's per-decision shares are split, every row: right claims to their producers, or also each wrong submitted answer's cost at the episode's end (default right-claims; decisionCredit.ts)" },
+  { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
+  { name: 'rehearse', value: 'true', text: "with a start from demonstrations: one step on them after each update, its rate falling to 0 over the anneal horizon (half the updates; DemoRehearsal)" },
+  { name: 'run', value: 'K', text: 'another training run of each seed (K >= 1): its training seed derives from (seed, K), the evaluation tasks stay the seed\'s (default 0: the seed itself)' },
+  { name: 'runs', value: 'R', text: "train each learned row R times per seed (runs 0..R-1, as --run K): a row per run, and '<row> (median of R runs)' with each seed's median over its runs (the target judged on those medians)" },
+  { name: 'greedy', value: 'true', text: "also judge each learned row's trained policy with its greedy version (the likeliest action type, then the likeliest action of that type), as the row '<row> (greedy)'; the sampled row, what PPO trains, is unchanged" },
+  { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
+  { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
+];
+
+/** swarm-story's --seeds with the second swarm: a filter on the split's seeds, not the seeds to run. */
+export const STORY_V2_SEEDS = "picks seeds out of the split's (1-5, held-out 6-15; default all of them)";
+
+/** swarm-scale's flags for the second swarm. */
+export const SCALE_V2_FLAGS: readonly BenchFlag[] = [
+  { name: 'updates', value: 'N', text: 'updates to train, one row each (default 3)' },
+];
+
+function isOneOf<T extends string>(x: string, values: readonly T[]): x is T {
+  return (values as readonly string[]).includes(x);
+}
+
+/** A flag that names one of `values`, undefined when absent; throws when it names something else. */
+function choiceFlag<T extends string>(flags: Record<string, string>, name: string, values: readonly T[]): T | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  if (!isOneOf(raw, values)) throw new Error(`swarm-story: --${name} must be one of ${values.join(', ')}, got ${raw}`);
+  return raw;
+}
+
+/** A true/false flag, false when absent. */
+function boolFlag(flags: Record<string, string>, name: string): boolean {
+  const raw = flags[name];
+  if (raw !== undefined && raw !== 'true' && raw !== 'false') throw new Error(`swarm-story: --${name} must be true or false, got ${raw}`);
+  return raw === 'true';
+}
+
+/** A numeric flag, null when absent; throws with `what` when present and not accepted. */
+function numberFlag(flags: Record<string, string>, name: string, ok: (x: number) => boolean, what: string): number | null {
+  const raw = flags[name];
+  if (raw === undefined) return null;
+  const x = Number(raw);
+  if (raw.trim() === '' || !ok(x)) throw new Error(`--${name} must be ${what}, got ${raw}`);
+  return x;
+}
+
+function logUpdate(label: string, r: DecompUpdateResult, every: number): void {
+  if ((r.update + 1) % every !== 0) return;
+  const m = r.metrics;
+  const f = (x: number | undefined, d: number) => (x === undefined ? '-' : x.toFixed(d));
+  process.stderr.write(`    ${label} update ${r.update + 1}: r_perf ${f(m.rPerf, 3)}, value explained variance ${f(m.explainedVariance, 3)}, value loss ${f(m.valueLoss, 4)}, KL ${f(m.approxKl, 4)}, entropy ${f(m.entropy, 2)}, decisions ${f(m.decisions, 0)}, ${r.seconds.toFixed(1)} s\n`);
+}
+
+/** A learned row's figures for one seed: sampled actions, and with `greedy` the same policy played greedily. */
+interface TrainedFigures {
+  sampled: SeedFigures;
+  greedy: SeedFigures | null;
+}
+
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos: DemoTeacher | null = null, rehearse = false, greedy = false): Promise<TrainedFigures> {
+  const t0 = performance.now();
+  const learner = DecompLearner.create(o);
+  try {
+    if (demos !== null) {
+      const d = startFromDemonstrations(learner.model, o.spec, o.seed, undefined, demos);
+      if (rehearse) learner.rehearse(d.demonstrations);
+    }
+    for (let u = 0; u < o.updates; u++) {
+      const r = await learner.update();
+      onUpdate?.(r);
+    }
+    const secs = (performance.now() - t0) / 1000;
+    // Sampled first, so its figures do not depend on whether the greedy ones are asked for.
+    const sampled = seedFigures(o.seed, await learner.evaluate(evalSeeds, 'sample'), secs);
+    return { sampled, greedy: greedy ? seedFigures(o.seed, await learner.evaluate(evalSeeds, 'typeArgmax'), secs) : null };
+  } finally {
+    learner.dispose();
+  }
+}
+
+function rowLine(split: string, name: string, per: SeedFigures[]): (string | number)[] {
+  const n = per.length;
+  return [
+    split,
+    name,
+    median(per.map((p) => p.rPerf)).toFixed(3),
+    median(per.map((p) => p.critical)).toFixed(0),
+    median(per.map((p) => p.criticalOverSerial)).toFixed(3),
+    median(per.map((p) => p.totalCompute)).toFixed(0),
+    median(per.map((p) => p.subagents)).toFixed(0),
+    median(per.map((p) => p.finishRate)).toFixed(2),
+    `${per.filter((p) => p.serialCollapse).length}/${n}`,
+    `${per.filter((p) => p.spurious).length}/${n}`,
+    `${per.filter((p) => p.target).length}/${n}`,
+    per.some((p) => p.trainSeconds > 0) ? median(per.map((p) => p.trainSeconds)).toFixed(0) : '-',
+  ];
+}
+
+function detailLine(split: string, name: string, per: SeedFigures[]): (string | number)[] {
+  const m = (f: (p: SeedFigures) => number, digits: number) => median(per.map(f)).toFixed(digits);
+  return [split, name, m((p) => p.rPerf, 3), m((p) => p.precision, 2), m((p) => p.recall, 2), m((p) => p.submitted, 0), m((p) => p.assigned, 0), m((p) => p.subagents, 0), m((p) => p.checks, 0), m((p) => p.contextUsed, 2), m((p) => p.criticalOverSerial, 3)];
+}
+
+export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult> {
+  await chooseBackend({ preferred: 'wasm' });
+  const positiveInt = (x: number) => Number.isInteger(x) && x >= 1;
+  const updates = numberFlag(flags, 'updates', positiveInt, 'a positive integer') ?? STORY_UPDATES;
+  const nEval = numberFlag(flags, 'eval', positiveInt, 'a positive integer') ?? 5;
+  const numSubtasks = numberFlag(flags, 'subtasks', positiveInt, 'a positive integer') ?? 40;
+  // 'none': no policy row, only the scripted baselines and the floor.
+  const wanted = flags.rows === 'none' ? [] : flags.rows ? flags.rows.split(',').map((x) => x.trim()) : null;
+  const unknownRows = (wanted ?? []).filter((w) => !STORY_ROWS.some((r) => r.name === w));
+  if (unknownRows.length) throw new Error(`swarm-story: no row named ${unknownRows.map((w) => JSON.stringify(w)).join(', ')} (rows: ${STORY_ROWS.map((r) => r.name).join(', ')})`);
+  const rows = STORY_ROWS.filter((r) => !wanted || wanted.includes(r.name));
+  const splitFlag = flags.split ?? 'heldout';
+  if (!isOneOf(splitFlag, ['tuning', 'heldout', 'both'] as const)) throw new Error(`swarm-story: --split must be tuning, heldout or both, got ${splitFlag}`);
+  const splits = [
+    ...(splitFlag !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
+    ...(splitFlag !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
+  ].map((s) => ({ ...s, seeds: flags.seeds ? s.seeds.filter((x) => flags.seeds.split(',').map(Number).includes(x)) : s.seeds }));
+  const lr = numberFlag(flags, 'lr', (x) => x > 0 && Number.isFinite(x), 'a positive number');
+  const level = taskLevel(flags.level ?? 'default');
+  const plain = storySpec(numSubtasks);
+  const spec: DecompTaskSpec = { ...plain, task: { ...plain.task, ...level.task }, rules: { ...plain.rules, ...level.rules } };
+  const perTask = spec.episodesPerTask ?? 1;
+  const perActor = numberFlag(flags, 'episodes-per-actor', (x) => Number.isInteger(x) && x >= 1 && x % perTask === 0, `a positive multiple of ${perTask}`);
+  const credit = choiceFlag(flags, 'credit', DECOMP_CREDIT_MODES);
+  const firstStage = choiceFlag(flags, 'first-stage', FIRST_STAGE_BASELINES);
+  const parallelCredit = choiceFlag(flags, 'parallel-credit', PARALLEL_CREDITS);
+  const perfCredit = choiceFlag(flags, 'perf-credit', PERF_CREDITS);
+  const gaeLambda = numberFlag(flags, 'gae-lambda', (x) => x >= 0 && x <= 1, 'a number in [0, 1]');
+  const vfCoef = numberFlag(flags, 'vf-coef', (x) => x > 0 && Number.isFinite(x), 'a positive number');
+  const updateEpochs = numberFlag(flags, 'update-epochs', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+  const hidden = numberFlag(flags, 'hidden', (x) => Number.isInteger(x) && x >= 1 && x <= 256, 'an integer in 1..256');
+  const entCoef = numberFlag(flags, 'ent-coef', (x) => x >= 0 && Number.isFinite(x), 'a number >= 0');
+  const detail = boolFlag(flags, 'detail');
+  const greedy = boolFlag(flags, 'greedy');
+  const demosFlag = choiceFlag(flags, 'demos', Object.keys(DEMO_TEACHERS) as DemoTeacher[]);
+  const rehearse = boolFlag(flags, 'rehearse');
+  if (rehearse && demosFlag === undefined && !rows.some((r) => r.demos !== undefined)) throw new Error("swarm-story: --rehearse needs a start from demonstrations (--demos, or a 'demo start' row)");
+  const detailRows: (string | number)[][] = [];
+  const run = numberFlag(flags, 'run', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0') ?? 0;
+  const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+  // Run K > 0 trains from another seed (tasks, initial weights, demonstrations, sampling) and is judged on the same evaluation tasks.
+  const runs = numberFlag(flags, 'runs', (x) => Number.isInteger(x) && x >= 1 && x <= 10, 'an integer in 1..10') ?? 1;
+  if (runs > 1 && flags.run !== undefined) throw new Error('swarm-story: give --run K (one run) or --runs R (runs 0..R-1), not both');
+  const trainingSeed = (seed: number, k: number) => (k === 0 ? seed : deriveSeed(seed, 0x7a, k));
+  const optionsOf = (seed: number, k = run): DecompTrainingOptions => ({
+    ...annealedOptions(trainingSeed(seed, k), updates, spec),
+    ...(lr === null ? {} : { lr }),
+    ...(perActor === null ? {} : { episodesPerActor: perActor }),
+    ...(credit === undefined ? {} : { credit }),
+    ...(firstStage === undefined ? {} : { firstStageBaseline: firstStage }),
+    ...(gaeLambda === null ? {} : { gaeLambda }),
+    ...(vfCoef === null ? {} : { vfCoef }),
+    ...(updateEpochs === null ? {} : { updateEpochs }),
+    ...(hidden === null ? {} : { hidden }),
+    ...(entCoef === null ? {} : { entCoef }),
+    ...(parallelCredit === undefined ? {} : { parallelCredit }),
+    ...(perfCredit === undefined ? {} : { perfCredit }),
+  });
+  const base = optionsOf(0);
+  validateCreditOptions(base);
+  const table: (string | number)[][] = [];
+  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? DEFAULT_DECOMP_CREDIT };
+  // Only the flags given are recorded (the records of a run without them stay as they were).
+  if (level.name !== 'default') figures.level = level.name;
+  if (firstStage !== undefined) figures.firstStageBaseline = firstStage;
+  if (gaeLambda !== null) figures.gaeLambda = gaeLambda;
+  if (vfCoef !== null) figures.vfCoef = vfCoef;
+  if (updateEpochs !== null) figures.updateEpochs = updateEpochs;
+  if (hidden !== null) figures.hidden = hidden;
+  if (entCoef !== null) figures.entCoef = entCoef;
+  if (demosFlag !== undefined) figures.demos = demosFlag;
+  if (parallelCredit !== undefined) figures.parallelCredit = parallelCredit;
+  if (perfCredit !== undefined) figures.perfCredit = perfCredit;
+  if (rehearse) figures.rehearse = true;
+  if (run !== 0) figures.run = run;
+  if (runs > 1) figures.runs = runs;
+  if (greedy) figures.greedy = true;
+  for (const split of splits) {
+    const perRow: Record<string, SeedFigures[]> = {};
+    for (const row of rows) {
+      const runIndices = runs > 1 ? Array.from({ length: runs }, (_, k) => k) : [run];
+      const sampledRuns: SeedFigures[][] = [];
+      const greedyRuns: SeedFigures[][] = [];
+      for (const k of runIndices) {
+        const per: SeedFigures[] = [];
+        const perGreedy: SeedFigures[] = [];
+        const label = runs > 1 ? `${row.name} run ${k}` : row.name;
+        for (const seed of split.seeds) {
+          const trained = await trainAndEvaluate(row.change(optionsOf(seed, k)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${label} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse, greedy);
+          // Figures keep the split's seed (with --run K the training seed differs).
+          const f = { ...trained.sampled, seed };
+          per.push(f);
+          if (trained.greedy) perGreedy.push({ ...trained.greedy, seed });
+          const g = trained.greedy ? `; greedy r_perf ${trained.greedy.rPerf.toFixed(3)}, critical ÷ serial ${trained.greedy.criticalOverSerial.toFixed(3)}` : '';
+          process.stderr.write(`  ${split.name} ${label} seed ${seed}: r_perf ${f.rPerf.toFixed(3)}, critical ÷ serial ${f.criticalOverSerial.toFixed(3)}, subagents ${f.subagents}, finish ${f.finishRate.toFixed(2)}${g} (${f.trainSeconds.toFixed(0)} s)\n`);
+        }
+        sampledRuns.push(per);
+        if (greedy) greedyRuns.push(perGreedy);
+      }
+      const suffix = (k: number) => (runs > 1 ? ` (run ${k})` : '');
+      const named: [string, SeedFigures[]][] = [];
+      runIndices.forEach((k, i) => {
+        named.push([`${row.name}${suffix(k)}`, sampledRuns[i]]);
+        if (greedy) named.push([`${row.name} (greedy)${suffix(k)}`, greedyRuns[i]]);
+      });
+      if (runs > 1) {
+        named.push([`${row.name} (median of ${runs} runs)`, medianOverRuns(sampledRuns)]);
+        if (greedy) named.push([`${row.name} (greedy, median of ${runs} runs)`, medianOverRuns(greedyRuns)]);
+      }
+      for (const [name, figs] of named) {
+        perRow[name] = figs;
+        table.push(rowLine(split.name, name, figs));
+        detailRows.push(detailLine(split.name, name, figs));
+      }
+    }
+    for (const b of BASELINES) {
+      const per = split.seeds.map((seed) => seedFigures(seed, evalTaskSeeds(seed, nEval).map((t) => b.run(makeDecompSim(spec, t))), 0));
+      perRow[`baseline: ${b.name}`] = per;
+      table.push(rowLine(split.name, `baseline: ${b.name}`, per));
+      detailRows.push(detailLine(split.name, `baseline: ${b.name}`, per));
+    }
+    // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
+    const floors = split.seeds.map((seed) => floorFigures(evalTaskSeeds(seed, nEval).map((t) => makeDecompSim(spec, t))));
+    figures[`${split.name} floor`] = floors;
+    table.push([split.name, FLOOR_ROW, '-', median(floors.map((f) => f.critical)).toFixed(0), median(floors.map((f) => f.criticalOverSerial)).toFixed(3), '-', '-', '-', '-', '-', '-', '-']);
+    figures[split.name] = perRow;
+  }
+  return {
+    table:
+      markdownTable(['seeds', 'row', 'r_perf', 'critical', '÷ serial', 'total compute', 'subagents', 'finish rate', 'serial collapse', 'spurious parallelism', 'target met', 'train s'], table) +
+      (detail ? `\n\nWhere r_perf goes (medians per seed over its evaluation tasks, then over seeds):\n\n${markdownTable(['seeds', 'row', 'r_perf', 'precision', 'recall', 'claims submitted', 'subtasks assigned', 'subagents', 'checks', 'context used', '÷ serial'], detailRows)}` : ''),
+    figures,
+  };
+}
+
+/** What swarm-scale trains: not the swarm-v2-scale preset's settings (see the table's intro). */
+export function scaleOptions(updates: number): DecompTrainingOptions {
+  // Sizes up to 10 units: the serial baseline of 100 subtasks is then about 1,700 steps.
+  const spec: DecompTaskSpec = { ...storySpec(100), task: { numSubtasks: 100, maxSize: 10 }, maxDecisions: 500 };
+  return { ...annealedOptions(1, updates, spec), actors: 1, episodesPerActor: 4 };
+}
+
+/** The figures the intro compares: the CLI's configuration or the swarm-v2-scale preset's. */
+export function scaleConfig(o: DecompTrainingOptions) {
+  return {
+    hidden: o.hidden,
+    subtasks: o.spec.task.numSubtasks,
+    maxSize: resolveDecompositionConfig(o.spec.task).maxSize,
+    updates: o.updates,
+    annealUpdates: o.lambda1.horizon,
+    actors: o.actors,
+    episodesPerActor: o.episodesPerActor,
+    maxDecisions: o.spec.maxDecisions,
+  };
+}
+
+/** The table's intro: this configuration's values beside the swarm-v2-scale preset's, which it is not. */
+export function scaleIntro(cli: ReturnType<typeof scaleConfig>, preset: ReturnType<typeof scaleConfig>): string {
+  const same = cli.subtasks === preset.subtasks && cli.actors === preset.actors && cli.episodesPerActor === preset.episodesPerActor && cli.maxDecisions === preset.maxDecisions;
+  return (
+    "This CLI configuration is not the swarm-v2-scale preset's (what the page trains): " +
+    `hidden size ${cli.hidden} (the preset: ${preset.hidden}), subtask sizes 1-${cli.maxSize} (the preset: 1-${preset.maxSize}), ` +
+    `λ1 and λ2 annealed to zero over --updates ÷ 2 (rounded, at least 1) = ${cli.annealUpdates} of ${cli.updates} updates (the preset: over ${preset.annealUpdates} of ${preset.updates}). ` +
+    `${same ? 'As in the preset: ' : 'Here: '}${cli.subtasks} subtasks, ${cli.actors} actor × ${cli.episodesPerActor} episodes per update, at most ${cli.maxDecisions} decisions per episode. ` +
+    "critical ÷ serial and finish rate (completed ÷ assigned, 1 when nothing is assigned) are medians over the update's episodes, as swarm-story computes them."
+  );
+}
+
+export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult> {
+  await chooseBackend({ preferred: 'wasm' });
+  const updates = numberFlag(flags, 'updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer') ?? 3;
+  const o = scaleOptions(updates);
+  const learner = DecompLearner.create(o);
+  const rows: (string | number)[][] = [];
+  const per: Array<Record<string, number>> = [];
+  try {
+    for (let u = 0; u < updates; u++) {
+      const r = await learner.update();
+      const most = Math.max(0, ...r.outcomes.flatMap((x) => x.launches));
+      // The headline figures as swarm-story computes them, over this update's episodes.
+      const headline = seedFigures(o.seed, r.outcomes, r.seconds);
+      const f = {
+        update: u + 1,
+        seconds: r.seconds,
+        forwardCallsPerTick: r.metrics.forwardCallsPerTick,
+        ticks: r.rollouts.ticks,
+        decisions: r.rollouts.decisions,
+        totalCompute: median(r.outcomes.map((x) => x.totalCompute)),
+        serial: median(r.outcomes.map((x) => x.serialBaseline)),
+        mostSubagents: most,
+        rPerf: median(r.outcomes.map((x) => x.rPerf)),
+        criticalOverSerial: headline.criticalOverSerial,
+        finishRate: headline.finishRate,
+      };
+      per.push(f);
+      rows.push([f.update, f.seconds.toFixed(1), f.forwardCallsPerTick, f.ticks, f.decisions, f.totalCompute.toFixed(0), f.serial.toFixed(0), f.mostSubagents, f.rPerf.toFixed(3), f.criticalOverSerial.toFixed(3), f.finishRate.toFixed(2)]);
+    }
+  } finally {
+    learner.dispose();
+  }
+  const table = markdownTable(['update', 'wall s', 'forward calls / tick', 'ticks', 'decisions', 'total compute / episode (median)', 'serial baseline', 'most subagents in a stage', 'r_perf', 'critical ÷ serial (median)', 'finish rate (median)'], rows);
+  const cli = scaleConfig(o);
+  const preset = scaleConfig(swarmV2OptionsFrom(resolveExperiment('swarm-v2-scale', {}).settings));
+  return {
+    table: `${scaleIntro(cli, preset)}\n\n${table}`,
+    figures: { updates: per, subtasks: cli.subtasks, episodesPerUpdate: cli.actors * cli.episodesPerActor, config: cli, presetConfig: preset },
+  };
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { meetsSwarmTarget, runSecondsOf, swarmCurve, swarmTarget, swarmTargetWords } from '../../../bench/ui';
+import { presetSettingChanges } from '../../../src/cli/args';
+import { resolveExperiment } from '../../../src/config/config';
+import { budgetKey } from '../../../src/config/watchable';
+
+const episode = (rPerf: number, criticalSteps: number, serialBaseline: number, maxParallelism: number, finishRate: number) => ({ rPerf, criticalSteps, serialBaseline, maxParallelism, finishRate });
+
+describe('ui --mode time-to-target: a swarm run file as a curve', () => {
+  it('one point per swarm record: medians over its episodes, the most subagents at once; other records skipped', () => {
+    const file = {
+      format: 'parl-run',
+      version: 1,
+      run: { records: [
+        { type: 'backend', name: 'wasm' },
+        { type: 'swarm', update: 1, trainSteps: 10, episodes: [episode(0.2, 900, 1000, 3, 0.5), episode(0.6, 300, 1000, 40, 1), episode(0.4, 500, 1000, 7, 0.75)] },
+        { type: 'update', update: 1, wallSeconds: 12.5 },
+        { type: 'swarm', update: 2, trainSteps: 20, episodes: [episode(0.95, 200, 1000, 90, 1), episode(0.91, 400, 1000, 100, 0.9)] },
+        { type: 'swarm', update: 3, trainSteps: 30, episodes: [] },
+      ] },
+    };
+    const curve = swarmCurve(file);
+    expect(curve).toHaveLength(2);
+    // Update 1: r_perf {0.2, 0.4, 0.6} → 0.4; critical ÷ serial {0.9, 0.5, 0.3} → 0.5; finish {0.5, 0.75, 1} → 0.75.
+    // Its seconds are update 1's record's; update 2 has no update record, so no time.
+    expect(curve[0]).toEqual({ update: 1, episodes: 3, rPerf: 0.4, criticalOverSerial: 0.5, maxParallelism: 40, finishRate: 0.75, seconds: 12.5 });
+    expect(curve[1].seconds).toBeNull();
+    // Update 2: two episodes, medians are the means of the pair.
+    expect(curve[1].rPerf).toBeCloseTo(0.93, 12);
+    expect(curve[1].criticalOverSerial).toBeCloseTo(0.3, 12);
+    expect(curve[1].maxParallelism).toBe(100);
+  });
+
+  it('a file without records gives an empty curve', () => {
+    expect(swarmCurve({})).toEqual([]);
+    expect(swarmCurve({ run: {} })).toEqual([]);
+    expect(swarmCurve(null)).toEqual([]);
+  });
+
+  it('judges the curve by the swarm target: the first update with median r_perf ≥ 0.9 at critical ≤ serial/3, and the best r_perf', () => {
+    const point = (update: number, rPerf: number, criticalOverSerial: number) => ({ update, episodes: 4, rPerf, criticalOverSerial, maxParallelism: 10, finishRate: 1, seconds: 10 * update + 0.4 });
+    // r_perf high but too slow; fast but r_perf short; both at update 3; the best r_perf is update 2's.
+    const curve = [point(1, 0.95, 0.5), point(2, 0.97, 0.34), point(3, 0.9, 1 / 3), point(4, 0.92, 0.2)];
+    expect(curve.map(meetsSwarmTarget)).toEqual([false, false, true, true]);
+    expect(swarmTarget(curve)).toEqual({ firstUpdate: 3, firstSeconds: 30.4, bestRPerf: 0.97 });
+    expect(swarmTargetWords(swarmTarget(curve))).toBe('swarm target (median r_perf ≥ 0.9 at critical ≤ serial/3) met at update 3 (30 s into the run), best r_perf 0.970');
+    expect(swarmTargetWords(swarmTarget(curve.map((p) => ({ ...p, seconds: null }))))).toContain('met at update 3, best r_perf 0.970');
+    expect(swarmTarget(curve.slice(0, 2))).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: 0.97 });
+    expect(swarmTargetWords(swarmTarget(curve.slice(0, 2)))).toContain('not met, best r_perf 0.970');
+    expect(swarmTarget([])).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: null });
+    expect(swarmTargetWords(null)).toContain('unknown');
+  });
+
+  it("the run's own seconds are its summary record's", () => {
+    const file = (records: unknown[]) => ({ format: 'parl-run', version: 1, run: { records } });
+    expect(runSecondsOf(file([{ type: 'swarm', update: 1, episodes: [] }, { type: 'summary', wallSeconds: 87.5, stopReason: 'stopped' }]))).toBe(87.5);
+    expect(runSecondsOf(file([{ type: 'swarm', update: 1, episodes: [] }]))).toBeNull();
+    expect(runSecondsOf(null)).toBeNull();
+  });
+});
+
+describe('a bench\'s --set (ui time-to-target, soak): presetSettingChanges', () => {
+  it('changes the named settings of the preset, parsed as train --set parses them', () => {
+    const changed = presetSettingChanges('swarm-v2-scale', 'swarm2.start=demonstrations, swarm2.teacher=packer,swarm2.updates=90');
+    expect(changed).toEqual({ 'swarm2.start': 'demonstrations', 'swarm2.teacher': 'packer', 'swarm2.updates': 90 });
+    const s = resolveExperiment('swarm-v2-scale', { ...changed, seed: 6 }).settings;
+    expect([s['swarm2.start'], s['swarm2.teacher'], s['swarm2.updates'], s['swarm2.subtasks']]).toEqual(['demonstrations', 'packer', 90, 100]);
+    expect(presetSettingChanges('swarm-v2-scale', undefined)).toEqual({});
+  });
+
+  it('refuses an unknown setting, an out-of-range value or a part without "=" before any page opens', () => {
+    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.bogus=1')).toThrow(/swarm2\.bogus: unknown setting/);
+    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.updates=0')).toThrow(/swarm2\.updates: must be an integer in \[1, 5000\], got 0/);
+    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.teacher')).toThrow(/--set: expected key=value, got "swarm2.teacher"/);
+    expect(() => presetSettingChanges('quickstart', 'swarm2.teacher=packer')).toThrow(/^swarm2\.teacher: is a setting of Agent swarm v2/);
+  });
+});
+
+describe('budgetKey: what a bench raises so that a run outlasts its window', () => {
+  it("is a swarm's own orchestrator updates and every other run's env steps, each a setting of that preset", () => {
+    const cases: [string, string][] = [['swarm-annealed', 'swarm.updates'], ['swarm-v2-annealed', 'swarm2.updates'], ['swarm-v2-scale', 'swarm2.updates'], ['quickstart', 'run.envSteps'], ['sac-pendulum', 'run.envSteps']];
+    for (const [preset, key] of cases) {
+      const { algorithm } = resolveExperiment(preset).settings;
+      expect(budgetKey(algorithm), preset).toBe(key);
+      expect(resolveExperiment(preset, { [key]: 4321 }).settings[key as 'run.envSteps'], preset).toBe(4321);
+    }
+  });
+});
