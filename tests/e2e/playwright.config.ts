@@ -17,7 +17,8 @@ const webgpu = [
   '--use-webgpu-adapter=swiftshader',
   '--use-angle=swiftshader',
 ];
-const port = 4173;
+// E2E_PORT lets two checkouts run their end-to-end tests side by side; the default is the preview server's own port.
+const port = Number(process.env.E2E_PORT) || 4173;
 
 export default defineConfig({
   testDir: '.',
