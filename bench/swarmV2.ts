@@ -194,9 +194,9 @@ export function medianOverRuns(runs: readonly SeedFigures[][]): SeedFigures[] {
   });
 }
 
-/** swarm-story's flags for the second swarm (its --help; swarm.ts adds --version and the first swarm's). */
+/** swarm-story's flags for the second swarm (its --help). */
 export const STORY_V2_FLAGS: readonly BenchFlag[] = [
-  { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5); with --version 1: swarm.updates over each preset` },
+  { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5)` },
   { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all; none: only the scripted baselines and the floor)` },
   { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
   { name: 'eval', value: 'N', text: 'evaluation tasks per seed (default 5)' },

@@ -16,7 +16,6 @@ import { buildModel, type MlpSpec } from '../core/mlp';
 import type { ExperimentConfig } from '../config/config';
 import { modelSpecFor } from '../config/modelSpec';
 import { descriptorOf } from '../config/registry';
-import { orchestratorSpec } from '../swarm/orchestrator';
 
 export interface ProbeShape {
   spec: MlpSpec;
@@ -39,20 +38,13 @@ export function probeShapeFor(config: ExperimentConfig): ProbeShape {
   const algorithm = s.algorithm;
   const perRound = s.actors * setting(config, 'envsPerActor', 1);
   const T = setting(config, 'sampling.segmentLength', 128);
-  let spec: MlpSpec;
+  const spec: MlpSpec = modelSpecFor(config, descriptorOf(algorithm).network ?? 'policy');
   let batch: number;
-  if (algorithm === 'swarm-ppo') {
-    spec = orchestratorSpec([setting(config, 'swarm.hidden', 64)]);
-    // Orchestrator decisions per PPO batch: a few dozen stages per episode.
-    batch = perRound * 32;
-  } else {
-    spec = modelSpecFor(config, descriptorOf(algorithm).network ?? 'policy');
-    if (algorithm === 'ppo') batch = (perRound * T) / setting(config, 'ppo.numMinibatches', 1);
-    else if (algorithm === 'dqn') batch = setting(config, 'dqn.batchSize', 64);
-    else if (algorithm === 'impala') batch = setting(config, 'sampling.segmentsPerBatch', 1) * setting(config, 'envsPerActor', 1) * T;
-    else if (algorithm === 'a2c') batch = perRound * T;
-    else batch = perRound * 128; // whole episodes (REINFORCE) or a population (ES): about this many steps
-  }
+  if (algorithm === 'ppo') batch = (perRound * T) / setting(config, 'ppo.numMinibatches', 1);
+  else if (algorithm === 'dqn') batch = setting(config, 'dqn.batchSize', 64);
+  else if (algorithm === 'impala') batch = setting(config, 'sampling.segmentsPerBatch', 1) * setting(config, 'envsPerActor', 1) * T;
+  else if (algorithm === 'a2c') batch = perRound * T;
+  else batch = perRound * 128; // whole episodes (REINFORCE) or a population (ES): about this many steps
   batch = Math.max(16, Math.min(4096, Math.round(batch)));
   return { spec, batch, key: `${spec.kind ?? 'policy'}:${spec.obsDim}-${spec.hidden.join('-')}-${spec.numActions}:${spec.activation}:b${batch}` };
 }
