@@ -12,7 +12,7 @@
 import { DecompositionSim, type DecompositionOutcome } from '../src/envs/swarm/decomposition';
 import { generateDecomposition } from '../src/envs/swarm/decompositionTask';
 import { BASELINES } from '../src/swarm/baselines';
-import { playLevel, TASK_LEVELS, type LevelEpisode } from '../src/swarm/levels';
+import { playLevel, taskLevel, TASK_LEVELS, type LevelEpisode, type TaskLevel } from '../src/swarm/levels';
 import { FLOOR_ROW, floorFigures } from './swarmV2';
 import { markdownTable, median, type Benchmark } from './types';
 
@@ -52,6 +52,7 @@ export const swarmBaselinesBenchmark: Benchmark = {
     seeds: null,
     flags: [
       { name: 'subtasks', value: 'N', text: 'subtasks per task (default 40); the seeds are always 1-5 and held-out 6-15' },
+      { name: 'level', value: 'NAME', text: 'with --levels true: only this level (e.g. "latent skills")' },
       { name: 'levels', value: 'true', text: 'instead: per level of the task (budget, context, latency, chains, and all mixed), the best scripted orchestrator, the per-episode best of them and the context ceiling: the room a learned one has above them' },
     ],
   },
@@ -59,7 +60,7 @@ export const swarmBaselinesBenchmark: Benchmark = {
     const numSubtasks = flags.subtasks === undefined ? 40 : Number(flags.subtasks);
     if (!(Number.isInteger(numSubtasks) && numSubtasks >= 1 && numSubtasks <= 100)) throw new Error(`--subtasks: expected an integer in 1..100, got ${flags.subtasks}`);
     if (flags.levels !== undefined && flags.levels !== 'true' && flags.levels !== 'false') throw new Error(`--levels: expected true or false, got ${flags.levels}`);
-    if (flags.levels === 'true') return levelsReport(numSubtasks);
+    if (flags.levels === 'true') return levelsReport(numSubtasks, flags.level === undefined ? TASK_LEVELS : [taskLevel(flags.level)]);
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = { numSubtasks };
     for (const split of SPLITS) {
@@ -96,6 +97,8 @@ export interface LevelFigures {
   bar: number;
   /** Tasks played (the level's rules make the others impossible). */
   tasks: number;
+  /** Median r_perf and critical ÷ serial of every scripted orchestrator. */
+  byBaseline: Record<string, { rPerf: number; criticalOverSerial: number }>;
 }
 
 /** Medians over a level's episodes; the best single orchestrator is the one with the highest median r_perf. */
@@ -109,10 +112,11 @@ export function levelFigures(episodes: readonly LevelEpisode[]): LevelFigures {
     ceiling: median(episodes.map((e) => e.ceiling)),
     bar: 1.1 * medians[0].r,
     tasks: episodes.length,
+    byBaseline: Object.fromEntries(names.map((n) => [n, { rPerf: median(episodes.map((e) => e.rPerf[n])), criticalOverSerial: median(episodes.map((e) => e.criticalOverSerial[n])) }])),
   };
 }
 
-function levelsReport(numSubtasks: number) {
+function levelsReport(numSubtasks: number, levels: readonly TaskLevel[]) {
   const rows: (string | number)[][] = [];
   const figures: Record<string, unknown> = { numSubtasks, tasksPerSeed: TASKS_PER_SEED };
   for (const split of SPLITS) {
@@ -120,19 +124,26 @@ function levelsReport(numSubtasks: number) {
     const per: Record<string, LevelFigures> = {};
     const row = (name: string, f: LevelFigures) =>
       rows.push([split.name, name, f.tasks, f.bestSingle, f.bestSingleRPerf.toFixed(3), f.perEpisodeBest.toFixed(3), f.ceiling.toFixed(3), f.bar.toFixed(3), f.bar > f.ceiling ? 'no' : 'yes']);
-    for (const level of TASK_LEVELS) {
+    for (const level of levels) {
       const episodes = split.seeds.flatMap((seed) => Array.from({ length: TASKS_PER_SEED }, (_, k) => playLevel(level, numSubtasks, seed, k, BASELINES))).filter((e) => e !== null);
       if (episodes.length === 0) throw new Error(`swarm-baselines: at level '${level.name}' every task of ${numSubtasks} subtasks is impossible (its budget is below the task's lower bound); try more --subtasks`);
       pooled.push(...episodes);
       per[level.name] = levelFigures(episodes);
       row(level.name, per[level.name]);
     }
-    per.mixed = levelFigures(pooled);
-    row('mixed (every level, equally)', per.mixed);
+    if (levels.length > 1) {
+      per.mixed = levelFigures(pooled);
+      row('mixed (every level, equally)', per.mixed);
+    }
     figures[split.name] = per;
   }
-  return {
-    table: markdownTable(['seeds', 'level', 'tasks', 'best scripted (median r_perf)', 'its r_perf', 'per-episode best', 'context ceiling', '1.1 × best', 'room for +10 %'], rows),
-    figures,
-  };
+  const table = markdownTable(['seeds', 'level', 'tasks', 'best scripted (median r_perf)', 'its r_perf', 'per-episode best', 'context ceiling', '1.1 × best', 'room for +10 %'], rows);
+  if (levels.length > 1) return { table, figures };
+  // One level: every scripted orchestrator on it too.
+  const level = levels[0].name;
+  const each = SPLITS.flatMap((split) => {
+    const f = (figures[split.name] as Record<string, LevelFigures>)[level];
+    return Object.entries(f.byBaseline).map(([name, b]) => [split.name, name, b.rPerf.toFixed(3), b.criticalOverSerial.toFixed(3)]);
+  });
+  return { table: `${table}\n\n${markdownTable(['seeds', 'scripted orchestrator', 'median r_perf', 'critical ÷ serial'], each)}`, figures };
 }

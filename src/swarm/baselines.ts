@@ -27,6 +27,7 @@
  */
 import type { DecompositionOutcome, DecompositionSim } from '../envs/swarm/decomposition';
 import { expectedLoad, expectedSteps } from '../envs/swarm/decompositionFeatures';
+import { priorSkills, visibleSkills, type SkillBelief } from '../envs/swarm/skillBelief';
 import type { DecompSubtask } from '../envs/swarm/decompositionTask';
 
 export type Baseline = (sim: DecompositionSim) => DecompositionOutcome;
@@ -65,12 +66,12 @@ function subtask(sim: DecompositionSim, id: number): DecompSubtask {
 }
 
 /** The kind with the best success on the subtask (ties: fewer expected steps, then list order). */
-export function mostReliableKind(sim: DecompositionSim, id: number): string {
+export function mostReliableKind(sim: DecompositionSim, id: number, belief: SkillBelief = visibleSkills(sim)): string {
   let best = sim.subagentKinds[0];
   for (const k of sim.subagentKinds) {
-    const p = sim.skills.distribution(k, subtask(sim, id)).pCorrect;
-    const pb = sim.skills.distribution(best, subtask(sim, id)).pCorrect;
-    if (p > pb + 1e-12 || (Math.abs(p - pb) <= 1e-12 && expectedSteps(sim, k, id) < expectedSteps(sim, best, id))) best = k;
+    const p = belief.pCorrect(k, subtask(sim, id));
+    const pb = belief.pCorrect(best, subtask(sim, id));
+    if (p > pb + 1e-12 || (Math.abs(p - pb) <= 1e-12 && expectedSteps(sim, k, id, belief) < expectedSteps(sim, best, id, belief))) best = k;
   }
   return best;
 }
@@ -176,7 +177,7 @@ function secondKind(sim: DecompositionSim, id: number, not: string): string | nu
   let best: string | null = null;
   for (const k of sim.subagentKinds) {
     if (k === not) continue;
-    if (best === null || sim.skills.distribution(k, subtask(sim, id)).pCorrect > sim.skills.distribution(best, subtask(sim, id)).pCorrect) best = k;
+    if (best === null || visibleSkills(sim).pCorrect(k, subtask(sim, id)) > visibleSkills(sim).pCorrect(best, subtask(sim, id))) best = k;
   }
   return best;
 }
@@ -187,7 +188,7 @@ function plannerKind(sim: DecompositionSim, id: number): string {
   let best = sim.subagentKinds[0];
   let score = -Infinity;
   for (const k of sim.subagentKinds) {
-    const p = sim.skills.distribution(k, subtask(sim, id)).pCorrect;
+    const p = visibleSkills(sim).pCorrect(k, subtask(sim, id));
     // Success matters more than speed: a failure costs a whole retry stage.
     const v = p ** 4 / (expectedSteps(sim, k, id) + sim.limits.setupSteps);
     if (v > score) {
@@ -215,7 +216,7 @@ export function plannerBaseline(options: PlannerOptions = {}): Baseline {
       // Hard subtasks get a second opinion from another kind in the same stage: it costs compute and
       // context, not critical steps, where a failure found later costs a whole retry stage.
       const hedge = first
-        .filter((w) => sim.skills.distribution(w.kind, subtask(sim, w.id)).pCorrect < hedgeBelow)
+        .filter((w) => visibleSkills(sim).pCorrect(w.kind, subtask(sim, w.id)) < hedgeBelow)
         .map((w) => ({ id: w.id, kind: secondKind(sim, w.id, w.kind) }))
         .filter((w): w is { id: number; kind: string } => w.kind !== null);
       const work = [...first, ...hedge, ...doubtful.map((id) => ({ id, kind: mostReliableKind(sim, id) }))].filter((w) => expectedLoad(sim, w.kind, [w.id]) <= room);
@@ -260,10 +261,17 @@ export interface PackerOptions {
   doubtBelow?: number;
   /** Context kept back for checks (default 4). */
   contextReserve?: number;
+  /**
+   * What it routes by: 'visible' (default) the skills as the orchestrator sees them (the table when
+   * known; with latent skills the posterior from what the task has shown: the adaptive packer), or
+   * 'prior' the prior's means whatever the task shows (the fixed-table packer).
+   */
+  routeBy?: 'visible' | 'prior';
 }
 
 export function packerBaseline(options: PackerOptions = {}): Baseline {
   const capShare = options.capShare ?? 0.75;
+  const routeBy = options.routeBy ?? 'visible';
   const timeShare = options.timeShare ?? 0.8;
   const doubt = options.doubtBelow ?? 0.6;
   const reserve = options.contextReserve ?? 4;
@@ -275,12 +283,13 @@ export function packerBaseline(options: PackerOptions = {}): Baseline {
       if (open.length > 0) {
         const depth = Math.max(...open.map((id) => linksLeft(sim, id)));
         const makespan = Math.min(capShare * l.subagentStepCap, (timeShare * (sim.stepsLeft - 1)) / depth);
-        const work = open.map((id) => ({ id, kind: mostReliableKind(sim, id), links: linksLeft(sim, id), size: subtask(sim, id).size }));
+        const belief = routeBy === 'prior' ? priorSkills(sim.skills) : visibleSkills(sim);
+        const work = open.map((id) => ({ id, kind: mostReliableKind(sim, id, belief), links: linksLeft(sim, id), size: subtask(sim, id).size }));
         work.sort((a, b) => b.links - a.links || a.size - b.size || a.id - b.id);
         let context = sim.contextLeft - reserve;
         const bins: Array<{ kind: string; items: number[]; load: number }> = [];
         for (const w of work) {
-          const add = expectedSteps(sim, w.kind, w.id);
+          const add = expectedSteps(sim, w.kind, w.id, belief);
           if (l.setupSteps + add > makespan) continue;
           const bin = bins.find((b) => b.kind === w.kind && b.load + add <= makespan);
           const cost = l.contextPerResultUnit * w.size + (bin ? 0 : l.resultOverhead);
@@ -318,4 +327,5 @@ export const BASELINES: ReadonlyArray<{ name: string; run: Baseline }> = [
   { name: 'greedy', run: greedyBaseline() },
   { name: 'planner (smarter hand policy)', run: plannerBaseline() },
   { name: 'packer (fuller subagents, no second opinions)', run: packerBaseline() },
+  { name: 'fixed-table packer (routes by the prior means)', run: packerBaseline({ routeBy: 'prior' }) },
 ];

@@ -13,6 +13,7 @@
 import { deriveSeed } from '../core/rng';
 import { DecompositionSim, type DecompositionOptions, type DecompositionOutcome } from '../envs/swarm/decomposition';
 import { skillTable, type SkillTable } from '../envs/swarm/decompositionSkills';
+import { drawTaskSkills, LATENT_KINDS } from '../envs/swarm/skillPrior';
 import { generateDecomposition, type DecompositionConfig } from '../envs/swarm/decompositionTask';
 import { DecisionLedger, type DecisionCreditParts } from './decisionCredit';
 import { SP_OBS_DIM, applySetAction, decodeSetAction, encodeSetObservation } from './setActions';
@@ -23,6 +24,11 @@ export interface DecompTaskSpec {
   rules: Omit<DecompositionOptions, 'skills'>;
   /** Skill table of every agent kind (default: DEFAULT_SKILL_TABLE). */
   skills?: SkillTable;
+  /**
+   * Latent skills: each task draws its own table from the prior (src/envs/swarm/skillPrior.ts), with
+   * the task's seed, and the orchestrator sees only what the task shows of it (`skills` is ignored).
+   */
+  latentSkills?: boolean;
   /** Cap on one episode's decisions. */
   maxDecisions: number;
   /**
@@ -40,14 +46,15 @@ export function decompEpisodeSeed(seed: number, update: number, actorIndex: numb
   return deriveSeed(seed, 0xd2, update, actorIndex, slot);
 }
 
-/** The sim options of the spec's rules. */
-export function decompSimOptions(spec: DecompTaskSpec): DecompositionOptions {
+/** The sim options of the spec's rules for task `taskSeed` (with latent skills, that task's own table). */
+export function decompSimOptions(spec: DecompTaskSpec, taskSeed: number): DecompositionOptions {
+  if (spec.latentSkills) return { ...spec.rules, skills: skillTable(drawTaskSkills(taskSeed, LATENT_KINDS)), subagentKinds: LATENT_KINDS, skillsHidden: true };
   return { ...spec.rules, ...(spec.skills ? { skills: skillTable(spec.skills) } : {}) };
 }
 
 /** A sim of the spec's rules on task `taskSeed` (throws a DecompositionError for bad rules). */
 export function makeDecompSim(spec: DecompTaskSpec, taskSeed: number): DecompositionSim {
-  return new DecompositionSim(generateDecomposition(spec.task, taskSeed), decompSimOptions(spec));
+  return new DecompositionSim(generateDecomposition(spec.task, taskSeed), decompSimOptions(spec, taskSeed));
 }
 
 export type DecompEpisodeOutcome = Omit<DecompositionOutcome, 'stages'> & {

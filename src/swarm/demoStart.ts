@@ -124,7 +124,7 @@ export function collectDemonstrations(spec: DecompTaskSpec, seed: number, tasks:
   for (let i = 0; i < tasks; i++) {
     let sim: RecordingDecompositionSim;
     try {
-      sim = new RecordingDecompositionSim(generateDecomposition(spec.task, demoTaskSeed(seed, i)), decompSimOptions(spec));
+      sim = new RecordingDecompositionSim(generateDecomposition(spec.task, demoTaskSeed(seed, i)), decompSimOptions(spec, demoTaskSeed(seed, i)));
     } catch (e) {
       if (!(e instanceof DecompositionError)) throw e;
       infeasible += 1;

@@ -15,7 +15,9 @@
  * row that pools every level's tasks).
  */
 import { DecompositionSim, type DecompositionOptions, type DecompositionOutcome } from '../envs/swarm/decomposition';
-import { DecompositionError, generateDecomposition, type DecompositionConfig } from '../envs/swarm/decompositionTask';
+import { DecompositionError, generateDecomposition, type DecompositionConfig, type DecompositionTask } from '../envs/swarm/decompositionTask';
+import { skillTable } from '../envs/swarm/decompositionSkills';
+import { drawTaskSkills, LATENT_KINDS } from '../envs/swarm/skillPrior';
 import { deriveSeed } from '../core/rng';
 import type { Baseline } from './baselines';
 
@@ -25,6 +27,8 @@ export interface TaskLevel {
   task?: Omit<DecompositionConfig, 'numSubtasks'>;
   /** Changes to the rules (the skills stay the task's). */
   rules?: Omit<DecompositionOptions, 'skills'>;
+  /** Each task draws its own skill table from the prior and hides it (src/envs/swarm/skillPrior.ts). */
+  latentSkills?: boolean;
 }
 
 export const TASK_LEVELS: readonly TaskLevel[] = [
@@ -35,7 +39,14 @@ export const TASK_LEVELS: readonly TaskLevel[] = [
   { name: 'tool latency 4', rules: { limits: { toolLatencyMean: 4 } } },
   { name: 'tool latency 4, budget 0.15', rules: { budgetFraction: 0.15, limits: { toolLatencyMean: 4 } } },
   { name: 'chains: 60 %, up to 5 links', task: { chainFraction: 0.6, maxChainLength: 5 } },
+  { name: 'latent skills', latentSkills: true },
 ];
+
+/** A fresh simulation of `task` under the level's rules. */
+export function levelSim(level: TaskLevel, task: DecompositionTask): DecompositionSim {
+  if (!level.latentSkills) return new DecompositionSim(task, level.rules);
+  return new DecompositionSim(task, { ...level.rules, skills: skillTable(drawTaskSkills(task.seed, LATENT_KINDS)), subagentKinds: LATENT_KINDS, skillsHidden: true });
+}
 
 /** The level named `name`; throws naming the levels when there is none. */
 export function taskLevel(name: string): TaskLevel {
@@ -78,7 +89,7 @@ export function playLevel(level: TaskLevel, numSubtasks: number, seed: number, k
   const task = generateDecomposition({ numSubtasks, ...level.task }, deriveSeed(seed, 0x1e7e1, k));
   let ceiling: number;
   try {
-    ceiling = contextCeiling(new DecompositionSim(task, level.rules));
+    ceiling = contextCeiling(levelSim(level, task));
   } catch (e) {
     if (e instanceof DecompositionError) return null;
     throw e;
@@ -87,7 +98,7 @@ export function playLevel(level: TaskLevel, numSubtasks: number, seed: number, k
   const criticalOverSerial: Record<string, number> = {};
   let best = 0;
   for (const b of baselines) {
-    const o: DecompositionOutcome = b.run(new DecompositionSim(task, level.rules));
+    const o: DecompositionOutcome = b.run(levelSim(level, task));
     rPerf[b.name] = o.rPerf;
     criticalOverSerial[b.name] = o.criticalSteps / o.serialBaseline;
     best = Math.max(best, o.rPerf);

@@ -4,6 +4,7 @@
  */
 import type { DecompositionSim, DecompStageRecord } from '../envs/swarm/decomposition';
 import { ORCHESTRATOR_KIND } from '../envs/swarm/decompositionSkills';
+import { visibleSkills, type SkillBelief } from '../envs/swarm/skillBelief';
 import {
   DECOMP_GLOBAL_FEATURES,
   DECOMP_KIND_FEATURES,
@@ -134,7 +135,10 @@ export class ReturnBounds {
   /** Per subagent kind: its newest planned subagent's Σ minSteps and Σ size, or null with none. */
   private readonly newest: Array<{ steps: number; size: number } | null>;
 
+  private readonly belief: SkillBelief;
+
   constructor(private readonly sim: DecompositionSim) {
+    this.belief = visibleSkills(sim);
     const plan = sim.pendingPlan();
     this.planSize = plan.length;
     this.newest = sim.subagentKinds.map((kind) => {
@@ -147,7 +151,7 @@ export class ReturnBounds {
 
   minSteps(kind: string, id: number): number {
     const s = this.sim.task.subtasks[id];
-    return s.size * (this.sim.skills.distribution(kind, s).thinkStepsPerUnit + 1);
+    return s.size * (this.belief.minThink(kind, s) + 1);
   }
 
   /** Can subtask `id`, given to kind index `k` (a new subagent, or joined to its newest one), come back and be read? */
@@ -177,6 +181,7 @@ function writePairFeatures(sim: DecompositionSim, candidates: readonly number[],
   const left = Math.max(1, sim.stepsLeft);
   const plan = sim.pendingPlan();
   const kinds = sim.subagentKinds;
+  const belief = visibleSkills(sim);
   const newestLoad = kinds.map((kind) => {
     const slot = sim.lastPendingOf(kind);
     return slot === null ? null : expectedLoad(sim, kind, plan[slot].items);
@@ -186,7 +191,7 @@ function writePairFeatures(sim: DecompositionSim, candidates: readonly number[],
     kinds.forEach((kind, k) => {
       const o = at + (i * KM + k) * P;
       const steps = expectedSteps(sim, kind, id);
-      out[o] = sim.skills.distribution(kind, s).pCorrect;
+      out[o] = belief.pCorrect(kind, s);
       out[o + 1] = steps / cap;
       out[o + 2] = Math.min(2, (sim.limits.setupSteps + steps) / left);
       const load = newestLoad[k];

@@ -15,8 +15,8 @@ import { choice, flag, int, live, num } from '../settingKinds';
 import { PARALLEL_CREDITS } from '../../swarm/decisionCredit';
 
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
-/** Where the subagent kinds' skills come from: the hand table, or measured from the shipped checkpoints. */
-export const SWARM_V2_SKILLS = ['table', 'checkpoints'] as const;
+/** Where the subagent kinds' skills come from: the hand table, measured from the shipped checkpoints, or drawn anew per task and hidden (latent). */
+export const SWARM_V2_SKILLS = ['table', 'checkpoints', 'latent'] as const;
 /**
  * How each decision is credited (src/swarm/decompLearner.ts): 'stage-critic' (the default, chosen on
  * seeds 1-5: the stage's reward to go against the value head's estimate), 'episode' (the episode's
@@ -56,7 +56,7 @@ export const SWARM_V2 = defineAlgorithm({
     subtasks: int('swarm task', 'Subtasks N', 4, 100, 40, 'Decomposition task: heterogeneous subtasks (lookup, search, reason; sizes 1-8; some in chains).'),
     chainFraction: num('swarm task', 'Share in chains', 0, 1, 0.3, 'Share of the subtasks linked in chains that must run in order.'),
     maxChainLength: int('swarm task', 'Longest chain', 2, 10, 3, 'Most links in one chain.'),
-    skills: choice('swarm agents', 'Subagent skills', SWARM_V2_SKILLS, 'table', "Skill profile of each subagent kind: the hand table, or measured from the shipped checkpoints (public/subagents/manifest.json)."),
+    skills: choice('swarm agents', 'Subagent skills', SWARM_V2_SKILLS, 'table', "Skill profile of each subagent kind: the hand table, measured from the shipped checkpoints (public/subagents/manifest.json), or latent: drawn anew for every task from a prior (which kind is the specialist, how well its confidence is calibrated) and seen only through checks, agreements and latencies."),
     budgetFraction: num('swarm limits', 'Critical budget (× serial)', 0.02, 1, 0.25, 'Hard cap on the critical steps of an episode, as a fraction of the serial baseline; below the lower bound the run is refused.'),
     contextFraction: num('swarm limits', 'Context (× one result per subtask)', 0.05, 4, 0.8, 'Orchestrator context, as a fraction of Σ (2 + size): what reading one result per subtask would take.'),
     subagentStepCap: int('swarm limits', 'Subagent step cap', 4, 500, 64, 'Steps one subagent may run; later items time out.'),

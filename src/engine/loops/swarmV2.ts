@@ -70,6 +70,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   let options: DecompTrainingOptions;
   try {
     options = swarmV2OptionsFrom(s);
+    if (s['swarm2.skills'] === 'latent') options = { ...options, spec: { ...options.spec, latentSkills: true } };
     if (s['swarm2.skills'] === 'checkpoints') {
       const measured = await loadMeasuredSkillTable();
       options = { ...options, spec: { ...options.spec, skills: measured.skills, rules: { ...options.spec.rules, ...measured.rules } } };

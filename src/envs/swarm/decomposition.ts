@@ -112,6 +112,11 @@ export interface DecompositionOptions {
   budgetFraction?: number;
   /** The context budget as a fraction of Σ (size + 2) over the subtasks (used when limits.contextBudget is not set). */
   contextFraction?: number;
+  /**
+   * The skill table is hidden from the orchestrator (latent skills, skillPrior.ts): what it sees of
+   * the kinds comes only from checks, returned subagents and agreements (skillBelief.ts).
+   */
+  skillsHidden?: boolean;
   /** Subagent kinds the orchestrator may create (default large, small, searcher). */
   subagentKinds?: readonly string[];
   /** Kind the "default kind" baseline uses (default: the first subagent kind). */
@@ -183,6 +188,21 @@ export interface DecompositionOutcome {
   stages: DecompStageRecord[];
 }
 
+/** What a check revealed: whose claim it was, what that claim said of itself, and whether it was right. */
+export interface CheckEvidence {
+  subtask: number;
+  by: string;
+  confidence: number;
+  passed: boolean;
+}
+
+/** A subagent whose every item came back: its kind, the work units it did and the steps they took (setup left out). */
+export interface SpeedEvidence {
+  kind: string;
+  units: number;
+  steps: number;
+}
+
 interface PendingSubagent {
   kind: string;
   items: number[];
@@ -219,6 +239,7 @@ export class DecompositionSim {
   readonly subagentKinds: readonly string[];
   readonly defaultKind: string;
   readonly skills: SkillSource;
+  readonly skillsHidden: boolean;
   /** Σ_i steps of the orchestrator's first attempt at subtask i (the same draws a serial orchestrator gets). */
   readonly serialBaseline: number;
   readonly lowerBound: number;
@@ -237,6 +258,8 @@ export class DecompositionSim {
   private currentMemo: Array<Claim | null | undefined> = [];
   private pending: PendingSubagent[] = [];
   private readonly records: DecompStageRecord[] = [];
+  private readonly checkLog: CheckEvidence[] = [];
+  private readonly speedLog: SpeedEvidence[] = [];
   private critical = 0;
   private compute = 0;
   private context = 0;
@@ -257,6 +280,7 @@ export class DecompositionSim {
     options: DecompositionOptions = {},
   ) {
     this.skills = options.skills ?? DEFAULT_SKILLS;
+    this.skillsHidden = options.skillsHidden === true;
     this.subagentKinds = [...(options.subagentKinds ?? DEFAULT_SUBAGENT_KINDS)];
     if (this.subagentKinds.length < 1) throw new DecompositionError('decomposition: at least one subagent kind is needed');
     for (const k of this.subagentKinds) {
@@ -353,6 +377,16 @@ export class DecompositionSim {
     this.checkId(id);
     return this.refuted[id].size;
   }
+  /** Every check so far, in order: all the truth the orchestrator has seen. */
+  checksSoFar(): readonly CheckEvidence[] {
+    return this.checkLog;
+  }
+
+  /** Every subagent so far that brought all its items back, with the steps it took. */
+  speedsSoFar(): readonly SpeedEvidence[] {
+    return this.speedLog;
+  }
+
   pendingPlan(): Array<{ kind: string; items: number[] }> {
     return this.pending.map((p) => ({ kind: p.kind, items: [...p.items] }));
   }
@@ -533,7 +567,7 @@ export class DecompositionSim {
     }
     const right = inputRight && rng.uniform() < d.pCorrect;
     const answer = right ? s.truth : (s.truth + 1 + rng.int(ANSWER_SPACE - 1)) % ANSWER_SPACE;
-    const confidence = drawConfidence(rng, right, d.calibration, this.limits.confidenceBase, this.limits.confidenceNoise);
+    const confidence = drawConfidence(rng, right, d.calibration, d.confidenceBase ?? this.limits.confidenceBase, this.limits.confidenceNoise);
     return { steps, claim: { answer, confidence, input, by: kind, stage }, right };
   }
 
@@ -597,6 +631,9 @@ export class DecompositionSim {
           this.context += cost;
           rec.context = cost;
           for (const x of r.done) this.addClaim(x.id, x.claim, x.right);
+          if (r.done.length === r.p.items.length) {
+            this.speedLog.push({ kind: r.p.kind, units: r.p.items.reduce((a, id) => a + this.task.subtasks[id].size, 0), steps: r.steps - l.setupSteps });
+          }
         }
       }
       for (const o of rec.outcomes) {
@@ -643,6 +680,7 @@ export class DecompositionSim {
     if (why) throw new DecompositionError(`check(${id}): ${why}`);
     const cur = this.current(id) as Claim;
     const ok = this.right.get(cur) === true;
+    this.checkLog.push({ subtask: id, by: cur.by, confidence: cur.confidence, passed: ok });
     if (ok) this.verified[id] = cur.answer;
     else this.refuted[id].add(cur.answer);
     this.currentMemo = [];

@@ -14,9 +14,16 @@
  *   [10]    claims agreeing with it / 3 (clipped to 1)
  *   [11]    attempts / 4 (clipped)          [12] 1 if a check has refuted a claim of it
  *   [13]    planned subagents that have it / 2 (clipped)
- * Kind row (DECOMP_KIND_FEATURES), per subtask kind (lookup, search, reason):
+ * Kind row (DECOMP_KIND_FEATURES), per subtask kind (lookup, search, reason), when the skill table is known:
  *   [0..2]  success at difficulty 0.5      [3..5] expected steps per unit (think + μ) / 8
  *   [6..8]  calibration
+ * and when it is hidden (latent skills: only what the task has shown, skillBelief.ts):
+ *   [0..2]  posterior mean success at difficulty 0.5
+ *   [3..5]  checks of its claims so far, c / (c + 2)
+ *   [6]     believed steps per unit (θ + μ) / 8
+ *   [7]     mean reported confidence of its claims that checks found wrong (0 with none)
+ *   [8]     share of its compared claims that another kind's claim agreed with (0.5 with none)
+ * and in both:
  *   [9]     subagents of this kind in the plan / maxSubagentsPerStage
  *   [10]    expected steps of its newest planned subagent / subagentStepCap (0 with none)
  * Global (DECOMP_GLOBAL_FEATURES):
@@ -29,10 +36,12 @@
  *   assignNew[i·K + k]  createSubagent(kinds[k], candidates[i])
  *   join[i·K + k]       addToSubagent(newest planned subagent of kinds[k], candidates[i])
  *   direct[i], check[i]; launch; finish
- * Expected steps use the mean tool latency μ: setup + Σ size · (think + μ).
+ * Expected steps use the mean tool latency μ: setup + Σ size · (think + μ), with the believed think
+ * (the table's when it is known).
  */
 import { ORCHESTRATOR_KIND, SUBTASK_KINDS } from './decompositionSkills';
 import { longestChain, type DecompositionSim } from './decomposition';
+import { kindEvidence, posteriorSuccess, posteriorThink, visibleSkills, type SkillBelief } from './skillBelief';
 
 export const DECOMP_MAX_CANDIDATES = 100;
 export const DECOMP_SUBTASK_FEATURES = 14;
@@ -54,15 +63,15 @@ export interface DecompositionObservation {
   finish: boolean;
 }
 
-/** Expected steps of one subtask by an agent kind: size · (think + μ). */
-export function expectedSteps(sim: DecompositionSim, kind: string, id: number): number {
+/** Expected steps of one subtask by an agent kind: size · (think + μ), with the think the orchestrator believes. */
+export function expectedSteps(sim: DecompositionSim, kind: string, id: number, belief: SkillBelief = visibleSkills(sim)): number {
   const s = sim.task.subtasks[id];
-  return s.size * (sim.skills.distribution(kind, s).thinkStepsPerUnit + sim.limits.toolLatencyMean);
+  return s.size * (belief.think(kind, s) + sim.limits.toolLatencyMean);
 }
 
 /** Expected steps of a planned subagent: setup + Σ items' expected steps. */
-export function expectedLoad(sim: DecompositionSim, kind: string, items: readonly number[]): number {
-  return sim.limits.setupSteps + items.reduce((a, id) => a + expectedSteps(sim, kind, id), 0);
+export function expectedLoad(sim: DecompositionSim, kind: string, items: readonly number[], belief: SkillBelief = visibleSkills(sim)): number {
+  return sim.limits.setupSteps + items.reduce((a, id) => a + expectedSteps(sim, kind, id, belief), 0);
 }
 
 /**
@@ -140,15 +149,29 @@ export function observeDecomposition(sim: DecompositionSim): DecompositionObserv
     slowest = Math.max(slowest, expectedLoad(sim, p.kind, p.items));
     planContext += l.resultOverhead + l.contextPerResultUnit * p.items.reduce((a, id) => a + sim.task.subtasks[id].size, 0);
   }
+  const evidence = sim.skillsHidden ? kindEvidence(sim) : null;
   kinds.forEach((kind, k) => {
     const f = obs.kindFeatures;
     const o = k * DECOMP_KIND_FEATURES;
-    SUBTASK_KINDS.forEach((sk, j) => {
-      const d = sim.skills.distribution(kind, { kind: sk, size: 1, difficulty: 0.5 });
-      f[o + j] = d.pCorrect;
-      f[o + 3 + j] = (d.thinkStepsPerUnit + mu) / 8;
-      f[o + 6 + j] = d.calibration;
-    });
+    if (evidence) {
+      const e = evidence[k];
+      SUBTASK_KINDS.forEach((_sk, j) => {
+        const checks = e.passed[j] + e.failed[j];
+        f[o + j] = posteriorSuccess(e, j);
+        f[o + 3 + j] = checks / (checks + 2);
+      });
+      f[o + 6] = (posteriorThink(e, mu) + mu) / 8;
+      const wrong = e.failed.reduce((a, x) => a + x, 0);
+      f[o + 7] = wrong > 0 ? e.confidenceWrong / wrong : 0;
+      f[o + 8] = e.compared > 0 ? e.agreed / e.compared : 0.5;
+    } else {
+      SUBTASK_KINDS.forEach((sk, j) => {
+        const d = sim.skills.distribution(kind, { kind: sk, size: 1, difficulty: 0.5 });
+        f[o + j] = d.pCorrect;
+        f[o + 3 + j] = (d.thinkStepsPerUnit + mu) / 8;
+        f[o + 6 + j] = d.calibration;
+      });
+    }
     f[o + 9] = plan.filter((p) => p.kind === kind).length / l.maxSubagentsPerStage;
     const slot = newest[k];
     f[o + 10] = slot === null ? 0 : expectedLoad(sim, kind, plan[slot].items) / l.subagentStepCap;

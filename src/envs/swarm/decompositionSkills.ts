@@ -46,6 +46,8 @@ export interface ResultDistribution {
   thinkStepsPerUnit: number;
   /** κ in [0, 1]: how far the reported confidence follows correctness. */
   calibration: number;
+  /** b in [0, 1]: what it reports when its confidence follows nothing (default: the task's `confidenceBase`). */
+  confidenceBase?: number;
 }
 
 /** The interface frozen networks plug into: (agent kind, subtask) -> result distribution. */
@@ -63,6 +65,8 @@ export interface SkillProfile {
   think: number;
   /** κ in [0, 1]. */
   calibration: number;
+  /** b in [0, 1] (default: the task's `confidenceBase`). */
+  confidenceBase?: number;
 }
 
 export type SkillTable = Readonly<Record<string, Readonly<Record<SubtaskKind, SkillProfile>>>>;
@@ -77,6 +81,7 @@ export function validateDistribution(d: ResultDistribution, where: string): void
     throw new SkillError(`${where}: thinkStepsPerUnit must be an integer >= 1, got ${d.thinkStepsPerUnit}`);
   }
   if (!(d.calibration >= 0 && d.calibration <= 1)) throw new SkillError(`${where}: calibration must be in [0, 1], got ${d.calibration}`);
+  if (d.confidenceBase !== undefined && !(d.confidenceBase >= 0 && d.confidenceBase <= 1)) throw new SkillError(`${where}: confidenceBase must be in [0, 1], got ${d.confidenceBase}`);
 }
 
 /** A skill source read from a table; p_d = success^(1 + HARDNESS · difficulty). */
@@ -88,7 +93,7 @@ export function skillTable(table: SkillTable): SkillSource {
       const p = table[k][sk];
       if (!p) throw new SkillError(`skill table: agent kind '${k}' has no profile for subtask kind '${sk}'`);
       if (!(p.success > 0 && p.success <= 1)) throw new SkillError(`skill table: ${k}/${sk}: success must be in (0, 1], got ${p.success}`);
-      validateDistribution({ pCorrect: p.success, thinkStepsPerUnit: p.think, calibration: p.calibration }, `skill table: ${k}/${sk}`);
+      validateDistribution({ pCorrect: p.success, thinkStepsPerUnit: p.think, calibration: p.calibration, ...(p.confidenceBase === undefined ? {} : { confidenceBase: p.confidenceBase }) }, `skill table: ${k}/${sk}`);
     }
   }
   return {
@@ -97,7 +102,7 @@ export function skillTable(table: SkillTable): SkillSource {
       const row = Object.hasOwn(table, agentKind) ? table[agentKind] : undefined;
       if (!row) throw new SkillError(`unknown agent kind '${agentKind}' (known: ${kinds.join(', ')})`);
       const p = row[s.kind];
-      return { pCorrect: p.success ** (1 + HARDNESS * s.difficulty), thinkStepsPerUnit: p.think, calibration: p.calibration };
+      return { pCorrect: p.success ** (1 + HARDNESS * s.difficulty), thinkStepsPerUnit: p.think, calibration: p.calibration, ...(p.confidenceBase === undefined ? {} : { confidenceBase: p.confidenceBase }) };
     },
   };
 }

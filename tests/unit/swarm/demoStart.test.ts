@@ -19,11 +19,11 @@ describe('demonstrations of a scripted orchestrator as set-policy decisions', ()
     for (const policy of [plannerBaseline(), greedyBaseline(), packerBaseline()]) {
       for (let i = 0; i < 6; i++) {
         const task = generateDecomposition(spec.task, demoTaskSeed(3, i));
-        const rec = new RecordingDecompositionSim(task, decompSimOptions(spec));
+        const rec = new RecordingDecompositionSim(task, decompSimOptions(spec, demoTaskSeed(3, i)));
         const scripted = policy(rec);
         if (rec.skipped > 0) continue; // a call the policy's mask forbids cannot be replayed
         replayed += 1;
-        const sim = new DecompositionSim(generateDecomposition(spec.task, demoTaskSeed(3, i)), decompSimOptions(spec));
+        const sim = new DecompositionSim(generateDecomposition(spec.task, demoTaskSeed(3, i)), decompSimOptions(spec, demoTaskSeed(3, i)));
         rec.actions.forEach((a, t) => {
           const obs = new Float32Array(SP_OBS_DIM);
           const rows = encodeSetObservation(sim, obs, 0);
