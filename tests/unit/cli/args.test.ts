@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { checkOutputPath, outputPathProblem, parseTrainArgs } from '../../../src/cli/args';
 import { resolveExperiment } from '../../../src/config/config';
 import { experimentUrl } from '../../../src/config/urlState';
+import LZString from 'lz-string';
+
+const { compressToEncodedURIComponent } = LZString;
 
 describe('train CLI arguments', () => {
   it('maps the flags onto the config', () => {
@@ -60,5 +63,12 @@ describe('train CLI arguments', () => {
     expect(outputPathProblem('/dev/null')).toBeNull();
     expect(outputPathProblem(join(dir, 'old.jsonl', 'x'))).toMatch(/is not a folder/);
     expect(() => checkOutputPath('--out', '')).toThrow(/^--out: needs a file path/);
+  });
+
+  it("trains a link whose settings hold a key named like an object's own method, the key reported as ignored", () => {
+    const link = `http://localhost:5173/#x=${compressToEncodedURIComponent('{"v":1,"p":"quickstart","s":{"toString":1,"seed":5}}')}`;
+    const args = parseTrainArgs(['--url', link]);
+    expect(args.config).toEqual(resolveExperiment('quickstart', { seed: 5 }));
+    expect(args.ignored.map((p) => p.field)).toEqual(['toString']);
   });
 });
