@@ -242,15 +242,22 @@ export function checkpointTarget(): FuzzTarget {
   const good = encodeCheckpoint(sampleCheckpoint);
   const damage = fc.oneof(
     fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
+    // A bit of the checksum's own key flipped, and another byte anywhere: the key's damage must not turn the check off.
+    fc.record({ kind: fc.constant('keyFlip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }), keyAt: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
     fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
     fc.record({ kind: fc.constant('header' as const), header: hostileJson }),
     fc.record({ kind: fc.constant('bytes' as const), bytes: fc.uint8Array({ maxLength: 512 }) }),
   );
   const expected = JSON.stringify({ ...decodeCheckpoint(good), weights: decodeCheckpoint(good).weights.map((w) => Array.from(w)) });
+  const crcKey = new TextDecoder().decode(good).indexOf('"crc32"');
   return fuzzTarget('checkpoint decoder', damage, (d) => {
     let bytes: Uint8Array;
     if (d.kind === 'flip') {
       bytes = good.slice();
+      bytes[d.at % bytes.length] ^= d.xor;
+    } else if (d.kind === 'keyFlip') {
+      bytes = good.slice();
+      bytes[crcKey + (d.keyAt % '"crc32"'.length)] ^= 1 << d.bit;
       bytes[d.at % bytes.length] ^= d.xor;
     } else if (d.kind === 'cut') bytes = good.subarray(0, d.at % good.length);
     else if (d.kind === 'bytes') bytes = Uint8Array.from([...new TextEncoder().encode('PARLCKPT'), 1, 0, 0, 0, ...d.bytes]);
@@ -270,7 +277,7 @@ export function checkpointTarget(): FuzzTarget {
     }
     // Anything that decodes from damaged bytes must be what was written (a flip the checksum
     // cannot see, such as 'e' → 'E' in a number, changes nothing).
-    if (d.kind === 'flip' && JSON.stringify({ ...decoded, weights: decoded.weights.map((w) => Array.from(w)) }) !== expected) fail('a damaged checkpoint decoded to other contents');
+    if ((d.kind === 'flip' || d.kind === 'keyFlip') && JSON.stringify({ ...decoded, weights: decoded.weights.map((w) => Array.from(w)) }) !== expected) fail('a damaged checkpoint decoded to other contents');
     return 'accepted';
   });
 }
