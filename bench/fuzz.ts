@@ -404,7 +404,7 @@ export function episodeBatchTarget(): FuzzTarget {
 // ---------------------------------------------------------------------------------------------
 // The train CLI's arguments: a config or a ConfigError naming a flag or a setting, nothing else.
 
-const ARG_TOKENS = ['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--quiet', '--bogus', 'quickstart', 'ppo-cartpole', 'nope', '', ' ', '3', '-1', '1e9', 'NaN', 'seed=2', 'reinforce.lr=0.003', 'reinforce.lr=5', 'actors=0', '=', 'x.jsonl', '__proto__', 'constructor=1', 'http://localhost:5173/#x=abc'];
+const ARG_TOKENS = ['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--quiet', '--bogus', 'quickstart', 'ppo-cartpole', 'nope', '', ' ', '3', '-1', '1e9', 'NaN', 'seed=2', 'reinforce.lr=0.003', 'reinforce.lr=5', 'actors=0', '=', 'x.jsonl', '__proto__', 'constructor=1', 'http://localhost:5173/#x=abc', 'http://localhost:5173/#', 'seed=5', 'actors=3', 'run.envSteps=2000'];
 
 export function cliArgsTarget(): FuzzTarget {
   const token = fc.oneof(fc.constantFrom(...ARG_TOKENS), fc.string({ maxLength: 12 }));
@@ -425,14 +425,22 @@ export function cliArgsTarget(): FuzzTarget {
     }
     // Walk the flags as the parser does (a value flag takes the next token): none but --set twice.
     const seen = new Set<string>();
+    // Each setting given once: by --seed, --steps, --actors or one --set.
+    const settingFlags: Record<string, string> = { '--seed': 'seed', '--steps': 'run.envSteps', '--actors': 'actors' };
+    const keys = new Set<string>();
     for (let i = 0; i < args.length; i++) {
       if (args[i] !== '--set' && seen.has(args[i])) fail(`accepted ${args[i]} twice`);
       seen.add(args[i]);
+      const key = args[i] === '--set' ? args[i + 1].split('=')[0] : Object.hasOwn(settingFlags, args[i]) ? settingFlags[args[i]] : null;
+      if (key !== null && keys.has(key)) fail(`accepted ${key} from two flags`);
+      if (key !== null) keys.add(key);
       if (args[i] !== '--quiet') i++;
     }
     if (!ExperimentConfigSchema.safeParse(parsed.config).success) fail('returned a config its own schema refuses');
     if (parsed.out !== null && parsed.out.trim() === '') fail('accepted an empty --out');
     if (parsed.checkpoint !== null && parsed.checkpoint.trim() === '') fail('accepted an empty --checkpoint');
+    if (parsed.out !== null && parsed.out === parsed.checkpoint) fail('accepted --out and --checkpoint naming the same file');
+
     return 'accepted';
   });
 }
