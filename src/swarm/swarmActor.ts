@@ -119,12 +119,6 @@ export class SwarmActor {
     return this.collect(finished);
   }
 
-  /** Crash this actor's worker on purpose (tests and the playground's crash button). */
-  crash(message = 'crash requested'): void {
-    setTimeout(() => {
-      throw new Error(message);
-    });
-  }
 
   private decide(ep: Episode, action: number, finished: FinishedEpisode[]): void {
     const a = decodeAction(action);
