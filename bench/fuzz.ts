@@ -13,7 +13,7 @@ import { ConfigError, ExperimentConfigSchema, resolveExperiment } from '../src/c
 import LZString from 'lz-string';
 import { PRESET_NAMES } from '../src/config/presets';
 import { SETTING_KEYS } from '../src/config/settings';
-import { decodeExperiment, HIDEABLE } from '../src/config/urlState';
+import { decodeExperiment, HIDEABLE, LINK_VERSION } from '../src/config/urlState';
 import { decodeCheckpoint, encodeCheckpoint, type Checkpoint } from '../src/core/checkpoint';
 import { concatSegments, validateEpisodeBatch, validateSegment, type EpisodeBatch, type Segment } from '../src/engine/segments';
 import type { UpdateRecord } from '../src/runs/records';
@@ -242,15 +242,22 @@ export function checkpointTarget(): FuzzTarget {
   const good = encodeCheckpoint(sampleCheckpoint);
   const damage = fc.oneof(
     fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
+    // A bit of the checksum's own key flipped, and another byte anywhere: the key's damage must not turn the check off.
+    fc.record({ kind: fc.constant('keyFlip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }), keyAt: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
     fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
     fc.record({ kind: fc.constant('header' as const), header: hostileJson }),
     fc.record({ kind: fc.constant('bytes' as const), bytes: fc.uint8Array({ maxLength: 512 }) }),
   );
   const expected = JSON.stringify({ ...decodeCheckpoint(good), weights: decodeCheckpoint(good).weights.map((w) => Array.from(w)) });
+  const crcKey = new TextDecoder().decode(good).indexOf('"crc32"');
   return fuzzTarget('checkpoint decoder', damage, (d) => {
     let bytes: Uint8Array;
     if (d.kind === 'flip') {
       bytes = good.slice();
+      bytes[d.at % bytes.length] ^= d.xor;
+    } else if (d.kind === 'keyFlip') {
+      bytes = good.slice();
+      bytes[crcKey + (d.keyAt % '"crc32"'.length)] ^= 1 << d.bit;
       bytes[d.at % bytes.length] ^= d.xor;
     } else if (d.kind === 'cut') bytes = good.subarray(0, d.at % good.length);
     else if (d.kind === 'bytes') bytes = Uint8Array.from([...new TextEncoder().encode('PARLCKPT'), 1, 0, 0, 0, ...d.bytes]);
@@ -270,7 +277,7 @@ export function checkpointTarget(): FuzzTarget {
     }
     // Anything that decodes from damaged bytes must be what was written (a flip the checksum
     // cannot see, such as 'e' → 'E' in a number, changes nothing).
-    if (d.kind === 'flip' && JSON.stringify({ ...decoded, weights: decoded.weights.map((w) => Array.from(w)) }) !== expected) fail('a damaged checkpoint decoded to other contents');
+    if ((d.kind === 'flip' || d.kind === 'keyFlip') && JSON.stringify({ ...decoded, weights: decoded.weights.map((w) => Array.from(w)) }) !== expected) fail('a damaged checkpoint decoded to other contents');
     return 'accepted';
   });
 }
@@ -397,7 +404,7 @@ export function episodeBatchTarget(): FuzzTarget {
 // ---------------------------------------------------------------------------------------------
 // The train CLI's arguments: a config or a ConfigError naming a flag or a setting, nothing else.
 
-const ARG_TOKENS = ['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--quiet', '--bogus', 'quickstart', 'ppo-cartpole', 'nope', '', ' ', '3', '-1', '1e9', 'NaN', 'seed=2', 'reinforce.lr=0.003', 'reinforce.lr=5', 'actors=0', '=', 'x.jsonl', '__proto__', 'constructor=1', 'http://localhost:5173/#x=abc'];
+const ARG_TOKENS = ['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--quiet', '--bogus', 'quickstart', 'ppo-cartpole', 'nope', '', ' ', '3', '-1', '1e9', 'NaN', 'seed=2', 'reinforce.lr=0.003', 'reinforce.lr=5', 'actors=0', '=', 'x.jsonl', '__proto__', 'constructor=1', 'http://localhost:5173/#x=abc', 'http://localhost:5173/#', 'seed=5', 'actors=3', 'run.envSteps=2000'];
 
 export function cliArgsTarget(): FuzzTarget {
   const token = fc.oneof(fc.constantFrom(...ARG_TOKENS), fc.string({ maxLength: 12 }));
@@ -418,14 +425,22 @@ export function cliArgsTarget(): FuzzTarget {
     }
     // Walk the flags as the parser does (a value flag takes the next token): none but --set twice.
     const seen = new Set<string>();
+    // Each setting given once: by --seed, --steps, --actors or one --set.
+    const settingFlags: Record<string, string> = { '--seed': 'seed', '--steps': 'run.envSteps', '--actors': 'actors' };
+    const keys = new Set<string>();
     for (let i = 0; i < args.length; i++) {
       if (args[i] !== '--set' && seen.has(args[i])) fail(`accepted ${args[i]} twice`);
       seen.add(args[i]);
+      const key = args[i] === '--set' ? args[i + 1].split('=')[0] : Object.hasOwn(settingFlags, args[i]) ? settingFlags[args[i]] : null;
+      if (key !== null && keys.has(key)) fail(`accepted ${key} from two flags`);
+      if (key !== null) keys.add(key);
       if (args[i] !== '--quiet') i++;
     }
     if (!ExperimentConfigSchema.safeParse(parsed.config).success) fail('returned a config its own schema refuses');
     if (parsed.out !== null && parsed.out.trim() === '') fail('accepted an empty --out');
     if (parsed.checkpoint !== null && parsed.checkpoint.trim() === '') fail('accepted an empty --checkpoint');
+    if (parsed.out !== null && parsed.out === parsed.checkpoint) fail('accepted --out and --checkpoint naming the same file');
+
     return 'accepted';
   });
 }
@@ -441,11 +456,11 @@ const linkPayload = fc.record(
     v: fc.oneof(fc.constantFrom(1, 2, 3, 0, -1, 1.5), fc.anything()),
     p: fc.oneof(fc.constantFrom(...PRESET_NAMES, 'nope', ''), fc.string({ maxLength: 70 })),
     s: fc.dictionary(
-      fc.oneof(fc.constantFrom(...SETTING_KEYS, 'ppo.clip', 'impala.rhoBar', 'dqn.double', 'swarm.epochs'), fc.string({ maxLength: 70 })),
+      fc.oneof(fc.constantFrom(...SETTING_KEYS, 'ppo.clip', 'impala.rhoBar', 'dqn.double', 'swarm.epochs', ...Object.getOwnPropertyNames(Object.prototype)), fc.string({ maxLength: 70 })),
       fc.oneof(fc.double(), fc.integer(), fc.boolean(), fc.string({ maxLength: 20 }), fc.constant(null), fc.anything()),
       { maxKeys: 12 },
     ),
-    ui: fc.record({ a: fc.anything(), h: fc.array(fc.oneof(fc.constantFrom(...HIDEABLE, 'ppo.clip', 'reinforce.lr'), fc.string({ maxLength: 70 })), { maxLength: 70 }) }, { requiredKeys: [] }),
+    ui: fc.record({ a: fc.anything(), h: fc.array(fc.oneof(fc.constantFrom(...HIDEABLE, 'ppo.clip', 'reinforce.lr', ...Object.getOwnPropertyNames(Object.prototype)), fc.string({ maxLength: 70 })), { maxLength: 70 }) }, { requiredKeys: [] }),
   },
   { requiredKeys: ['v', 'p'] },
 );
@@ -463,13 +478,130 @@ export function linkDecoderTarget(): FuzzTarget {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Keys that every plain object inherits (`toString`, `constructor`, `__proto__`, ...), tried one by
+// one at every level of a link of each version and of a run file: a lookup in a plain object keyed
+// by what a user sent finds a function there. Exhaustive, not random: the cases are few.
+
+export const PROTOTYPE_KEYS: readonly string[] = Object.getOwnPropertyNames(Object.prototype);
+
+/** Every object in `doc` (arrays' elements included), as the keys leading to it; the root first. */
+export function objectPaths(doc: Json, path: readonly string[] = []): string[][] {
+  if (doc === null || typeof doc !== 'object') return [];
+  const children = Object.entries(doc).flatMap(([k, v]) => objectPaths(v, [...path, k]));
+  return Array.isArray(doc) ? children : [[...path], ...children];
+}
+
+/** The JSON text of `doc` with `key: value` added to the object at `path`, as an own key (`__proto__` too). */
+export function withKeyAt(doc: Json, path: readonly string[], key: string, value: Json): string {
+  const copy = JSON.parse(JSON.stringify(doc)) as Json;
+  let node = copy as Record<string, Json>;
+  for (const k of path) node = node[k] as Record<string, Json>;
+  Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
+  return JSON.stringify(copy);
+}
+
+/** A target that tries each of `cases` once, whatever the number of runs asked for. */
+function exhaustiveTarget<T>(name: string, cases: () => T[], check: (input: T) => Outcome): FuzzTarget {
+  return {
+    name,
+    async run() {
+      let maxMs = 0;
+      let runs = 0;
+      const outcomes: Record<string, number> = {};
+      for (const input of cases()) {
+        runs++;
+        const started = performance.now();
+        try {
+          const outcome = check(input);
+          if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+        } catch (err) {
+          return { target: name, runs, failures: 1, maxMs, outcomes, counterexample: describe(input), error: err instanceof Error ? err.message : String(err) };
+        } finally {
+          maxMs = Math.max(maxMs, performance.now() - started);
+        }
+      }
+      return { target: name, runs, failures: 0, maxMs, outcomes };
+    },
+  };
+}
+
+/** A link of `version` that uses every part: renamed keys in version 1, a hidden setting, a live change. */
+function sampleLink(version: number): Json {
+  const clip = version < 2 ? 'ppo.clip' : 'ppo.clipCoef';
+  return { v: version, p: 'ppo-cartpole', s: { seed: 3, [clip]: 0.25 }, c: [[2, 'ppo.lr', 0.001]], ui: { a: true, h: ['config', clip] } };
+}
+
+interface LinkCase {
+  version: number;
+  key: string;
+  /** Where the key went, for the report: a path of keys, `hide` or `change`. */
+  at: string;
+  payload: string;
+}
+
+/** Each key, in every object of a link of each version (as a key, its value a number or an object holding it), as a hidden item and as a change's key. */
+export function prototypeKeyLinkCases(): LinkCase[] {
+  const cases: LinkCase[] = [];
+  for (let version = 1; version <= LINK_VERSION; version++) {
+    const link = sampleLink(version);
+    for (const key of PROTOTYPE_KEYS) {
+      for (const path of objectPaths(link)) {
+        for (const value of [1, { [key]: 1 }] as Json[]) cases.push({ version, key, at: path.join('.') || '(root)', payload: withKeyAt(link, path, key, value) });
+      }
+      const l = link as { ui: { h: string[] }; c: Json[] };
+      cases.push({ version, key, at: 'hide', payload: JSON.stringify({ ...l, ui: { ...l.ui, h: [...l.ui.h, key] } }) });
+      cases.push({ version, key, at: 'change', payload: JSON.stringify({ ...l, c: [...l.c, [3, key, 1]] }) });
+    }
+  }
+  return cases;
+}
+
+/** The property: the link decodes without throwing, the key is ignored with a reason where it stood for a setting, and the rest loads. */
+export function prototypeKeyLinkTarget(): FuzzTarget {
+  return exhaustiveTarget('link with Object.prototype keys', prototypeKeyLinkCases, ({ key, at, payload }) => {
+    const decoded = decodeExperiment(LZString.compressToEncodedURIComponent(payload));
+    ExperimentConfigSchema.parse(decoded.config);
+    if (decoded.config.preset !== 'ppo-cartpole' || decoded.config.settings.seed !== 3 || decoded.config.settings['ppo.clipCoef'] !== 0.25) fail(`the rest of the link did not load: ${JSON.stringify(decoded.ignored)}`);
+    if (!decoded.ui.hide.includes('ppo.clipCoef') || decoded.changes.length !== 1) fail('the link lost its hidden setting or its change');
+    const named = at === 's' ? key : at === 'hide' ? `hide.${key}` : at === 'change' ? `change.${key}` : null;
+    if (named !== null && !decoded.ignored.some((p) => p.field === named && p.reason.length > 0)) fail(`${named} was not reported as ignored`);
+    return decoded.ignored.length === 0 ? 'loaded' : 'loaded, parts ignored';
+  });
+}
+
+/** Each key, in every object of a run file with weights (as a key, its value a number or an object holding it). */
+export function prototypeKeyRunFileCases(): { key: string; at: string; text: string }[] {
+  const file = JSON.parse(exportRunFile(sampleRun('proto'))) as Json;
+  return PROTOTYPE_KEYS.flatMap((key) =>
+    objectPaths(file).flatMap((path) => ([1, { [key]: 1 }] as Json[]).map((value) => ({ key, at: path.join('.') || '(root)', text: withKeyAt(file, path, key, value) }))),
+  );
+}
+
+/** The property: parseRunFile never throws; a key in the settings is ignored with its reason and the rest loads. */
+export function prototypeKeyRunFileTarget(): FuzzTarget {
+  return exhaustiveTarget('run file with Object.prototype keys', prototypeKeyRunFileCases, ({ key, at, text }) => {
+    const parsed = parseRunFile(text);
+    if (at === 'run.config.settings') {
+      if (!parsed.ok) fail(`refused instead of ignoring the key: ${parsed.reason}`);
+      if (!parsed.ignored?.some((p) => p.field === `run.config.settings.${key}` && p.reason.length > 0)) fail('the key was not reported as ignored');
+    }
+    if (!parsed.ok) {
+      if (typeof parsed.reason !== 'string' || parsed.reason.length === 0) fail('refused without a reason');
+      return 'refused';
+    }
+    if (parsed.run.config.settings.seed !== sampleRun('proto').config.settings.seed || parsed.run.records.length !== 2) fail('the rest of the file did not load');
+    return 'imported';
+  });
+}
+
 export function fuzzTargets(): FuzzTarget[] {
-  return [runFileImportTarget(), checkpointTarget(), segmentTarget(), episodeBatchTarget(), cliArgsTarget(), linkDecoderTarget()];
+  return [runFileImportTarget(), checkpointTarget(), segmentTarget(), episodeBatchTarget(), cliArgsTarget(), linkDecoderTarget(), prototypeKeyLinkTarget(), prototypeKeyRunFileTarget()];
 }
 
 export const fuzzBenchmark: Benchmark = {
   name: 'fuzz',
-  description: 'Property-based fuzzing of the run-file importer, checkpoint decoder, segment checks, CLI arguments and the link decoder: inputs tried, failures, longest input',
+  description: 'Property-based fuzzing of the run-file importer, checkpoint decoder, segment checks, CLI arguments and the link decoder, and every Object.prototype key at every level of links and run files: inputs tried, failures, longest input',
   help: {
     seeds: null,
     flags: [

@@ -2,10 +2,10 @@
  * Command-line parsing for `npm run train`. Turns flags into an ExperimentConfig; any problem is a
  * ConfigError naming the field, which the caller prints on one line before exiting with code 2.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { checkKeysApply, ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
-import { decodeExperiment, type IgnoredPart } from '../config/urlState';
+import { decodeExperiment, extractToken, type IgnoredPart } from '../config/urlState';
 import { checkLiveChange, type LiveChange } from '../config/liveSettings';
 
 export interface TrainArgs {
@@ -59,6 +59,14 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let saveDataset: string | null = null;
   let quiet = false;
   const overrides: Record<string, unknown> = {};
+  // Which flag set each setting (`--seed 6` after `--set seed=5` would silently win).
+  const setBy = new Map<string, string>();
+  const setting = (flag: string, key: string, value: unknown, given: string) => {
+    const earlier = setBy.get(key);
+    if (earlier !== undefined) throw new ConfigError(flag, `sets ${key} again (${earlier} already sets it): give it once`);
+    setBy.set(key, given);
+    overrides[key] = value;
+  };
   const seen = new Set<string>();
 
   for (let i = 0; i < argv.length; i++) {
@@ -91,17 +99,17 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
         saveDataset = value;
         break;
       case '--seed':
-        overrides.seed = parseSettingText('seed', value);
+        setting(flag, 'seed', parseSettingText('seed', value), `${flag} ${value}`);
         break;
       case '--steps':
-        overrides['run.envSteps'] = parseSettingText('run.envSteps', value);
+        setting(flag, 'run.envSteps', parseSettingText('run.envSteps', value), `${flag} ${value}`);
         break;
       case '--actors':
-        overrides.actors = parseSettingText('actors', value);
+        setting(flag, 'actors', parseSettingText('actors', value), `${flag} ${value}`);
         break;
       case '--set': {
         const [key, v] = parseSettingAssignment('--set', value);
-        overrides[key] = v;
+        setting(flag, key, v, `${flag} ${value}`);
         break;
       }
     }
@@ -110,7 +118,16 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let ignored: IgnoredPart[] = [];
   let changes: LiveChange[] = [];
   let base: ExperimentConfig;
+  checkDistinctOutputs([
+    ['--out', out],
+    ['--checkpoint', checkpoint],
+    ['--checkpoint', checkpoint === null ? null : `${checkpoint}.partial`],
+    ['--save-dataset', saveDataset],
+  ]);
   if (url !== null) {
+    // An empty link would train the default preset, which nobody asked for.
+    if (url.trim() === '') throw new ConfigError('--url', 'is empty: give the link the page\'s Share button makes');
+    if (extractToken(url.trim()) === '') throw new ConfigError('--url', `${JSON.stringify(url)} carries no experiment (nothing after #): give the link the page's Share button makes`);
     const decoded = decodeExperiment(url);
     ignored = decoded.ignored;
     if (ignored.some((p) => p.field === 'link' || p.field.startsWith('link.'))) {
@@ -170,4 +187,64 @@ export function outputPathProblem(path: string, options: { regularFile?: boolean
 export function checkOutputPath(flag: string, path: string, options: { regularFile?: boolean } = {}): void {
   const problem = outputPathProblem(path, options);
   if (problem) throw new ConfigError(flag, problem);
+}
+
+/**
+ * What names the file at `path`: its device and inode when it exists (another spelling, a link),
+ * else its folder with links resolved and its name.
+ */
+function fileIdentity(path: string): string {
+  try {
+    const st = statSync(path);
+    return `inode ${st.dev}:${st.ino}`;
+  } catch {
+    try {
+      return `path ${join(realpathSync(dirname(resolve(path))), basename(path))}`;
+    } catch {
+      return `path ${resolve(path)}`;
+    }
+  }
+}
+
+/**
+ * Throws a ConfigError when two outputs would be the same file (`--out F --checkpoint ./F`): one
+ * would overwrite the other. `outputs` are [flag, path] pairs; a null path is an output not asked for.
+ */
+export function checkDistinctOutputs(outputs: readonly (readonly [flag: string, path: string | null])[]): void {
+  const taken = new Map<string, readonly [string, string]>();
+  for (const [flag, path] of outputs) {
+    if (path === null || path.trim() === '') continue;
+    const id = fileIdentity(path);
+    const other = taken.get(id);
+    if (other !== undefined && other[0] !== flag) {
+      throw new ConfigError(flag, `${path} is the same file as ${other[0]} ${other[1]}: one would overwrite the other; give each output its own file`);
+    }
+    taken.set(id, [flag, path]);
+  }
+}
+
+/** The NATS URL schemes a learner connects with (ws:// and wss:// are the page's, through the server's WebSocket port). */
+const CLUSTER_SCHEMES = ['nats:', 'tls:'];
+
+/**
+ * Throws a ConfigError naming `--cluster` and its URL when the URL cannot reach a NATS server
+ * (`--cluster http://evil`), before the credentials file is read. Without `--cluster` it does nothing.
+ */
+export function checkClusterUrl(argv: readonly string[]): void {
+  const at = argv.indexOf('--cluster');
+  if (at < 0 || at + 1 >= argv.length) return;
+  const url = argv[at + 1];
+  if (url.startsWith('--')) return;
+  const expected = 'expected nats://HOST:PORT or tls://HOST:PORT';
+  if (url.trim() === '') throw new ConfigError('--cluster', `needs the cluster's URL, got ""; ${expected}`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('--cluster', `${JSON.stringify(url)} is not a URL; ${expected}`);
+  }
+  if (!CLUSTER_SCHEMES.includes(parsed.protocol)) {
+    throw new ConfigError('--cluster', `${url} is not a NATS server URL (scheme ${parsed.protocol.slice(0, -1)}); ${expected}`);
+  }
+  if (parsed.hostname === '') throw new ConfigError('--cluster', `${url} names no host; ${expected}`);
 }

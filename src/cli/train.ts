@@ -17,7 +17,7 @@ import { nodePlatform } from './nodePlatform';
 import { saveDataset } from './dataset';
 import { canSaveDataset, SAVED_DATASET_EPISODES } from '../runs/dataset';
 import { TrainingRun } from '../engine/trainer';
-import { checkOutputPath, parseTrainArgs, TRAIN_USAGE, type TrainArgs } from './args';
+import { checkClusterUrl, checkOutputPath, parseTrainArgs, TRAIN_USAGE, type TrainArgs } from './args';
 import { printHelpIfAsked } from './help';
 import { ProgressBar } from './progress';
 import { oneLine, runMain } from './runMain';
@@ -57,6 +57,7 @@ async function main(): Promise<number> {
   let cluster: ReturnType<typeof takeClusterFlags>['cluster'];
   if (printHelpIfAsked(process.argv.slice(2), TRAIN_USAGE)) return 0;
   try {
+    checkClusterUrl(process.argv.slice(2));
     const taken = takeClusterFlags(process.argv.slice(2));
     cluster = taken.cluster;
     args = argsOrError(taken.rest);

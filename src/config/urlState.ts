@@ -111,8 +111,8 @@ function resolveAccepted(preset: string, accepted: Record<string, unknown>, igno
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       // The preset alone resolves, so some accepted setting is at fault: the one named, else the algorithm.
-      const field = err.field in accepted ? err.field : 'algorithm';
-      if (!(field in accepted)) throw err;
+      const field = Object.hasOwn(accepted, err.field) ? err.field : 'algorithm';
+      if (!Object.hasOwn(accepted, field)) throw err;
       ignored.push({ field, reason: err.message.slice(err.field.length + 2) });
       delete accepted[field];
     }
@@ -157,7 +157,9 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   }
 
   const accepted: Record<string, unknown> = {};
-  const settings = oldKeys ? migrateSettingKeys(link.s ?? {}) : (link.s ?? {});
+  // The settings as the link has them: the schema's copy has lost an own `__proto__` key, which must be reported too.
+  const given = link.s === undefined ? {} : (json as { s: Record<string, unknown> }).s;
+  const settings = oldKeys ? migrateSettingKeys(given) : given;
   const retiredKeys = Object.keys(settings).filter((k) => k.startsWith(RETIRED_SETTING_PREFIX));
   if (retiredKeys.length > 0) ignored.push({ field: retiredKeys.join(', '), reason: 'settings of the retired first agent swarm' });
   for (const [key, value] of Object.entries(settings)) {

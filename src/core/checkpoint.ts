@@ -6,7 +6,7 @@
  *   0   magic  "PARLCKPT" (8 ASCII bytes)
  *   8   version (= 1)
  *   12  header length H in bytes
- *   16  header: UTF-8 JSON { lengths: number[], shapes?: number[][], names?: string[], meta: {...}, crc32?: number }
+ *   16  header: UTF-8 JSON { lengths: number[], shapes?: number[][], names?: string[], meta: {...}, crc32: number }
  *   16+H  zero padding to a multiple of 4
  *   then the weights, one after the other, float32 little-endian, sum(lengths)*4 bytes,
  *   and nothing after them.
@@ -14,8 +14,9 @@
  *
  * Checksum (header revision 2): `crc32` is the CRC-32 (IEEE 802.3, as in zip and PNG) of the
  * header's JSON written without its `crc32` key, then the weight bytes (the padding must be
- * zeros). A file with a flipped byte anywhere after the prefix is refused. Files written before it (no `crc32`)
- * still load. Decoding is bounded: the header, the number of arrays, each shape's rank and
+ * zeros). A file with a flipped byte anywhere after the prefix is refused, and so is a file
+ * without a checksum: a flipped bit in the key "crc32" must not turn the check off. Files written
+ * before the checksum are refused with a message saying so. Decoding is bounded: the header, the number of arrays, each shape's rank and
  * dimensions and the total size have caps (CHECKPOINT_LIMITS), checked before anything big is
  * allocated or walked.
  */
@@ -75,6 +76,7 @@ interface Header {
   shapes?: number[][];
   names?: string[];
   meta: Record<string, unknown>;
+  /** Absent only in files written before the checksum (refused) or damaged ones. */
   crc32?: number;
 }
 
@@ -180,7 +182,8 @@ export function decodeCheckpoint(bytes: Uint8Array, options: DecodeOptions = {})
       throw bad(`"names" must be ${header.lengths.length} strings of at most ${L.nameChars} characters`);
     }
   }
-  if (header.crc32 !== undefined && (!Number.isInteger(header.crc32) || header.crc32 < 0 || header.crc32 > 0xffffffff)) throw bad('"crc32" is not a 32-bit checksum');
+  if (header.crc32 === undefined) throw bad(missingChecksum(header));
+  if (!Number.isInteger(header.crc32) || header.crc32 < 0 || header.crc32 > 0xffffffff) throw bad('"crc32" is not a 32-bit checksum');
   const dataStart = pad4(PREFIX + headerLen);
   const need = 4 * floats;
   const have = bytes.length - dataStart;
@@ -188,11 +191,9 @@ export function decodeCheckpoint(bytes: Uint8Array, options: DecodeOptions = {})
   if (have > need) throw bad(`${have - need} unexpected bytes after the weights`);
   for (let i = PREFIX + headerLen; i < dataStart; i++) if (bytes[i] !== 0) throw bad('the padding after the header is not zeros (damaged file)');
   const data = bytes.subarray(dataStart);
-  if (header.crc32 !== undefined) {
-    const { crc32: stored, ...unsigned } = header;
-    const actual = checksum(new TextEncoder().encode(JSON.stringify(unsigned)), data);
-    if (actual !== stored) throw bad(`checksum mismatch (stored ${hex(stored)}, computed ${hex(actual)}): the file is damaged`);
-  }
+  const { crc32: stored, ...unsigned } = header;
+  const actual = checksum(new TextEncoder().encode(JSON.stringify(unsigned)), data);
+  if (actual !== stored) throw bad(`checksum mismatch (stored ${hex(stored)}, computed ${hex(actual)}): the file is damaged`);
   const weights: Float32Array[] = [];
   let off = 0;
   for (const n of header.lengths) {
@@ -209,6 +210,19 @@ export function decodeCheckpoint(bytes: Uint8Array, options: DecodeOptions = {})
   if (header.shapes) out.shapes = header.shapes;
   if (Array.isArray(header.names)) out.names = header.names;
   return out;
+}
+
+/** The header keys of the first version of the format, which wrote no checksum. */
+const UNCHECKED_HEADER_KEYS: readonly string[] = ['lengths', 'shapes', 'names', 'meta'];
+
+/**
+ * Why a header without `crc32` is refused: one with only the first version's keys is an old file;
+ * any other key means the checksum's own key was damaged (a flipped bit in "crc32").
+ */
+function missingChecksum(header: object): string {
+  const other = Object.keys(header).find((k) => !UNCHECKED_HEADER_KEYS.includes(k));
+  if (other !== undefined) return `no "crc32" checksum, and an unknown header key ${JSON.stringify(other.slice(0, 64))}: the file is damaged`;
+  return 'no checksum: the file was written by an older version, before checkpoints carried one, and this version loads only weights it can check (train the run again for a new checkpoint)';
 }
 
 const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;

@@ -1,7 +1,7 @@
 /**
  * What the rollout actors share whatever their action space (RolloutActor, ContinuousRolloutActor):
- * the lazily made training VectorEnv and where its episodes stand, the live view's demo episode,
- * and the crash button.
+ * the lazily made training VectorEnv and where its episodes stand, and the live view's demo
+ * episode. (The crash button's method is every actor's, from the worker host: core/remote/host.ts.)
  */
 import { deriveSeed } from '../core/rng';
 import type { ResetResult, StepResult } from '../envs/types';
@@ -62,11 +62,4 @@ export function playDemoEpisode<A>(env: DemoEnv<A>, envId: string, maxFrames: nu
     if (step.terminated || step.truncated) break;
   }
   return { envId, keys, frames: Float32Array.from(frames), episodeReturn: ret, length };
-}
-
-/** Throw from a timer, outside any call, so that the actor's worker dies (the "crash an actor" button, and tests). */
-export function crashSoon(message: string): void {
-  setTimeout(() => {
-    throw new Error(message);
-  });
 }

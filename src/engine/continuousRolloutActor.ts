@@ -15,7 +15,7 @@ import { Rng, deriveSeed } from '../core/rng';
 import { makeEnv } from '../envs/registry';
 import type { BoxActionEnv, TimeLimitedEnv } from '../envs/types';
 import { ContinuousPolicy, GREEDY, type ContinuousPolicyKind, type ExploreMode } from './continuousPolicy';
-import { ActorVector, crashSoon, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
+import { ActorVector, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
 
 export interface ContinuousRolloutActorOptions {
   envId: string;
@@ -246,10 +246,6 @@ export class ContinuousRolloutActor {
     });
   }
 
-  /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
-  crash(message = 'crash requested'): void {
-    crashSoon(message);
-  }
 
   /** Whether acting in this mode samples from a gSDE actor (uniform warm-up and greedy actions do not). */
   private usesSde(mode: ExploreMode): boolean {

@@ -201,10 +201,4 @@ export class MarlActor {
     return { envId: task.envId, keys, frames: Float32Array.from(frames), episodeReturn: ret, length };
   }
 
-  /** Crash this actor's worker on purpose (the playground's crash button, and tests). */
-  crash(message = 'crash requested'): void {
-    setTimeout(() => {
-      throw new Error(message);
-    });
-  }
 }

@@ -26,7 +26,7 @@ import { NoiseTable } from '../algorithms/noiseTable';
 import { setFlatWeights } from '../algorithms/es';
 import { makeEnv } from '../envs/registry';
 import type { TimeLimitedEnv } from '../envs/types';
-import { ActorVector, crashSoon, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
+import { ActorVector, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
 import { SegmentWriter, type EpisodeBatch, type Segment, type VectorStepResult } from './segments';
 
 export type { EpisodeBatch, Segment } from './segments';
@@ -246,10 +246,6 @@ export class RolloutActor {
     return playDemoEpisode(this.demoEnv, this.options.envId, maxFrames, (obs) => argmax(this.scores(obs, 1, this.options.model.kind !== 'q')));
   }
 
-  /** Crash this actor's worker on purpose (the playground's "crash an actor" button, and tests). */
-  crash(message = 'crash requested'): void {
-    crashSoon(message);
-  }
 
   private greedyEpisode(): { ret: number; length: number } {
     const env = this.envs[0];

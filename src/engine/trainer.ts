@@ -64,10 +64,16 @@ export class TrainingRun {
     return this.gate.current;
   }
 
-  /** Crash one actor's worker on purpose; the pool detects it and starts a replacement. */
-  async crashActor(index: number): Promise<void> {
-    if (!this.crashTarget) throw new Error('no actors are running');
-    await this.crashTarget.crashActor(index);
+  /**
+   * Crash one actor's worker on purpose; the pool detects it and starts a replacement. Rejects,
+   * for a caller that awaits it, when there is no such actor or no actors run; a caller that does
+   * not (`void run.crashActor(0)`) never gets an unhandled rejection that would end its process.
+   */
+  crashActor(index: number): Promise<void> {
+    const target = this.crashTarget;
+    const crashed = target ? Promise.resolve().then(() => target.crashActor(index)) : Promise.reject(new Error('no actors are running'));
+    crashed.catch(() => undefined);
+    return crashed;
   }
 
   async run(): Promise<SummaryRecord> {

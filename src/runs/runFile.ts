@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
-import { reviveConfig } from '../config/migrations';
+import { reviveConfig, type DroppedPart } from '../config/migrations';
 import { RECORD_LIMITS as L, type BackendRecord, type ChangeRecord, type DecompTraceRecord, type SummaryRecord, type SwarmUpdateRecord, type UpdateRecord } from './records';
 
 export const RUN_FILE_FORMAT = 'parl-playground-run';
@@ -218,7 +218,7 @@ export const RunFileSchema = z.object({
     createdAt: finite,
     status: z.enum(['running', 'done', 'stopped', 'error', 'interrupted']),
     // Files made by older versions: renamed keys mapped, settings added since filled from the preset.
-    config: z.preprocess(reviveConfig, ExperimentConfigSchema),
+    config: z.preprocess((config) => reviveConfig(config), ExperimentConfigSchema),
     // Files made before the first swarm was retired may hold its episode traces ('trace'): nothing draws them now.
     records: z
       .preprocess(
@@ -236,7 +236,8 @@ export const RunFileSchema = z.object({
   }),
 });
 
-export type RunFileResult = { ok: true; run: SavedRun } | { ok: false; reason: string };
+/** An imported run, with the parts of its file that were left out (a setting this version does not have), when there were any. */
+export type RunFileResult = { ok: true; run: SavedRun; ignored?: DroppedPart[] } | { ok: false; reason: string };
 
 /** The JSON text of a run file. */
 export function exportRunFile(run: SavedRun): string {
@@ -262,8 +263,28 @@ export function tooDeep(json: unknown, maxDepth: number = L.jsonDepth): string |
   return null;
 }
 
+/** `json` with its run's config revived (see reviveConfig), what was left out of it added to `dropped`. */
+function withRevivedConfig(json: unknown, dropped: DroppedPart[]): unknown {
+  if (typeof json !== 'object' || json === null || !Object.hasOwn(json, 'run')) return json;
+  const run: unknown = (json as { run: unknown }).run;
+  if (typeof run !== 'object' || run === null || Array.isArray(run) || !Object.hasOwn(run, 'config')) return json;
+  const found: DroppedPart[] = [];
+  const config = reviveConfig((run as { config: unknown }).config, found);
+  dropped.push(...found.map((d) => ({ field: `run.config.${d.field}`, reason: d.reason })));
+  return { ...json, run: { ...run, config } };
+}
+
 /** Parse and validate a run file. Never throws. */
 export function parseRunFile(text: string): RunFileResult {
+  try {
+    return parseRunFileText(text);
+  } catch (err) {
+    // Every known problem has its own reason above; this keeps the promise for one nobody foresaw.
+    return { ok: false, reason: `could not read the file (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+function parseRunFileText(text: string): RunFileResult {
   if (text.length > MAX_RUN_FILE_CHARS) return { ok: false, reason: `the file is larger than ${MAX_RUN_FILE_CHARS / 2 ** 20} MiB` };
   let json: unknown;
   try {
@@ -276,7 +297,8 @@ export function parseRunFile(text: string): RunFileResult {
   }
   const deep = tooDeep(json);
   if (deep !== null) return { ok: false, reason: `${deep}: nested more than ${L.jsonDepth} levels deep` };
-  const parsed = RunFileSchema.safeParse(json);
+  const ignored: DroppedPart[] = [];
+  const parsed = RunFileSchema.safeParse(withRevivedConfig(json, ignored));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue.path.map(String).join('.') || '(root)';
@@ -284,7 +306,8 @@ export function parseRunFile(text: string): RunFileResult {
   }
   // The schema has already turned `base64` into the checked checkpoint bytes.
   const { weights, ...run } = parsed.data.run;
-  return { ok: true, run: { ...(run as Omit<SavedRun, 'weights'>), ...(weights ? { weights: { update: weights.update, envSteps: weights.envSteps, bytes: weights.base64 } } : {}) } };
+  const saved: SavedRun = { ...(run as Omit<SavedRun, 'weights'>), ...(weights ? { weights: { update: weights.update, envSteps: weights.envSteps, bytes: weights.base64 } } : {}) };
+  return ignored.length > 0 ? { ok: true, run: saved, ignored } : { ok: true, run: saved };
 }
 
 /**

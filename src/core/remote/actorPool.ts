@@ -229,6 +229,21 @@ export class ActorPool<T> {
     return this.callNow(slot, method, args);
   }
 
+  /**
+   * Calls `method` on actor `index` only while `actor` (one this slot had) holds the slot: once it
+   * has died, rejects with ActorDiedError instead of calling its replacement, which has none of
+   * its state (a multi-call episode started on it).
+   */
+  callOn<K extends MethodKeys<T>>(index: number, actor: RemoteActor<T>, method: K, ...args: MethodArgs<T, K>): Promise<MethodResult<T, K>> {
+    const slot = this.slots[index];
+    if (!slot) return Promise.reject(new RangeError(`ActorPool: no actor at index ${index} (size ${this.slots.length})`));
+    if (slot.actor !== actor || actor.isDead) {
+      if (!actor.isDead) return Promise.reject(new Error(`ActorPool: ${actor.actorName} is not actor ${index}`));
+      return actor.dead.then((death) => Promise.reject(new ActorDiedError(death, method)));
+    }
+    return this.callNow(slot, method, args);
+  }
+
   private async callNow<K extends MethodKeys<T>>(slot: Slot<T>, method: K, args: MethodArgs<T, K>): Promise<MethodResult<T, K>> {
     if (this.closed) throw new Error('ActorPool: terminated');
     const actor = slot.actor;

@@ -72,6 +72,9 @@ function dedupe(transfer: Transferable[] | undefined): Transferable[] {
   return [...new Set(transfer)];
 }
 
+/** The method every actor has, whatever its class: the worker host provides it (host.ts), and ActorControl.crash calls it. */
+export const CRASH_METHOD = 'crash';
+
 /** Internal control messages, next to comlink's own (they carry no `id`, so comlink ignores them). */
 export type ControlMessage =
   | { __parl: 'init'; key: string; module?: string; args: unknown[]; name: string }

@@ -5,7 +5,8 @@
  * Protocol: the caller sends `{__parl:'init', key, module?, args, name}`. The host imports
  * `module` if given (registering the actor classes it exports), looks `key` up in the registry, constructs the
  * class with `args`, `Comlink.expose`s the instance on the endpoint and answers
- * `{__parl:'ready', methods}`; a failure answers `{__parl:'init-error', error}`. The host answers
+ * `{__parl:'ready', methods}` (the class's methods, and `crash`, which the host gives every actor);
+ * a failure answers `{__parl:'init-error', error}`. The host answers
  * `{__parl:'ping', seq}` with `{__parl:'pong', seq}` at any time (the pool's heartbeat).
  *
  * `{__parl:'repeat', id, method, k, first, rest}` (a cluster host's packed call) calls one of the
@@ -15,12 +16,29 @@
  * actor, and the first error ends it and is its answer.
  */
 import * as Comlink from 'comlink';
-import { isControlMessage, type ControlMessage } from './endpoint';
+import { CRASH_METHOD, isControlMessage, type ControlMessage } from './endpoint';
 import { serializeError } from './errors';
 import { getActorClass, registerExportedActorClasses, registeredActorKeys } from './registry';
 import { collectTransferables, registerTransferHandlers, TRANSFER_HANDLER_NAME } from './transfer';
 
 type RepeatMessage = Extract<ControlMessage, { __parl: 'repeat' }>;
+
+/** Throw from a timer, outside any call, so that this worker dies (as an actor's own bug would kill it). */
+function crashWorker(message: unknown = 'crash requested'): void {
+  setTimeout(() => {
+    throw new Error(typeof message === 'string' ? message : 'crash requested');
+  });
+}
+
+/**
+ * Gives `instance` a `crash(message)` method, so every actor class can be crashed on purpose (the
+ * playground's "crash an actor" button, and tests) without each declaring one. A class's own
+ * `crash` is kept.
+ */
+function provideCrash(instance: object): void {
+  if (typeof (instance as Record<string, unknown>)[CRASH_METHOD] === 'function') return;
+  Object.defineProperty(instance, CRASH_METHOD, { value: crashWorker, configurable: true, writable: true });
+}
 
 /** Method names callable on `obj`: own and inherited functions, minus Object.prototype's. */
 export function methodNames(obj: object): string[] {
@@ -64,6 +82,7 @@ export function runActorHost(ep: Comlink.Endpoint): void {
       }
       // The registry stores classes as `new (...args: never[]) => object`; the args come from the caller.
       const instance = new (Cls as new (...a: unknown[]) => object)(...args);
+      provideCrash(instance);
       const methods = methodNames(instance);
       actor = { instance, methods: new Set(methods) };
       Comlink.expose(instance, ep);

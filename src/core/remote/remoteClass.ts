@@ -14,7 +14,7 @@
  * {@link RemoteActorError}, with the remote stack.
  */
 import * as Comlink from 'comlink';
-import { isControlMessage, isLocalSendError } from './endpoint';
+import { CRASH_METHOD, isControlMessage, isLocalSendError } from './endpoint';
 import { ActorCallTimeoutError, ActorDiedError, RemoteActorError, type ActorDeath, type ActorDeathReason, type SerializedError } from './errors';
 import { getActorKey, type ActorClass } from './registry';
 import { getActorSpawner, type ActorSpawner, type SpawnedWorker } from './spawner';
@@ -49,6 +49,12 @@ export interface ActorControl<T> {
   call<K extends MethodKeys<T>>(method: K, args: MethodArgs<T, K>, options?: CallOptions): Promise<MethodResult<T, K>>;
   /** Round trip to the worker host (not the actor's code); resolves with the latency in ms. */
   ping(timeoutMs?: number): Promise<number>;
+  /**
+   * Crashes the actor's worker on purpose (the "crash an actor" button, and tests), whatever its
+   * class: the worker host gives every actor this method. Resolves when the call is answered, or
+   * rejects with ActorDiedError when the worker dies first; either way the worker dies.
+   */
+  crash(message?: string): Promise<void>;
   /** Stops the worker; in-flight calls reject with ActorDiedError. `reason` defaults to 'terminated'. */
   terminate(reason?: ActorDeathReason, error?: Error): Promise<void>;
 }
@@ -90,7 +96,7 @@ function nextActorName(base: string): string {
 
 type Pending = { method: string; reject: (err: Error) => void };
 
-const CONTROL_KEYS: ReadonlySet<string> = new Set(['actorName', 'dead', 'isDead', 'methods', 'onDeath', 'call', 'ping', 'terminate']);
+const CONTROL_KEYS: ReadonlySet<string> = new Set(['actorName', 'dead', 'isDead', 'methods', 'onDeath', 'call', 'ping', 'crash', 'terminate']);
 
 /** The caller's side of one actor worker. Used through the RemoteActor proxy it builds. */
 class ActorConnection<T> {
@@ -135,6 +141,7 @@ class ActorConnection<T> {
       onDeath: (listener) => this.onDeath(listener),
       call: (method, args, options) => this.invoke(method, args as unknown[], options) as Promise<never>,
       ping: (timeoutMs) => this.ping(timeoutMs),
+      crash: (message) => this.invoke(CRASH_METHOD, [message ?? 'crash requested'], undefined).then(() => undefined),
       terminate: (reason, error) => this.terminate(reason, error),
     };
     const methodFns = new Map<string, (...args: unknown[]) => Promise<unknown>>();

@@ -16,7 +16,9 @@
  */
 import { DEFAULT_SKILL_TABLE } from '../../envs/swarm/decompositionSkills';
 import type { ExperimentSettings } from '../../config/settings';
-import { DecompActor, type DecompTaskSpec } from '../../swarm/decompActor';
+import { DecompActor, type DecompPending, type DecompTaskSpec } from '../../swarm/decompActor';
+import { ActorDiedError } from '../../core/remote/errors';
+import type { RemoteActor } from '../../core/remote/remoteClass';
 import { DecompLearner, actorSpecOf, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
 import { DEMO_START, startFromDemonstrations } from '../../swarm/demoStart';
 import { SetInference, type DecompActors } from '../../swarm/decompRollouts';
@@ -82,15 +84,33 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   const actorSpec = actorSpecOf(options);
   const reporting = await createReportingPool(ctx, actorHandle(ctx, DecompActor), s.actors, (i): [{ spec: DecompTaskSpec; actorIndex: number; seed: number }] => [{ spec: actorSpec, actorIndex: i, seed: s.seed }], async () => undefined);
   const pool = reporting.pool;
+  const progress = new LoopProgress(ctx);
+  // An actor that dies mid-update (a crash, the crash button) loses its unfinished episodes; the
+  // pool replaces it, and the replacement starts afresh at the next update.
+  const orLost = async (i: number, call: Promise<DecompPending>): Promise<DecompPending> => {
+    try {
+      return await call;
+    } catch (err) {
+      if (!(err instanceof ActorDiedError)) throw err;
+      progress.lose();
+      ctx.emit({ type: 'notice', level: 'warning', message: `Lost the unfinished episodes of actor ${i} this update: ${err.message}` });
+      return { actorIndex: i, obs: new Float32Array(0), slots: new Int32Array(0), finished: [], running: 0 };
+    }
+  };
+  // The actor each update's episodes started on: they advance there, never on a replacement.
+  const startedOn: RemoteActor<DecompActor>[] = [];
   const actors: DecompActors = {
     get size() {
       return pool.size;
     },
-    start: (i, update, episodes, taskSeeds) => pool.call(i, 'start', update, episodes, taskSeeds),
-    advance: (i, actions) => pool.call(i, 'advance', actions),
+    start: async (i, update, episodes, taskSeeds) => {
+      await pool.ready(i);
+      startedOn[i] = pool.actor(i);
+      return orLost(i, pool.callOn(i, startedOn[i], 'start', update, episodes, taskSeeds));
+    },
+    advance: (i, actions) => orLost(i, pool.callOn(i, startedOn[i], 'advance', actions)),
   };
   const learner = DecompLearner.create(options, actors);
-  const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(learner.model);
   // The learning rate and entropy weight change in the update rule; λ1, λ2 and their schedules are read from the settings each update.
   progress.applyChangesTo(learner.agent.alg);

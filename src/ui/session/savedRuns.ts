@@ -119,7 +119,8 @@ export function createSavedRuns({ store, runs, generations, download }: SavedRun
     }
     try {
       const meta = await db.importRun(parsed.run);
-      s.notify('info', `Imported "${meta.name}".`);
+      const left = (parsed.ignored ?? []).map((p) => `${p.field} (${p.reason})`);
+      s.notify('info', `Imported "${meta.name}".${left.length > 0 ? ` Ignored: ${left.join('; ')}.` : ''}`);
     } catch (err) {
       // importRun is all or nothing: nothing was written, every other saved run is as it was.
       s.notify('error', err instanceof RunImportError ? err.message : `Could not import ${file.name}: ${message(err)}`);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,28 @@ describe('npm run train', () => {
       expect(r.stdout).toBe('');
     }
     expect(existsSync(join(dir, 'taken.partial'))).toBe(false);
+  });
+
+  it('refuses conflicting flags before training, with exit 2 and one line: the same file twice, a setting twice, an empty link, a cluster URL that is not one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parl-train-'));
+    const kept = join(dir, 'kept.jsonl');
+    writeFileSync(kept, 'the run before\n');
+    const cases: [string[], RegExp][] = [
+      [['--preset', 'quickstart', '--out', kept, '--checkpoint', kept], /^error: --checkpoint: .*kept\.jsonl is the same file as --out .*kept\.jsonl: one would overwrite the other/],
+      [['--preset', 'quickstart', '--set', 'seed=5', '--seed', '6'], /^error: --seed: sets seed again \(--set seed=5 already sets it\)/],
+      [['--preset', 'quickstart', '--set', 'actors=3', '--actors', '2'], /^error: --actors: sets actors again/],
+      [['--url', ''], /^error: --url: is empty/],
+      [['--url', 'http://localhost:5173/#'], /^error: --url: .* carries no experiment/],
+      [['--preset', 'quickstart', '--cluster', 'http://evil'], /^error: --cluster: http:\/\/evil is not a NATS server URL/],
+    ];
+    for (const [args, message] of cases) {
+      const r = train(...args, '--steps', '1000', '--quiet');
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+    expect(readFileSync(kept, 'utf8')).toBe('the run before\n');
   });
 
   it('stops with one line and exit 1 when --out fails mid-run (a full disk)', () => {

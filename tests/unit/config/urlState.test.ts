@@ -109,4 +109,17 @@ describe('URL codec', () => {
       }
     }
   });
+
+  it("ignores a setting or hidden item named like an object's own method (toString, __proto__), with its reason, and loads the rest", () => {
+    for (const v of [1, LINK_VERSION]) {
+      for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+        const text = `{"v":${v},"p":"quickstart","s":{"${name}":1,"seed":4},"ui":{"h":["${name}","seed"]}}`;
+        const decoded = decodeExperiment(compressToEncodedURIComponent(text));
+        expect(decoded.config).toEqual(resolveExperiment('quickstart', { seed: 4 }));
+        expect(decoded.ui.hide).toEqual(['seed']);
+        expect(decoded.ignored.map((p) => p.field)).toEqual([name, `hide.${name}`]);
+        expect(decoded.ignored[0].reason).toMatch(/^unknown setting/);
+      }
+    }
+  });
 });

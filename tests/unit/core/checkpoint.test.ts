@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDB } from 'idb';
@@ -110,10 +110,49 @@ describe('checksum and caps', () => {
     expect(() => decodeCheckpoint(changed)).toThrow(/checksum mismatch/);
   });
 
-  it('still loads a checkpoint written before the checksum', () => {
-    const back = decodeCheckpoint(oldFormat({ lengths: [2], shapes: [[2]], meta: { old: true } }, [0.5, -2]));
-    expect(Array.from(back.weights[0])).toEqual([0.5, -2]);
-    expect(back.meta).toEqual({ old: true });
+  it('refuses a checkpoint written before the checksum, with a message saying so', () => {
+    expect(() => decodeCheckpoint(oldFormat({ lengths: [2], shapes: [[2]], meta: { old: true } }, [0.5, -2]))).toThrow(
+      /^Not a valid PARL Playground checkpoint: no checksum: the file was written by an older version, before checkpoints carried one/,
+    );
+  });
+
+  it('refuses every bit flip in the "crc32" key, alone or with a changed weight: damage to the key never turns the check off', () => {
+    const bytes = encodeCheckpoint(ckpt);
+    const key = new TextDecoder().decode(bytes).indexOf('"crc32"');
+    expect(key).toBeGreaterThan(16);
+    const weightByte = bytes.length - 3;
+    let tried = 0;
+    for (let at = key; at < key + '"crc32"'.length; at++) {
+      for (let bit = 0; bit < 8; bit++) {
+        const flipped = bytes.slice();
+        flipped[at] ^= 1 << bit;
+        expect(() => decodeCheckpoint(flipped), `byte ${at} bit ${bit}`).toThrow(/^Not a valid PARL Playground checkpoint: /);
+        flipped[weightByte] ^= 0x10;
+        expect(() => decodeCheckpoint(flipped), `byte ${at} bit ${bit} and a weight`).toThrow(/^Not a valid PARL Playground checkpoint: /);
+        tried++;
+      }
+    }
+    expect(tried).toBe(7 * 8);
+  });
+
+  it('a header whose checksum key was renamed by damage is called damaged, not old', () => {
+    const bytes = encodeCheckpoint(ckpt);
+    const at = new TextDecoder().decode(bytes).indexOf('"crc32"') + 2;
+    const flipped = bytes.slice();
+    flipped[at] ^= 0x01; // "crc32" becomes "csc32"
+    expect(() => decodeCheckpoint(flipped)).toThrow(/no "crc32" checksum, and an unknown header key "csc32": the file is damaged$/);
+  });
+
+  it('loads every checkpoint shipped with the app, each carrying its checksum', async () => {
+    const folder = new URL('../../../public/subagents/', import.meta.url).pathname;
+    const names = (await readdir(folder)).filter((n) => n.endsWith('.ckpt'));
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      const bytes = new Uint8Array(await readFile(join(folder, name)));
+      const header = JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true)))) as { crc32?: unknown };
+      expect(typeof header.crc32, name).toBe('number');
+      await expect(loadCheckpointFile(join(folder, name))).resolves.toMatchObject({ meta: expect.any(Object) });
+    }
   });
 
   it('refuses NaN weights where they would go into a model', async () => {

@@ -151,4 +151,13 @@ describe('run files', () => {
     expect(header.endsWith(",'=1+2")).toBe(true);
     expect(row.endsWith(',-3')).toBe(true);
   });
+
+  it("never throws on a setting named like an object's own method: the key is ignored, named with its reason, and the run loads", () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const file = JSON.parse(exportRunFile(run())) as { run: { config: { settings: Record<string, unknown> } } };
+      Object.defineProperty(file.run.config.settings, name, { value: 1, enumerable: true });
+      const back = parseRunFile(JSON.stringify(file));
+      expect(back).toEqual({ ok: true, run: run(), ignored: [{ field: `run.config.settings.${name}`, reason: 'not a setting of this version' }] });
+    }
+  });
 });

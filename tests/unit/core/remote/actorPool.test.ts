@@ -101,6 +101,21 @@ describe('ActorPool', () => {
     });
   }
 
+  it('callOn reaches only the actor it names: once that one has died, it rejects instead of calling the replacement', async () => {
+    const rec = recorder();
+    pool = await ActorPool.create(Rollout, 1, () => [7], { heartbeatMs: 0, onEvent: (e) => rec.events.push(e) });
+    const first = pool.actor(0);
+    expect(await pool.callOn(0, first, 'add', 1)).toBe(8);
+    await first.crash('crashed on request').catch(() => undefined);
+    await rec.next('replaced', 0);
+    const err = await pool.callOn(0, first, 'add', 1).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ActorDiedError);
+    expect((err as ActorDiedError).actorName).toBe(first.actorName);
+    // The replacement kept its own state, untouched by the refused call; pool.call reaches it.
+    expect(await pool.call(0, 'add', 1)).toBe(8);
+    expect(await pool.callOn(0, pool.actor(0), 'add', 1)).toBe(9);
+  });
+
   it('detects a hung actor by heartbeat timeout and replaces it', async () => {
     const rec = recorder();
     pool = await ActorPool.create(Rollout, 1, () => [5], { heartbeatMs: 50, heartbeatTimeoutMs: 300, onEvent: (e) => rec.events.push(e) });

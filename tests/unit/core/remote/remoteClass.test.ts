@@ -162,6 +162,14 @@ describe('actor death', () => {
     expect((err as Error).message).toContain('uncaught async crash');
   });
 
+  it('crashes an actor whose class declares no crash method: the worker host gives every actor one', async () => {
+    const actor = await CounterActor.create(0);
+    expect(actor.methods).toContain('crash');
+    await actor.crash('crashed on request').catch((e: unknown) => expect(e).toBeInstanceOf(ActorDiedError));
+    const death = await actor.dead;
+    expect(death).toMatchObject({ reason: 'error', error: expect.objectContaining({ message: 'crashed on request' }) });
+  });
+
   it('rejects in-flight calls on terminate() and notifies onDeath', async () => {
     const actor = await CounterActor.create(0);
     const seen: string[] = [];
