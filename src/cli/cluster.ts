@@ -13,12 +13,11 @@ import { writeCreds } from '../cluster/creds';
 import { intFlag, parseFlags } from '../cluster/flags';
 import { joinLinkFor } from '../cluster/joinLink';
 import { startNatsServer } from '../cluster/natsServer';
-import { generateToken, isLoopback } from '../cluster/serverConfig';
+import { DEFAULT_PAGE_ORIGINS, generateToken, isLoopback } from '../cluster/serverConfig';
 import { runMain } from './runMain';
 import { printHelpIfAsked } from './help';
 
 const USAGE = 'Usage: npm run cluster -- [--listen HOST] [--port N] [--ws-port N] [--creds FILE] [--origin URL[,URL...]] [--app URL] [--tls-cert FILE --tls-key FILE]';
-const DEFAULT_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
 
 async function main(): Promise<number> {
   let flags: Map<string, string>;
@@ -39,7 +38,7 @@ async function main(): Promise<number> {
   const port = intFlag(flags, '--port', 4222, -1, 65535);
   const wsPort = intFlag(flags, '--ws-port', 8443, -1, 65535);
   const credsPath = resolve(flags.get('--creds') ?? 'cluster.creds');
-  const origins = (flags.get('--origin') ?? DEFAULT_ORIGINS.join(',')).split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = (flags.get('--origin') ?? DEFAULT_PAGE_ORIGINS.join(',')).split(',').map((o) => o.trim()).filter(Boolean);
   const app = flags.get('--app') ?? 'http://localhost:5173/';
   const token = generateToken();
   const server = await startNatsServer({
