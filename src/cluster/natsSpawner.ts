@@ -8,6 +8,9 @@
  * - A host whose beats stop for `hostTimeoutMs` is declared dead: each of our actors on it ends
  *   with reason 'error', so the pool replaces it (on another host). While our own connection is
  *   down nobody is declared dead; after it comes back every host gets a fresh grace period.
+ * - The learner answers its hosts' "are you there" requests (`parl.learner.<id>.alive`): once its
+ *   connection is gone (a killed process), nats-server tells them nobody listens, and they free
+ *   its actors' slots, so the same command run again gets its actors back at once.
  * - After a reconnect, every request not yet answered is sent again (with a new sequence number);
  *   the host answers a request it already ran from its cache instead of running it twice.
  * - A remote error names the host it happened on, and keeps the remote stack.
@@ -86,6 +89,7 @@ export class NatsActorSpawner implements ActorSpawner {
   private connected = true;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly beatSub: Subscription;
+  private readonly aliveSub: Subscription;
   private closed = false;
   private readonly hostTimeoutMs: number;
   private readonly hostListeners = new Set<() => void>();
@@ -99,6 +103,7 @@ export class NatsActorSpawner implements ActorSpawner {
   ) {
     this.hostTimeoutMs = options.hostTimeoutMs ?? 3000;
     this.beatSub = nc.subscribe(subjects.beat, { callback: (_err, msg) => this.onBeat(msg.data) });
+    this.aliveSub = nc.subscribe(subjects.learnerAlive(this.learnerId), { callback: (_err, msg) => void msg.respond(encodeFrame(1, null)) });
     this.timer = setInterval(() => this.expireHosts(), Math.max(50, Math.min(500, this.hostTimeoutMs / 4)));
     (this.timer as { unref?: () => void }).unref?.();
     void this.watchStatus();
@@ -204,7 +209,7 @@ export class NatsActorSpawner implements ActorSpawner {
         host.ours++;
         let reply;
         try {
-          const msg = await this.nc.request(subjects.spawn(host.beat.hostId), encodeFrame(1, { actorId, name }), { timeout: 2000 });
+          const msg = await this.nc.request(subjects.spawn(host.beat.hostId), encodeFrame(1, { actorId, name, learner: this.learnerId }), { timeout: 2000 });
           const parsed = spawnReplySchema.safeParse(decodeFrame(msg.data).value);
           reply = parsed.success ? parsed.data : { ok: false as const, error: 'malformed spawn reply' };
         } catch (err) {
@@ -292,6 +297,7 @@ export class NatsActorSpawner implements ActorSpawner {
     clearInterval(this.timer);
     await Promise.all([...this.actors.values()].map((a) => a.terminate()));
     this.beatSub.unsubscribe();
+    this.aliveSub.unsubscribe();
   }
 }
 
