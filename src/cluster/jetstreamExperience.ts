@@ -83,14 +83,14 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
   let lastCheckpoint = Date.now();
   let closed = false;
   const every = opts.checkpointEveryMs ?? 2000;
-  const commitNow = async (update: number, v: number, w: readonly Float32Array[]): Promise<void> => {
+  const commitNow = async (update: number, v: number, w: readonly Float32Array[], envSteps: number | undefined): Promise<void> => {
     const batch = taken;
     taken = [];
-    await consumer.commit(batch, { update, version: v, weights: [...w] });
+    await consumer.commit(batch, { update, version: v, weights: [...w], ...(envSteps !== undefined ? { envSteps } : {}) });
     lastCheckpoint = Date.now();
   };
   return {
-    resumed: cp && cp.weights.length ? { weights: cp.weights, update: cp.update, version: cp.version } : null,
+    resumed: cp && cp.weights.length ? { weights: cp.weights, update: cp.update, version: cp.version, envSteps: cp.envSteps ?? null } : null,
     pack,
     async publishWeights(v, w) {
       await weights.publish(v, w);
@@ -111,8 +111,8 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
       taken.push(...out);
       return out.map((t) => t.seg as Segment);
     },
-    async commit(update, v, w) {
-      if (Date.now() - lastCheckpoint >= every) await commitNow(update, v, await w());
+    async commit(update, v, w, envSteps) {
+      if (Date.now() - lastCheckpoint >= every) await commitNow(update, v, await w(), envSteps);
     },
     stop() {
       closed = true;
@@ -122,7 +122,7 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
     },
     async close(state) {
       spawner.router = undefined;
-      await commitNow(state.update, state.version, state.weights);
+      await commitNow(state.update, state.version, state.weights, state.envSteps);
     },
   };
 }
