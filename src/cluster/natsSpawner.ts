@@ -87,6 +87,8 @@ export class NatsActorSpawner implements ActorSpawner {
   private readonly learnerId = randomId();
   private actorCount = 0;
   private connected = true;
+  /** When our connection to the cluster went down (null: it is up). */
+  private disconnectedAt: number | null = null;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly beatSub: Subscription;
   private readonly aliveSub: Subscription;
@@ -108,6 +110,11 @@ export class NatsActorSpawner implements ActorSpawner {
     (this.timer as { unref?: () => void }).unref?.();
     void this.watchStatus();
     void this.discover();
+  }
+
+  /** How long our connection to the cluster has been down (null: it is up). */
+  disconnectedForMs(): number | null {
+    return this.disconnectedAt === null ? null : Date.now() - this.disconnectedAt;
   }
 
   /** Hosts heard from lately. */
@@ -148,9 +155,12 @@ export class NatsActorSpawner implements ActorSpawner {
 
   private async watchStatus(): Promise<void> {
     for await (const s of this.nc.status()) {
-      if (s.type === 'disconnect') this.connected = false;
-      else if (s.type === 'reconnect') {
+      if (s.type === 'disconnect') {
+        this.connected = false;
+        this.disconnectedAt ??= Date.now();
+      } else if (s.type === 'reconnect') {
         this.connected = true;
+        this.disconnectedAt = null;
         const now = Date.now();
         for (const h of this.hosts.values()) h.lastSeen = now;
         // Hosts reconnect on their own schedule, and core NATS keeps nothing for a host that is not
