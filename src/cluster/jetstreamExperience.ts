@@ -37,7 +37,7 @@ export function defaultPack(stepsPerSegment: number): number {
 export function explainStreamError(err: unknown, server: string, disconnectedForMs: number | null): Error {
   const message = err instanceof Error ? err.message : String(err);
   if (disconnectedForMs !== null) {
-    return new Error(`the cluster at ${server} stopped answering (no connection for ${Math.max(1, Math.round(disconnectedForMs / 1000))} s): check that its nats-server (npm run cluster) is running and reachable, then run the same command again`);
+    return new Error(`the cluster at ${server} stopped answering (no connection for ${Math.max(1, Math.round(disconnectedForMs / 1000))} s): check that its nats-server (npm run cluster) is running and reachable, then start the run again`);
   }
   if (/^timeout$/i.test(message) || (err instanceof Error && err.name === 'TimeoutError')) return new Error(`the cluster at ${server} did not answer in time (${message}): it may be overloaded or far away`);
   return err instanceof Error ? err : new Error(message);

@@ -37,7 +37,7 @@ describe('a learner whose cluster dies mid-run', () => {
     expect(err).toBeInstanceOf(Error);
     const message = (err as Error).message;
     expect(message).toContain(`the cluster at ${server.url} stopped answering`);
-    expect(message).toMatch(/no connection for \d+ s\): check that its nats-server \(npm run cluster\) is running and reachable, then run the same command again$/);
+    expect(message).toMatch(/no connection for \d+ s\): check that its nats-server \(npm run cluster\) is running and reachable, then start the run again$/);
     expect(spawner.disconnectedForMs()).toBeGreaterThan(0);
   }, 60_000);
 
