@@ -33,10 +33,10 @@ export function prepareCredsPath(path: string, makeFolder: boolean): void {
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
     } catch (err) {
-      throw new Error(`cannot create the folder ${folder} for the credentials (${errCode(err)}): pass --creds FILE in a folder you can write`);
+      throw new Error(`cannot create the folder ${folder} for the credentials (${errCode(err)}): pass --creds FILE in a folder you can write`, { cause: err });
     }
   }
-  let existing: ReturnType<typeof lstatSync> | null = null;
+  let existing: ReturnType<typeof lstatSync> | null;
   try {
     existing = lstatSync(path);
   } catch {
@@ -44,16 +44,18 @@ export function prepareCredsPath(path: string, makeFolder: boolean): void {
   }
   if (existing?.isDirectory()) throw new Error(`--creds ${path} is a folder: name a file, such as ${join(path, 'cluster.creds')}`);
   if (existing && !existing.isFile()) throw new Error(`--creds ${path} is not a regular file: name a file to write the credentials to`);
+  let folderIsOne: boolean;
   try {
-    if (!statSync(folder).isDirectory()) throw new Error('ENOTDIR');
+    folderIsOne = statSync(folder).isDirectory();
   } catch {
-    throw new Error(`--creds ${path}: the folder ${folder} does not exist`);
+    folderIsOne = false;
   }
+  if (!folderIsOne) throw new Error(`--creds ${path}: the folder ${folder} does not exist`);
   try {
     closeSync(openSync(path, 'a', 0o600));
     if (!existing) unlinkSync(path);
   } catch (err) {
-    throw new Error(`--creds ${path} cannot be written (${errCode(err)}): pass --creds FILE in a folder you can write`);
+    throw new Error(`--creds ${path} cannot be written (${errCode(err)}): pass --creds FILE in a folder you can write`, { cause: err });
   }
 }
 
