@@ -84,6 +84,18 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
     p.catch((err: unknown) => {
       throw explainStreamError(err, server, spawner.disconnectedForMs());
     });
+  // A fetch can wait for ever while the connection is down: the take gives up once it has been down for giveUpAfterMs.
+  const connectionWatch = (): { lost: Promise<never>; stop(): void } => {
+    const limit = opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const lost = new Promise<never>((_, reject) => {
+      timer = setInterval(() => {
+        const down = spawner.disconnectedForMs();
+        if (down !== null && down >= limit) reject(explainStreamError(new Error('no connection'), server, down));
+      }, 250);
+    });
+    return { lost, stop: () => clearInterval(timer) };
+  };
   spawner.router = (m) => {
     if (!('path' in m) || m.path[0] !== 'sampleSegment') return undefined;
     const arg = m.argumentList[1];
@@ -132,9 +144,14 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
     async take(n) {
       const out: TakenSegment[] = [];
       while (out.length < n && !closed) {
-        const down = spawner.disconnectedForMs();
-        if (down !== null && down >= (opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS)) throw explainStreamError(new Error('no connection'), server, down);
-        out.push(...(await explained(consumer.take(n - out.length, 2000))));
+        const attempt = explained(consumer.take(n - out.length, 2000));
+        attempt.catch(() => undefined); // when the watch below wins, nobody awaits it
+        const watch = connectionWatch();
+        try {
+          out.push(...(await Promise.race([attempt, watch.lost])));
+        } finally {
+          watch.stop();
+        }
       }
       free(out.length);
       taken.push(...out);

@@ -167,6 +167,11 @@ describe('npm run cluster: where the credentials go', () => {
     }
   }, 30_000);
 
+  it('a folder given where a credentials file is expected is named as a folder (not "mode 777")', () => {
+    const folder = mkdtempSync(join(dir, 'folder-'));
+    expect(() => readCreds(folder)).toThrow(`${folder} is a folder, not a cluster credentials file`);
+  });
+
   it('by default into .parl/cluster.creds (a 0700 folder git ignores), not the checkout root', async () => {
     const tmp = mkdtempSync(join(dir, 'tmp-'));
     const checkout = mkdtempSync(join(dir, 'checkout-'));
