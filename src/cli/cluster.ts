@@ -4,7 +4,10 @@
  *
  * Runs nats-server (JetStream on) with a generated config and a fresh token of 32 random bytes,
  * on loopback unless --listen says otherwise (then TLS is required), with a WebSocket listener
- * for browser tabs that accepts only the --origin pages. Writes the credentials file (mode 0600),
+ * for browser tabs that accepts only the --origin pages (default: the dev server's and the
+ * preview's, by name and address). Writes the credentials file (mode 0600; default
+ * .parl/cluster.creds, a folder git ignores; a --creds path that cannot be written exits 2 before
+ * anything starts),
  * prints the join command for Node hosts and the join link for browser tabs, and on Ctrl-C or
  * SIGTERM stops the server and removes its files.
  */
