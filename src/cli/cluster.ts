@@ -4,21 +4,36 @@
  *
  * Runs nats-server (JetStream on) with a generated config and a fresh token of 32 random bytes,
  * on loopback unless --listen says otherwise (then TLS is required), with a WebSocket listener
- * for browser tabs that accepts only the --origin pages. Writes the credentials file (mode 0600),
+ * for browser tabs that accepts only the --origin pages (default: the dev server's and the
+ * preview's, by name and address). Writes the credentials file (mode 0600; default
+ * .parl/cluster.creds, a folder git ignores; a --creds path that cannot be written exits 2 before
+ * anything starts),
  * prints the join command for Node hosts and the join link for browser tabs, and on Ctrl-C or
  * SIGTERM stops the server and removes its files.
  */
 import { resolve } from 'node:path';
-import { writeCreds } from '../cluster/creds';
+import { defaultCredsPath, prepareCredsPath, writeCreds } from '../cluster/creds';
 import { intFlag, parseFlags } from '../cluster/flags';
 import { joinLinkFor } from '../cluster/joinLink';
 import { startNatsServer } from '../cluster/natsServer';
-import { generateToken, isLoopback } from '../cluster/serverConfig';
+import { originSet } from '../cluster/originGate';
+import { DEFAULT_PAGE_ORIGINS, generateToken, isLoopback } from '../cluster/serverConfig';
 import { runMain } from './runMain';
 import { printHelpIfAsked } from './help';
 
 const USAGE = 'Usage: npm run cluster -- [--listen HOST] [--port N] [--ws-port N] [--creds FILE] [--origin URL[,URL...]] [--app URL] [--tls-cert FILE --tls-key FILE]';
-const DEFAULT_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
+
+/** The page the join link opens: an http(s) URL. */
+function appUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`--app must be the page's URL (http://HOST:PORT/), got ${JSON.stringify(raw)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`--app must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  return u.href;
+}
 
 async function main(): Promise<number> {
   let flags: Map<string, string>;
@@ -36,11 +51,24 @@ async function main(): Promise<number> {
     process.stderr.write(`error: --listen ${host} is not loopback: the token would cross the network in clear; pass --tls-cert FILE --tls-key FILE\n`);
     return 2;
   }
-  const port = intFlag(flags, '--port', 4222, -1, 65535);
-  const wsPort = intFlag(flags, '--ws-port', 8443, -1, 65535);
-  const credsPath = resolve(flags.get('--creds') ?? 'cluster.creds');
-  const origins = (flags.get('--origin') ?? DEFAULT_ORIGINS.join(',')).split(',').map((o) => o.trim()).filter(Boolean);
-  const app = flags.get('--app') ?? 'http://localhost:5173/';
+  let port: number;
+  let wsPort: number;
+  let credsPath: string;
+  let origins: string[];
+  let app: string;
+  try {
+    port = intFlag(flags, '--port', 4222, -1, 65535);
+    wsPort = intFlag(flags, '--ws-port', 8443, -1, 65535);
+    origins = (flags.get('--origin') ?? DEFAULT_PAGE_ORIGINS.join(',')).split(',').map((o) => o.trim()).filter(Boolean);
+    originSet(origins);
+    app = appUrl(flags.get('--app') ?? 'http://localhost:5173/');
+    // Before anything starts: a creds path that cannot be written stops here, with nothing to clean up.
+    credsPath = flags.has('--creds') ? resolve(flags.get('--creds') ?? '') : defaultCredsPath(process.cwd());
+    prepareCredsPath(credsPath, !flags.has('--creds'));
+  } catch (err) {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
   const token = generateToken();
   const server = await startNatsServer({
     host,
@@ -50,25 +78,31 @@ async function main(): Promise<number> {
     allowedOrigins: origins,
     ...(tls ? { tlsCert: flags.get('--tls-cert'), tlsKey: flags.get('--tls-key') } : {}),
   });
-  writeCreds(credsPath, { version: 1, servers: [server.url], token, ws: server.wsUrl });
-  const join = joinLinkFor(new URL(app).href, { url: server.wsUrl ?? '', token });
-  process.stdout.write(
-    [
-      `nats-server ${server.pid} is up: ${server.url}${server.wsUrl ? `, browser tabs: ${server.wsUrl}` : ''} (JetStream on)`,
-      `credentials: ${credsPath} (mode 0600; it holds the token: copy it only to machines you trust)`,
-      '',
-      'Join with a Node host (on any machine that can reach the server, with this checkout):',
-      `  npm run actor-host -- --server ${server.url} --creds ${credsPath} --actors 2`,
-      'Train with the cluster\'s actors:',
-      `  npm run train -- --preset impala-cartpole --cluster ${server.url} --creds ${credsPath}`,
-      '',
-      'Join link for browser tabs (it GRANTS ACCESS to this cluster: share it only with people you trust):',
-      `  ${join}`,
-      '',
-      'Ctrl-C stops the cluster.',
-      '',
-    ].join('\n'),
-  );
+  try {
+    writeCreds(credsPath, { version: 1, servers: [server.url], token, ws: server.wsUrl });
+    const join = joinLinkFor(app, { url: server.wsUrl ?? '', token });
+    process.stdout.write(
+      [
+        `nats-server ${server.pid} is up: ${server.url}${server.wsUrl ? `, browser tabs: ${server.wsUrl}` : ''} (JetStream on)`,
+        `credentials: ${credsPath} (mode 0600; it holds the token: copy it only to machines you trust)`,
+        '',
+        'Join with a Node host (on any machine that can reach the server, with this checkout):',
+        `  npm run actor-host -- --server ${server.url} --creds ${credsPath} --actors 2`,
+        'Train with the cluster\'s actors:',
+        `  npm run train -- --preset impala-cartpole --cluster ${server.url} --creds ${credsPath}`,
+        '',
+        'Join link for browser tabs (it GRANTS ACCESS to this cluster: share it only with people you trust):',
+        `  ${join}`,
+        '',
+        'Ctrl-C stops the cluster.',
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    // Nothing may outlive a failed start: the server, its config (with the token) and its store go.
+    await server.stop();
+    throw err;
+  }
   const exited = new Promise<string>((r) => server.process.once('exit', (code) => r(`nats-server exited (code ${code})`)));
   const signalled = new Promise<string>((r) => {
     process.once('SIGINT', () => r('SIGINT'));

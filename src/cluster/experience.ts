@@ -173,6 +173,8 @@ export interface LearnerCheckpoint {
   /** Version of the weights actors act with. */
   version: number;
   weights: Float32Array[];
+  /** Env steps learned from so far (the run's budget counts them); absent in checkpoints stored before it was kept. */
+  envSteps?: number;
   /** Segments learned from, in order (the most recent `ledgerSize`), with their stream sequences. */
   learned: Array<[string, number]>;
   taken: number;
@@ -185,7 +187,7 @@ const CHECKPOINT_CAPS: FrameCaps = { ...DEFAULT_CAPS, maxBytes: 512 * 1024 * 102
 export async function saveCheckpoint(os: ObjectStore, c: LearnerCheckpoint): Promise<void> {
   const sids = new TextEncoder().encode(c.learned.map(([s]) => s).join('\n'));
   const seqs = Float64Array.from(c.learned, ([, q]) => q);
-  const frame = encodeFrame(1, { update: c.update, version: c.version, weights: c.weights, sids, seqs, taken: c.taken, rejected: c.rejected, redelivered: c.redelivered });
+  const frame = encodeFrame(1, { update: c.update, version: c.version, weights: c.weights, sids, seqs, taken: c.taken, rejected: c.rejected, redelivered: c.redelivered, ...(c.envSteps !== undefined ? { envSteps: c.envSteps } : {}) });
   await os.putBlob({ name: 'checkpoint' }, frame);
 }
 
@@ -198,6 +200,7 @@ const checkpointSchema = z.strictObject({
   taken: z.number().int().min(0),
   rejected: z.strictObject({ malformed: z.number().int().min(0), oversized: z.number().int().min(0), replayed: z.number().int().min(0) }),
   redelivered: z.number().int().min(0),
+  envSteps: z.number().int().min(0).optional(),
 });
 
 export async function loadCheckpoint(os: ObjectStore): Promise<LearnerCheckpoint | null> {
@@ -208,7 +211,7 @@ export async function loadCheckpoint(os: ObjectStore): Promise<LearnerCheckpoint
   const c = parsed.data;
   const names = c.sids.byteLength ? new TextDecoder().decode(c.sids).split('\n') : [];
   if (names.length !== c.seqs.length) throw new Error("the run's checkpoint is damaged: ledger lengths differ");
-  return { update: c.update, version: c.version, weights: c.weights, learned: names.map((s, i) => [s, c.seqs[i]]), taken: c.taken, rejected: c.rejected, redelivered: c.redelivered };
+  return { update: c.update, version: c.version, weights: c.weights, learned: names.map((s, i) => [s, c.seqs[i]]), taken: c.taken, rejected: c.rejected, redelivered: c.redelivered, ...(c.envSteps !== undefined ? { envSteps: c.envSteps } : {}) };
 }
 
 export interface TakenSegment {
@@ -418,7 +421,7 @@ export class SegmentConsumer {
    * with segments still waiting for a take stays held. A crash before the checkpoint is stored
    * loses nothing (they come back).
    */
-  async commit(learned: readonly TakenSegment[], state: { update: number; version: number; weights: Float32Array[] }): Promise<void> {
+  async commit(learned: readonly TakenSegment[], state: { update: number; version: number; weights: Float32Array[]; envSteps?: number }): Promise<void> {
     for (const t of learned) {
       this.ledger.set(t.sid, t.seq);
       const h = this.held.get(t.seq);

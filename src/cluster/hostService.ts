@@ -8,6 +8,10 @@
  * A request the learner sends again after a reconnect is not run twice: an answered one is
  * answered from a small cache, one still running is left to finish. An actor that hears nothing
  * from its learner for `idleTimeoutMs` (the learner's pool pings every few seconds) is stopped.
+ * Sooner than that, the host asks each of its learners now and then whether it is still there:
+ * when nats-server answers that nobody listens (the learner's connection is gone: a killed
+ * process) for `learnerGoneMs`, the learner's actors stop and their slots are free again. A learner
+ * that is only slow (a long update) is not asked to answer in time: only "nobody listens" counts.
  *
  * Streamed calls (their answer goes into the run's stream) are pipelined: the learner keeps more
  * than one in flight per actor (src/engine/producers.ts), the host queues them and hands the
@@ -24,7 +28,7 @@
  * message to it and one back per packed call, not K of each.
  * It fails as a whole (an error in any of the K, the worker dying): the learner counts K lost.
  */
-import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import { NoRespondersError, RequestError, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import type { ActorSpawner, SpawnedWorker } from '../core/remote/spawner';
 import { collectTransferables } from '../core/remote/transfer';
 import { serializeError } from '../core/remote/errors';
@@ -41,6 +45,10 @@ export interface HostServiceOptions {
   spawner: ActorSpawner;
   beatMs?: number;
   idleTimeoutMs?: number;
+  /** A learner nobody listens for (its connection gone) this long loses its actors here (default 3000 ms). */
+  learnerGoneMs?: number;
+  /** How often each learner with actors here is asked whether it is still there (default 1000 ms). */
+  learnerProbeMs?: number;
   caps?: FrameCaps;
   log?(line: string): void;
   /** How this host puts segments into a run's stream (default: a {@link SegmentPublisher}). */
@@ -73,6 +81,8 @@ export class HostService {
   private closed = false;
   /** Slots promised to spawn requests whose worker is still starting. */
   private starting = 0;
+  /** Per learner with actors here: when its probe last went out, and since when nobody listens for it. */
+  private readonly learners = new Map<string, { probedAt: number; probing: boolean; goneSince: number | null }>();
 
   constructor(
     readonly nc: NatsConnection,
@@ -84,6 +94,43 @@ export class HostService {
     } }));
     this.beatTimer = setInterval(() => this.sendBeat(), options.beatMs ?? 500);
     this.sendBeat();
+    void this.watchStatus();
+  }
+
+  private async watchStatus(): Promise<void> {
+    // Back from a disconnect, learners may not be back yet: each one gets its grace period again.
+    for await (const s of this.nc.status()) if (s.type === 'reconnect') for (const l of this.learners.values()) l.goneSince = null;
+  }
+
+  /** Asks each learner with actors here whether it is still there; stops the actors of one whose connection is gone. */
+  private probeLearners(now: number): void {
+    const ids = new Set<string>();
+    for (const a of this.actors.values()) if (a.learner !== null) ids.add(a.learner);
+    for (const id of this.learners.keys()) if (!ids.has(id)) this.learners.delete(id);
+    const every = this.options.learnerProbeMs ?? 1000;
+    const goneMs = this.options.learnerGoneMs ?? 3000;
+    for (const id of ids) {
+      let l = this.learners.get(id);
+      if (!l) this.learners.set(id, (l = { probedAt: now, probing: false, goneSince: null }));
+      if (l.goneSince !== null && now - l.goneSince >= goneMs) {
+        this.learners.delete(id);
+        const why = `its learner is gone (no connection for ${Math.round((now - l.goneSince) / 1000)} s)`;
+        for (const a of [...this.actors.values()]) if (a.learner === id) void a.stop(why);
+        continue;
+      }
+      if (l.probing || now - l.probedAt < every) continue;
+      const probe = l;
+      probe.probing = true;
+      probe.probedAt = now;
+      this.nc.request(subjects.learnerAlive(id), encodeFrame(1, null), { timeout: Math.max(every, 1000) }).then(
+        () => (probe.goneSince = null),
+        (err: unknown) => {
+          // Only "nobody listens" says the learner is gone; a late answer is a busy learner.
+          const nobody = err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders());
+          if (nobody) probe.goneSince ??= Date.now();
+        },
+      ).finally(() => (probe.probing = false));
+    }
   }
 
   get running(): number {
@@ -109,6 +156,7 @@ export class HostService {
     const idle = this.options.idleTimeoutMs ?? 60_000;
     const now = Date.now();
     for (const a of [...this.actors.values()]) if (now - a.lastHeard > idle) void a.stop(`no message from its learner for ${idle} ms`);
+    this.probeLearners(now);
   }
 
   private async onSpawn(data: Uint8Array, reply: string | undefined): Promise<void> {
@@ -139,7 +187,7 @@ export class HostService {
       await worker.terminate();
       return answer({ ok: false, error: 'host is shutting down' });
     }
-    const actor = new HostedActor(this, req.actorId, req.name, worker);
+    const actor = new HostedActor(this, req.actorId, req.name, worker, req.learner ?? null);
     this.actors.set(req.actorId, actor);
     this.work.started++;
     this.options.log?.(`actor ${req.name} (${req.actorId}) started`);
@@ -219,6 +267,8 @@ class HostedActor {
     readonly actorId: string,
     readonly name: string,
     private readonly worker: SpawnedWorker,
+    /** The learner that asked for it (null: it did not say). */
+    readonly learner: string | null,
   ) {
     this.sender = new FrameSender(host.nc, subjects.actorOut(actorId), host.stats);
     this.receiver = new FrameReceiver(actorInboundSchema, host.stats, host.options.caps ?? DEFAULT_CAPS);

@@ -30,8 +30,28 @@ export function defaultPack(stepsPerSegment: number): number {
   return Math.max(1, Math.min(MAX_PACK, Math.ceil(PACK_TARGET_STEPS / stepsPerSegment)));
 }
 
+/**
+ * What a failed stream operation means for a person: once the learner's connection is down, that
+ * the cluster stopped answering (and what to do), rather than the client's bare "timeout".
+ */
+export function explainStreamError(err: unknown, server: string, disconnectedForMs: number | null): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  if (disconnectedForMs !== null) {
+    return new Error(`the cluster at ${server} stopped answering (no connection for ${Math.max(1, Math.round(disconnectedForMs / 1000))} s): check that its nats-server (npm run cluster) is running and reachable, then start the run again`);
+  }
+  if (/^timeout$/i.test(message) || (err instanceof Error && err.name === 'TimeoutError')) return new Error(`the cluster at ${server} did not answer in time (${message}): it may be overloaded or far away`);
+  return err instanceof Error ? err : new Error(message);
+}
+
+/** How long a learner waiting for segments rides out a lost connection (a restarting server comes back well within it). */
+export const GIVE_UP_AFTER_MS = 15_000;
+
 export interface JetStreamExperienceOptions {
   runId?: string;
+  /** The cluster's address as the person gave it (messages name it); default: the server the connection uses. */
+  server?: string;
+  /** A take waiting for segments gives up once the connection has been down this long (default {@link GIVE_UP_AFTER_MS}). */
+  giveUpAfterMs?: number;
   /**
    * Segments each sampleSegment call asks for, one after the other with the same weights, published
    * as one stream message (1 to MAX_PACK; default 1). The room stays counted in segments: a request
@@ -59,6 +79,23 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
   const pack = opts.pack ?? 1;
   if (!Number.isInteger(pack) || pack < 1 || pack > MAX_PACK) throw new Error(`segments per stream message must be a whole number from 1 to ${MAX_PACK}, got ${pack}`);
   let version = 0;
+  const server = opts.server ?? spawner.nc.getServer();
+  const explained = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((err: unknown) => {
+      throw explainStreamError(err, server, spawner.disconnectedForMs());
+    });
+  // A fetch can wait for ever while the connection is down: the take gives up once it has been down for giveUpAfterMs.
+  const connectionWatch = (): { lost: Promise<never>; stop(): void } => {
+    const limit = opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const lost = new Promise<never>((_, reject) => {
+      timer = setInterval(() => {
+        const down = spawner.disconnectedForMs();
+        if (down !== null && down >= limit) reject(explainStreamError(new Error('no connection'), server, down));
+      }, 250);
+    });
+    return { lost, stop: () => clearInterval(timer) };
+  };
   spawner.router = (m) => {
     if (!('path' in m) || m.path[0] !== 'sampleSegment') return undefined;
     const arg = m.argumentList[1];
@@ -83,17 +120,17 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
   let lastCheckpoint = Date.now();
   let closed = false;
   const every = opts.checkpointEveryMs ?? 2000;
-  const commitNow = async (update: number, v: number, w: readonly Float32Array[]): Promise<void> => {
+  const commitNow = async (update: number, v: number, w: readonly Float32Array[], envSteps: number | undefined): Promise<void> => {
     const batch = taken;
     taken = [];
-    await consumer.commit(batch, { update, version: v, weights: [...w] });
+    await consumer.commit(batch, { update, version: v, weights: [...w], ...(envSteps !== undefined ? { envSteps } : {}) });
     lastCheckpoint = Date.now();
   };
   return {
-    resumed: cp && cp.weights.length ? { weights: cp.weights, update: cp.update, version: cp.version } : null,
+    resumed: cp && cp.weights.length ? { weights: cp.weights, update: cp.update, version: cp.version, envSteps: cp.envSteps ?? null } : null,
     pack,
     async publishWeights(v, w) {
-      await weights.publish(v, w);
+      await explained(weights.publish(v, w));
       version = v;
     },
     reserve(n = 1) {
@@ -106,13 +143,22 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
     release: (n = 1) => free(n),
     async take(n) {
       const out: TakenSegment[] = [];
-      while (out.length < n && !closed) out.push(...(await consumer.take(n - out.length, 2000)));
+      while (out.length < n && !closed) {
+        const attempt = explained(consumer.take(n - out.length, 2000));
+        attempt.catch(() => undefined); // when the watch below wins, nobody awaits it
+        const watch = connectionWatch();
+        try {
+          out.push(...(await Promise.race([attempt, watch.lost])));
+        } finally {
+          watch.stop();
+        }
+      }
       free(out.length);
       taken.push(...out);
       return out.map((t) => t.seg as Segment);
     },
-    async commit(update, v, w) {
-      if (Date.now() - lastCheckpoint >= every) await commitNow(update, v, await w());
+    async commit(update, v, w, envSteps) {
+      if (Date.now() - lastCheckpoint >= every) await explained(commitNow(update, v, await w(), envSteps));
     },
     stop() {
       closed = true;
@@ -122,7 +168,7 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
     },
     async close(state) {
       spawner.router = undefined;
-      await commitNow(state.update, state.version, state.weights);
+      await explained(commitNow(state.update, state.version, state.weights, state.envSteps));
     },
   };
 }

@@ -18,7 +18,7 @@ export interface ClusterLearnerLink {
 export async function joinClusterAsLearner(server: string, credsPath: string, log: (line: string) => void, pack?: number): Promise<ClusterLearnerLink> {
   const creds = readCreds(credsPath);
   const nc = await connectCluster({ servers: [server], token: creds.token, name: `learner ${hostname()}:${process.pid}` });
-  const attached = attachLearner(nc, { log, ...(pack !== undefined ? { pack } : {}) });
+  const attached = attachLearner(nc, { log, server, ...(pack !== undefined ? { pack } : {}) });
   const spawner = attached.spawner;
   await spawner.discover();
   const hosts = spawner.liveHosts();

@@ -36,6 +36,8 @@ export interface AttachOptions extends NatsSpawnerOptions {
   log?(line: string): void;
   /** Segments per stream message (`--cluster-pack`); default {@link defaultPack} of the run's segment (T × envs per actor). */
   pack?: number;
+  /** The cluster's address as the person gave it, for messages (default: the server the connection uses). */
+  server?: string;
 }
 
 export function attachLearner(nc: NatsConnection, o: AttachOptions = {}): LearnerAttachment {
@@ -52,6 +54,7 @@ export function attachLearner(nc: NatsConnection, o: AttachOptions = {}): Learne
     o.log?.(`cluster: ${pack} segment${pack === 1 ? '' : 's'} per stream message${o.pack === undefined ? ' (the default for this segment size; --cluster-pack K to choose)' : ''}`);
     return jetstreamExperience(spawner, x, {
       pack,
+      ...(o.server !== undefined ? { server: o.server } : {}),
       onStats: (s) => (streamStats = s),
       onReject: (kind, why) => notice(`warning: rejected a ${kind} segment from the stream: ${why}`),
     });

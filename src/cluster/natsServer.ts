@@ -1,12 +1,15 @@
 /**
  * Runs nats-server as a child process with a config from serverConfig.ts, waits until it is ready
  * and reports the ports it listens on; stop() ends it (SIGTERM, then SIGKILL after a grace period).
+ * Browser tabs reach its WebSocket listener (on loopback) through the origin gate (originGate.ts),
+ * which listens where the WebSocket was asked for and checks each page's origin.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildServerConfig, type ClusterServerOptions } from './serverConfig';
+import { GATE_ORIGIN, originSet, startOriginGate, type OriginGate } from './originGate';
 
 export const NATS_SERVER_CANDIDATES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
 
@@ -40,14 +43,26 @@ export interface StartOptions extends Omit<ClusterServerOptions, 'storeDir'> {
 }
 
 export async function startNatsServer(o: StartOptions): Promise<RunningNatsServer> {
+  originSet(o.allowedOrigins); // a bad entry is refused before anything starts
+  const bin = findNatsServer();
+  // nats-server's own WebSocket listener: loopback, a free port, only the gate's origin.
+  const inner = o.wsPort === null ? {} : { wsHost: '127.0.0.1', wsPort: -1, wsNoTls: true, allowedOrigins: [GATE_ORIGIN] };
   const ownDir = o.dir === undefined;
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'parl-cluster-'));
   const confPath = join(dir, 'nats-server.conf');
-  writeFileSync(confPath, buildServerConfig({ ...o, storeDir: join(dir, 'jetstream') }), { mode: 0o600 });
-  const child = spawn(findNatsServer(), ['-c', confPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    writeFileSync(confPath, buildServerConfig({ ...o, ...inner, storeDir: join(dir, 'jetstream') }), { mode: 0o600 });
+  } catch (err) {
+    if (ownDir) rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const child = spawn(bin, ['-c', confPath], { stdio: ['ignore', 'ignore', 'pipe'] });
   let exited = false;
+  let gate: OriginGate | null = null;
   const exitedP = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
   const stop = async (): Promise<void> => {
+    await gate?.close();
+    gate = null;
     if (!exited) {
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -84,13 +99,20 @@ export async function startNatsServer(o: StartOptions): Promise<RunningNatsServe
     });
     const tls = o.tlsCert !== undefined;
     const host = o.host.includes(':') && !o.host.startsWith('[') ? `[${o.host}]` : o.host;
+    if (ports.wsPort !== null && o.wsPort !== null) {
+      const at = o.wsPort === -1 ? 0 : o.wsPort;
+      gate = await startOriginGate({ host: o.host, port: at, allowedOrigins: o.allowedOrigins, target: { host: '127.0.0.1', port: ports.wsPort }, ...(tls ? { tlsCert: o.tlsCert, tlsKey: o.tlsKey } : {}) }).catch((err: unknown) => {
+        throw new Error(`could not open the WebSocket port for browser tabs on ${host}:${at}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }
+    const wsPort = gate?.port ?? null;
     return {
       process: child,
       pid: child.pid ?? -1,
       url: `${tls ? 'tls' : 'nats'}://${host}:${ports.port}`,
       port: ports.port,
-      wsUrl: ports.wsPort === null ? null : `${tls ? 'wss' : 'ws'}://${host}:${ports.wsPort}`,
-      wsPort: ports.wsPort,
+      wsUrl: wsPort === null ? null : `${tls ? 'wss' : 'ws'}://${host}:${wsPort}`,
+      wsPort,
       dir,
       stop,
     };

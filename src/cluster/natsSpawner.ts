@@ -8,6 +8,9 @@
  * - A host whose beats stop for `hostTimeoutMs` is declared dead: each of our actors on it ends
  *   with reason 'error', so the pool replaces it (on another host). While our own connection is
  *   down nobody is declared dead; after it comes back every host gets a fresh grace period.
+ * - The learner answers its hosts' "are you there" requests (`parl.learner.<id>.alive`): once its
+ *   connection is gone (a killed process), nats-server tells them nobody listens, and they free
+ *   its actors' slots, so the same command run again gets its actors back at once.
  * - After a reconnect, every request not yet answered is sent again (with a new sequence number);
  *   the host answers a request it already ran from its cache instead of running it twice.
  * - A remote error names the host it happened on, and keeps the remote stack.
@@ -84,8 +87,11 @@ export class NatsActorSpawner implements ActorSpawner {
   private readonly learnerId = randomId();
   private actorCount = 0;
   private connected = true;
+  /** When our connection to the cluster went down (null: it is up). */
+  private disconnectedAt: number | null = null;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly beatSub: Subscription;
+  private readonly aliveSub: Subscription;
   private closed = false;
   private readonly hostTimeoutMs: number;
   private readonly hostListeners = new Set<() => void>();
@@ -99,10 +105,16 @@ export class NatsActorSpawner implements ActorSpawner {
   ) {
     this.hostTimeoutMs = options.hostTimeoutMs ?? 3000;
     this.beatSub = nc.subscribe(subjects.beat, { callback: (_err, msg) => this.onBeat(msg.data) });
+    this.aliveSub = nc.subscribe(subjects.learnerAlive(this.learnerId), { callback: (_err, msg) => void msg.respond(encodeFrame(1, null)) });
     this.timer = setInterval(() => this.expireHosts(), Math.max(50, Math.min(500, this.hostTimeoutMs / 4)));
     (this.timer as { unref?: () => void }).unref?.();
     void this.watchStatus();
     void this.discover();
+  }
+
+  /** How long our connection to the cluster has been down (null: it is up). */
+  disconnectedForMs(): number | null {
+    return this.disconnectedAt === null ? null : Date.now() - this.disconnectedAt;
   }
 
   /** Hosts heard from lately. */
@@ -143,9 +155,12 @@ export class NatsActorSpawner implements ActorSpawner {
 
   private async watchStatus(): Promise<void> {
     for await (const s of this.nc.status()) {
-      if (s.type === 'disconnect') this.connected = false;
-      else if (s.type === 'reconnect') {
+      if (s.type === 'disconnect') {
+        this.connected = false;
+        this.disconnectedAt ??= Date.now();
+      } else if (s.type === 'reconnect') {
         this.connected = true;
+        this.disconnectedAt = null;
         const now = Date.now();
         for (const h of this.hosts.values()) h.lastSeen = now;
         // Hosts reconnect on their own schedule, and core NATS keeps nothing for a host that is not
@@ -204,7 +219,7 @@ export class NatsActorSpawner implements ActorSpawner {
         host.ours++;
         let reply;
         try {
-          const msg = await this.nc.request(subjects.spawn(host.beat.hostId), encodeFrame(1, { actorId, name }), { timeout: 2000 });
+          const msg = await this.nc.request(subjects.spawn(host.beat.hostId), encodeFrame(1, { actorId, name, learner: this.learnerId }), { timeout: 2000 });
           const parsed = spawnReplySchema.safeParse(decodeFrame(msg.data).value);
           reply = parsed.success ? parsed.data : { ok: false as const, error: 'malformed spawn reply' };
         } catch (err) {
@@ -292,6 +307,7 @@ export class NatsActorSpawner implements ActorSpawner {
     clearInterval(this.timer);
     await Promise.all([...this.actors.values()].map((a) => a.terminate()));
     this.beatSub.unsubscribe();
+    this.aliveSub.unsubscribe();
   }
 }
 

@@ -8,6 +8,7 @@
  *   parl.host.<hostId>.spawn   learner → host (request): {@link SpawnRequest} → {@link SpawnReply}
  *   parl.actor.<actorId>.in    learner → host: frames of {@link ActorInbound}
  *   parl.actor.<actorId>.out   host → learner: frames of {@link ActorOutbound}
+ *   parl.learner.<learnerId>.alive  host → learner (request): answered while the learner's connection lives
  *
  * Inside 'msg' frames go the same messages a local worker endpoint carries (the remote layer's
  * control messages and comlink's requests and answers), narrowed to what an actor needs: a comlink
@@ -31,6 +32,7 @@ export const subjects = {
   spawn: (hostId: string) => `${SUBJECT_PREFIX}.host.${hostId}.spawn`,
   actorIn: (actorId: string) => `${SUBJECT_PREFIX}.actor.${actorId}.in`,
   actorOut: (actorId: string) => `${SUBJECT_PREFIX}.actor.${actorId}.out`,
+  learnerAlive: (learnerId: string) => `${SUBJECT_PREFIX}.learner.${learnerId}.alive`,
 };
 
 /** Subject tokens we generate: hex / base-36 ids, no dots or wildcards. */
@@ -46,7 +48,8 @@ export const hostBeatSchema = z.strictObject({
 });
 export type HostBeat = z.infer<typeof hostBeatSchema>;
 
-export const spawnRequestSchema = z.strictObject({ actorId: token, name: shortText });
+/** `learner`: the asking learner's id, so the host can free the learner's slots once its connection is gone. */
+export const spawnRequestSchema = z.strictObject({ actorId: token, name: shortText, learner: token.optional() });
 export type SpawnRequest = z.infer<typeof spawnRequestSchema>;
 
 export const spawnReplySchema = z.union([z.strictObject({ ok: z.literal(true), hostName: shortText }), z.strictObject({ ok: z.literal(false), error: z.string().max(4096) })]);

@@ -6,8 +6,11 @@ import type { ExperimentConfig } from '../config/config';
 import type { Segment } from '../engine/segments';
 
 export interface StreamedExperience {
-  /** The learner's last checkpoint of this run, when it resumes one. */
-  readonly resumed: { weights: Float32Array[]; update: number; version: number } | null;
+  /**
+   * The learner's last checkpoint of this run, when it resumes one; `envSteps`: the steps it had
+   * learned from (null in a checkpoint stored before they were kept).
+   */
+  readonly resumed: { weights: Float32Array[]; update: number; version: number; envSteps: number | null } | null;
   /** Segments each request asks for: its host packs them into one stream message (1: not packed). */
   readonly pack: number;
   /** Publishes weights under `version`; actors' hosts fetch them by version. Await before asking for segments with it. */
@@ -19,11 +22,11 @@ export interface StreamedExperience {
   /** Up to `n` checked segments (fewer only when closing: then possibly none). */
   take(n: number): Promise<Segment[]>;
   /** After the update that used the last segments taken: checkpoints now and then (asking for the learner's weights), and acks them. */
-  commit(update: number, version: number, weights: () => Promise<readonly Float32Array[]>): Promise<void>;
+  commit(update: number, version: number, weights: () => Promise<readonly Float32Array[]>, envSteps?: number): Promise<void>;
   /** Stops taking and lets producers waiting for room go (synchronous: the loop is stopping). */
   stop(): void;
   /** The final checkpoint and acks. */
-  close(state: { update: number; version: number; weights: readonly Float32Array[] }): Promise<void>;
+  close(state: { update: number; version: number; weights: readonly Float32Array[]; envSteps?: number }): Promise<void>;
 }
 
 export interface StreamedExperienceOptions {

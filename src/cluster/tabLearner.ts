@@ -30,7 +30,7 @@ export interface WorkerClusterLearner {
 
 export async function joinAsClusterLearner(o: ClusterLearnOptions, onReport: (report: ClusterLearnerStatus) => void | Promise<void>): Promise<WorkerClusterLearner> {
   const nc: NatsConnection = await connectClusterWs({ url: o.url, token: o.token, name: o.name });
-  const attached = attachLearner(nc);
+  const attached = attachLearner(nc, { server: o.url });
   let connected = true;
   void (async () => {
     for await (const s of nc.status()) {

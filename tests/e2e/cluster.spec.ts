@@ -1,5 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
+import { connectCluster } from '../../src/cluster/connect';
+import { readCreds } from '../../src/cluster/creds';
+import { NatsActorSpawner } from '../../src/cluster/natsSpawner';
 import { resolveExperiment } from '../../src/config/config';
 import { encodeExperiment } from '../../src/config/urlState';
 import { startNatsServer, type RunningNatsServer } from '../../src/cluster/natsServer';
@@ -10,9 +17,12 @@ import { test, expect, expectStatus } from './fixtures';
  * Classroom mode on loopback: a real nats-server (WebSocket listener, token, JetStream) on random
  * ports; tab A (the teacher) trains with the cluster's actors and offers none of its own, tab B
  * (a student, another browser context) opens A's join link and contributes actors. Everything A's
- * run learns can only come from B.
+ * run learns can only come from B. A second test follows the README as a teacher would: the
+ * join link `npm run cluster` prints opens on the dev server (`npm run dev`, port 5173).
  */
-const APP_ORIGIN = 'http://127.0.0.1:4173';
+// The preview server this run's tests use (playwright.config.ts: E2E_PORT, default 4173).
+const APP_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_PORT) || 4173}`;
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const shots = new URL('./artifacts/screenshots/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
 
@@ -107,6 +117,79 @@ test('a tab that opens the join link contributes actors to another tab\'s run', 
     await expect(b.getByTestId('cluster-host-status')).toHaveAttribute('data-phase', 'off');
   } finally {
     await contextB.close();
+  }
+  expect(problemsB, problemsB.join('\n')).toEqual([]);
+});
+
+/** Resolves with the process's stdout once `done` matches it (rejects if it exits first). */
+function outputOf(child: ChildProcess, done: RegExp, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (done.test(out)) resolve(out);
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before it was ready:\n${out}`)));
+  });
+}
+
+async function servesPage(url: string, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+test("the join link npm run cluster prints opens on the dev server (npm run dev, port 5173), and the tab joins", async ({ browser }) => {
+  test.setTimeout(300_000);
+  const tmp = mkdtempSync(join(tmpdir(), 'parl-e2e-dev-'));
+  const creds = join(tmp, 'cluster.creds');
+  // The README's two commands: the cluster (its defaults: the page at http://localhost:5173/), and the dev server.
+  const cluster = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cluster.ts', '--port', '-1', '--ws-port', '-1', '--creds', creds], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const dev = spawn('npx', ['vite', '--port', '5173', '--strictPort'], { cwd: REPO, stdio: 'ignore', detached: true });
+  const contextB = await browser.newContext();
+  const problemsB: string[] = [];
+  let spawner: NatsActorSpawner | undefined;
+  try {
+    const printed = await outputOf(cluster, /Ctrl-C stops the cluster/, 'npm run cluster');
+    const joinLink = /^\s*(http\S*#join=\S+)$/m.exec(printed)?.[1] ?? '';
+    expect(joinLink.startsWith('http://localhost:5173/#join=')).toBe(true);
+    await servesPage('http://localhost:5173/', 120_000);
+    expect(dev.exitCode, 'port 5173 was taken: another dev server answers there').toBeNull();
+
+    // The teacher's side: a learner with the printed credentials, watching for the tab's beat.
+    const c = readCreds(creds);
+    const nc = await connectCluster({ servers: c.servers, token: c.token, name: 'teacher' });
+    spawner = new NatsActorSpawner(nc);
+
+    const b = await contextB.newPage();
+    failOnErrors(b, problemsB);
+    await b.goto(joinLink);
+    await expect(b.getByTestId('cluster-join-note')).toContainText('grants access', { timeout: 120_000 });
+    await b.getByTestId('cluster-name').fill('student-dev');
+    await b.getByTestId('cluster-offer').fill('1');
+    await b.getByTestId('cluster-contribute').click();
+    // Its WebSocket opened from http://localhost:5173 (refused before: only the preview's port was allowed).
+    await expect(b.getByTestId('cluster-host-status')).toHaveAttribute('data-phase', 'on', { timeout: 60_000 });
+    const learner = spawner;
+    await expect.poll(() => learner.liveHosts().filter((h) => h.hostName === 'student-dev').map((h) => h.capacity), { timeout: 15_000 }).toEqual([1]);
+    await b.getByTestId('cluster-stop-contributing').click();
+    await expect(b.getByTestId('cluster-host-status')).toHaveAttribute('data-phase', 'off');
+    await spawner.close();
+    await nc.close();
+  } finally {
+    await contextB.close();
+    await spawner?.close().catch(() => undefined);
+    if (cluster.exitCode === null) {
+      const exited = new Promise((r) => cluster.once('exit', r));
+      cluster.kill('SIGTERM');
+      await exited;
+    }
+    if (dev.pid !== undefined) process.kill(-dev.pid, 'SIGTERM');
+    rmSync(tmp, { recursive: true, force: true });
   }
   expect(problemsB, problemsB.join('\n')).toEqual([]);
 });

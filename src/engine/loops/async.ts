@@ -48,10 +48,26 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const sentVersion = new Array<number>(s.actors).fill(-1);
   let stopping = false;
   const progress = new LoopProgress(ctx);
-  // A resumed run counts its updates on from its checkpoint (policy lags stay update − version ≥ 0).
-  if (stream?.resumed) progress.update = stream.resumed.update;
   progress.keepCheckpoints(model);
   progress.applyChangesTo(algorithm);
+  if (stream?.resumed) {
+    // A resumed run counts its updates on from its checkpoint (policy lags stay update − version ≥ 0),
+    // and its budget too: the steps learned before (a checkpoint that did not keep them: every update took a full batch).
+    progress.update = stream.resumed.update;
+    progress.envSteps = stream.resumed.envSteps ?? stream.resumed.update * perBatch * T * s.envsPerActor;
+    if (!progress.budgetLeft) {
+      const n = (x: number): string => x.toLocaleString('en-US');
+      ctx.emit({ type: 'notice', level: 'info', message: `This run has finished: its checkpoint in the cluster has ${n(progress.envSteps)} of its ${n(s['run.envSteps'])} steps (update ${n(progress.update)}). Nothing to train; another budget or seed starts a new run.` });
+      const finished = { update: progress.update, version: published.version, weights: published.weights, envSteps: progress.envSteps };
+      return progress.run({ close: async () => undefined, respawns: () => 0 }, async () => undefined, {
+        stopping: () => stream.stop(),
+        release: async () => {
+          await stream.close(finished).catch(() => undefined);
+          agent.dispose();
+        },
+      });
+    }
+  }
   const demo = new DemoTicker();
   const actors = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again
@@ -112,7 +128,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: lags,
         });
-        await stream?.commit(progress.update, published.version, () => agent.getWeightsAsync());
+        await stream?.commit(progress.update, published.version, () => agent.getWeightsAsync(), progress.envSteps);
         demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
         if (stop) break;
       }
@@ -125,7 +141,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
       },
       release: async () => {
         await Promise.allSettled(producers);
-        await stream?.close({ update: progress.update, version: published.version, weights: await agent.getWeightsAsync() }).catch(() => undefined); // unacked: they come back
+        await stream?.close({ update: progress.update, version: published.version, weights: await agent.getWeightsAsync(), envSteps: progress.envSteps }).catch(() => undefined); // unacked: they come back
         agent.dispose();
       },
     },

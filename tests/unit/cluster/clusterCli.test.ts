@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,5 +85,106 @@ describe('npm run cluster', () => {
     expect(alive(serverPid)).toBe(false);
     // Its config (with the token) and JetStream store are gone too.
     expect(existsSync(conf)).toBe(false);
+  }, 30_000);
+});
+
+const CLI = fileURLToPath(new URL('../../../src/cli/cluster.ts', import.meta.url));
+
+/** Every process whose command line names `text` (a nats-server started with a config under a test's own temp folder). */
+function processesNaming(text: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * Runs `npm run cluster` with its own temp folder (TMPDIR) to its exit, or once it is up kills it
+ * (SIGKILL); its code, its output, and the processes it left running (killed after they are listed).
+ */
+function runCluster(args: string[], o: { cwd?: string; tmp: string }): Promise<{ code: number | null; out: string; err: string; leftRunning: number[] }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: o.cwd ?? REPO, env: { ...process.env, TMPDIR: o.tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ctrl-C')) child.kill('SIGKILL');
+    });
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      const leftRunning = processesNaming(o.tmp);
+      for (const pid of leftRunning) process.kill(pid, 'SIGKILL');
+      resolve({ code, out, err, leftRunning });
+    });
+  });
+}
+
+describe('npm run cluster: where the credentials go', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parl-cluster-creds-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const cases: Array<[string, (d: string) => string, RegExp]> = [
+    ['a folder', (d) => d, /--creds .* is a folder: name a file/],
+    ['a file in a folder that does not exist', (d) => join(d, 'missing', 'cluster.creds'), /the folder .*missing does not exist/],
+    ['a path nobody can write', () => '/proc/parl-cluster.creds', /cannot be written/],
+  ];
+  for (const [what, path, message] of cases) {
+    it(`--creds naming ${what}: exit 2 with the reason, before anything starts`, async () => {
+      const tmp = mkdtempSync(join(dir, 'tmp-'));
+      const r = await runCluster(['--port', '-1', '--ws-port', '-1', '--creds', path(tmp)], { tmp });
+      expect(r.err).toMatch(message);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.code).toBe(2);
+      expect(r.out).not.toContain('is up');
+      // No server was started: no config with the token in the temp folder, no nats-server naming it.
+      expect(readdirSync(tmp).filter((f) => f.startsWith('parl-cluster-'))).toEqual([]);
+      expect(r.leftRunning).toEqual([]);
+    }, 30_000);
+  }
+
+  it('a start that fails after nats-server is up (the WebSocket port taken) leaves no server and no files', async () => {
+    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const taken = (busy.address() as { port: number }).port;
+    try {
+      const r = await runCluster(['--port', '-1', '--ws-port', String(taken), '--creds', join(tmp, 'c.creds')], { tmp });
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/WebSocket port for browser tabs on 127\.0\.0\.1:\d+/);
+      expect(readdirSync(tmp).filter((f) => f.startsWith('parl-cluster-'))).toEqual([]);
+      expect(r.leftRunning).toEqual([]);
+    } finally {
+      busy.close();
+    }
+  }, 30_000);
+
+  it('a folder given where a credentials file is expected is named as a folder (not "mode 777")', () => {
+    const folder = mkdtempSync(join(dir, 'folder-'));
+    expect(() => readCreds(folder)).toThrow(`${folder} is a folder, not a cluster credentials file`);
+  });
+
+  it('by default into .parl/cluster.creds (a 0700 folder git ignores), not the checkout root', async () => {
+    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    const checkout = mkdtempSync(join(dir, 'checkout-'));
+    symlinkSync(join(REPO, 'node_modules'), join(checkout, 'node_modules'));
+    mkdirSync(join(checkout, 'src'));
+    const r = await runCluster(['--port', '-1', '--ws-port', '-1'], { cwd: checkout, tmp });
+    const creds = join(checkout, '.parl', 'cluster.creds');
+    expect(r.out).toContain(`credentials: ${creds} (mode 0600`);
+    expect(existsSync(join(checkout, 'cluster.creds'))).toBe(false);
+    expect(statSync(creds).mode & 0o777).toBe(0o600);
+    expect(statSync(join(checkout, '.parl')).mode & 0o777).toBe(0o700);
+    expect(readCreds(creds).token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // This checkout's git ignores it, and a creds file under any other name too.
+    for (const p of ['.parl/cluster.creds', 'cluster.creds', 'class.creds']) expect({ p, ignored: spawnSync('git', ['check-ignore', '-q', p], { cwd: REPO }).status }).toEqual({ p, ignored: 0 });
   }, 30_000);
 });

@@ -14,23 +14,50 @@ const cli = (name: string): string => fileURLToPath(new URL(`../../../src/cli/${
 interface UpdateLine {
   type: 'update';
   update: number;
+  envSteps: number;
   policyLags?: number[];
 }
+interface SummaryLine {
+  type: 'summary';
+  updates: number;
+  envSteps: number;
+  stopReason: string;
+}
+interface TrainResult {
+  code: number | null;
+  updates: UpdateLine[];
+  summary: SummaryLine | undefined;
+  err: string;
+}
 
-/** Runs the train CLI against the cluster to its end; its update records and summary. */
-function train(server: string, creds: string): Promise<{ updates: UpdateLine[]; summary: { updates: number; stopReason: string } }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli('train'), '--preset', 'impala-cartpole', '--seed', '4', '--steps', '2048', '--cluster', server, '--creds', creds], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The run's budget: long enough that the first learner is still training when it is killed. */
+const BUDGET = 51_200;
+
+/**
+ * Runs the train CLI against the cluster (node itself, so a SIGKILL reaches the learner); with
+ * `killAfterMs`, kills it (SIGKILL) that long after its first update, past its first checkpoint.
+ */
+function train(server: string, creds: string, killAfterMs?: number): Promise<TrainResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli('train'), '--preset', 'impala-cartpole', '--seed', '4', '--steps', String(BUDGET), '--quiet', '--cluster', server, '--creds', creds], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A learner that never ends fails the test with what it said, not a bare timeout.
+    const stuck = setTimeout(() => {
+      err += '\n[killed by the test: no end after 200 s]';
+      child.kill('SIGKILL');
+    }, 200_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (killAfterMs !== undefined && timer === undefined && out.includes('"type":"update"')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    });
     child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`train exited ${code}:\n${err.slice(-2000)}`));
-      const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
-      const summary = lines.find((l) => l.type === 'summary') as { type: 'summary'; updates: number; stopReason: string } | undefined;
-      if (!summary) return reject(new Error(`no summary:\n${out.slice(-2000)}`));
-      resolve({ updates: lines.filter((l): l is UpdateLine => l.type === 'update'), summary });
+      clearTimeout(timer);
+      clearTimeout(stuck);
+      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string });
+      resolve({ code, err, updates: lines.filter((l): l is UpdateLine => l.type === 'update'), summary: lines.find((l): l is SummaryLine => l.type === 'summary') });
     });
   });
 }
@@ -46,11 +73,12 @@ describe('a cluster learner restarted on the same run', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('counts its updates on from the checkpoint, and its policy lags stay non-negative', async () => {
+  it('killed (kill -9), the same command gets its actors back and trains what is left of the budget; run again, it says the run is finished', async () => {
     const token = generateToken();
     server = await testServer({ token });
     const creds = join(dir, 'cluster.creds');
     writeCreds(creds, { version: 1, servers: [server.url], token, ws: null });
+    // Exactly the slots one learner needs: the killed learner's actors hold them until the host frees them.
     host = spawn(process.execPath, ['--import', 'tsx', cli('actorHost'), '--server', server.url, '--creds', creds, '--actors', '2', '--name', 'resume-host'], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       let err = '';
@@ -61,17 +89,29 @@ describe('a cluster learner restarted on the same run', () => {
       host?.once('exit', (code) => reject(new Error(`actor host exited ${code}: ${err}`)));
     });
 
-    const first = await train(server.url, creds);
-    expect(first.summary.stopReason).toBe('budget');
+    const first = await train(server.url, creds, 3_000);
+    expect(first.summary, `the first learner was killed before its end\n${first.err.slice(-1500)}`).toBeUndefined();
     expect(first.updates[0].update).toBe(1);
-    const last = first.updates[first.updates.length - 1].update;
-    expect(first.summary.updates).toBe(last);
+    const perUpdate = first.updates[0].envSteps;
+    const killedAt = first.updates[first.updates.length - 1].update;
 
-    // The same command again: the same run (its id is the config's hash), resumed from the checkpoint
-    // the first learner stored as it closed, after its last update.
+    // The same command again: the same run (its id is the config's hash), resumed from the last checkpoint it stored.
     const second = await train(server.url, creds);
-    expect(second.updates[0].update).toBe(last + 1);
-    expect(second.updates.map((u) => u.update)).toEqual(second.updates.map((_, i) => last + 1 + i));
+    expect(second.code, second.err.slice(-2000)).toBe(0);
+    const resumedAt = second.updates[0].update;
+    expect(resumedAt).toBeGreaterThan(1);
+    expect(resumedAt).toBeLessThanOrEqual(killedAt + 1);
+    expect(second.updates.map((u) => u.update)).toEqual(second.updates.map((_, i) => resumedAt + i));
+    // The budget counts from the checkpoint: every update's steps are those of all updates so far.
+    for (const u of second.updates) expect(u.envSteps).toBe(u.update * perUpdate);
     for (const u of second.updates) for (const lag of u.policyLags ?? []) expect(lag).toBeGreaterThanOrEqual(0);
-  }, 240_000);
+    expect(second.summary).toMatchObject({ stopReason: 'budget', updates: Math.ceil(BUDGET / perUpdate), envSteps: Math.ceil(BUDGET / perUpdate) * perUpdate });
+
+    // And once more: nothing left to train; it says so and ends well.
+    const third = await train(server.url, creds);
+    expect(third.code, third.err.slice(-2000)).toBe(0);
+    expect(third.updates).toEqual([]);
+    expect(third.err).toMatch(/This run has finished: .*51,200 of its 51,200 steps/);
+    expect(third.summary).toMatchObject({ stopReason: 'budget', updates: second.summary?.updates, envSteps: second.summary?.envSteps });
+  }, 600_000);
 });
