@@ -6,6 +6,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkKeysApply, ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
 import { decodeExperiment, type IgnoredPart } from '../config/urlState';
+import { budgetOf } from '../config/budget';
 import { checkLiveChange, type LiveChange } from '../config/liveSettings';
 
 export interface TrainArgs {
@@ -58,6 +59,7 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let checkpoint: string | null = null;
   let saveDataset: string | null = null;
   let quiet = false;
+  let steps: string | null = null;
   const overrides: Record<string, unknown> = {};
   const seen = new Set<string>();
 
@@ -94,7 +96,8 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
         overrides.seed = parseSettingText('seed', value);
         break;
       case '--steps':
-        overrides['run.envSteps'] = parseSettingText('run.envSteps', value);
+        // Which setting it sets depends on the algorithm, known once the preset or link is read.
+        steps = value;
         break;
       case '--actors':
         overrides.actors = parseSettingText('actors', value);
@@ -122,6 +125,12 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   } else {
     if (preset === null) throw new ConfigError('--preset', `is required (or give --url)\n${TRAIN_USAGE}`);
     base = resolveExperiment(preset);
+  }
+  if (steps !== null) {
+    // The run's one budget (config/budget.ts): env steps, a swarm's updates or an offline run's gradient steps.
+    const { key } = budgetOf(resolveExperiment(base.preset, { ...base.settings, ...overrides }).settings.algorithm);
+    if (key in overrides) throw new ConfigError('--steps', `sets ${key}, which --set sets too: give one of them`);
+    overrides[key] = parseSettingText(key, steps);
   }
   const config = resolveExperiment(base.preset, { ...base.settings, ...overrides });
   checkKeysApply(config, Object.keys(overrides));

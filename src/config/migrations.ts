@@ -1,8 +1,12 @@
 /**
- * Old setting keys, mapped to today's. Link version 2 gave every hyperparameter the name of its
- * update rule's config field (`ppo.clip` → `ppo.clipCoef`); links, run files and saved runs made
- * before keep loading through this table.
+ * Old setting keys, mapped to today's; links, run files and saved runs made before keep loading
+ * through these tables.
+ *   - Link version 2 gave every hyperparameter the name of its update rule's config field
+ *     (`ppo.clip` → `ppo.clipCoef`).
+ *   - Link version 3 gave every run one budget (budget.ts): the multi-agent runs' own
+ *     `marl.envSteps` became `run.envSteps`, which the progress bar and `train --steps` read.
  */
+import { ALGORITHM_IDS, descriptorOf, type AlgorithmId } from './registry';
 import { getPreset } from './presets';
 import { defaultSettings } from './settings';
 
@@ -25,13 +29,16 @@ const RENAMED_IN_V2: Readonly<Record<string, readonly string[]>> = {
   'swarm.epochs': ['swarm.updateEpochs'],
 };
 
-/** The key(s) an old key stands for today (the key itself when it was never renamed). */
-export function currentKeys(key: string): readonly string[] {
-  return RENAMED_IN_V2[key] ?? [key];
+/** Before version 3 the multi-agent loop read its budget from this key (and ignored `run.envSteps`). */
+const OLD_MARL_BUDGET = 'marl.envSteps';
+
+/** The key(s) an old key, from a link of version `fromVersion`, stands for today (the key itself when it was never renamed). */
+export function currentKeys(key: string, fromVersion = 1): readonly string[] {
+  if (fromVersion < 3 && key === OLD_MARL_BUDGET) return ['run.envSteps'];
+  return (fromVersion < 2 ? RENAMED_IN_V2[key] : undefined) ?? [key];
 }
 
-/** Settings with every old key renamed; a value under a new key wins over the same setting under its old key. */
-export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function renameV2(settings: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(settings)) {
     if (!(key in RENAMED_IN_V2)) out[key] = value;
@@ -42,12 +49,44 @@ export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>):
   return out;
 }
 
+function algorithmOf(settings: Readonly<Record<string, unknown>>, preset: string | undefined): AlgorithmId | undefined {
+  const named = settings.algorithm ?? (preset === undefined ? undefined : getPreset(preset)?.settings.algorithm);
+  return (ALGORITHM_IDS as readonly unknown[]).includes(named) ? (named as AlgorithmId) : undefined;
+}
+
+/**
+ * `marl.envSteps` made `run.envSteps`. For a multi-agent run the old key was the budget its loop
+ * used, so it wins over a `run.envSteps` beside it (a saved config carries both); for any other
+ * run it changed nothing and is dropped.
+ */
+function oneBudget(settings: Readonly<Record<string, unknown>>, preset: string | undefined): Record<string, unknown> {
+  if (!(OLD_MARL_BUDGET in settings)) return { ...settings };
+  const rest: Record<string, unknown> = { ...settings };
+  const budget = rest[OLD_MARL_BUDGET];
+  delete rest[OLD_MARL_BUDGET];
+  const algorithm = algorithmOf(settings, preset);
+  if (algorithm !== undefined && descriptorOf(algorithm).family === 'marl') rest['run.envSteps'] = budget;
+  return rest;
+}
+
+/**
+ * Settings of a link of version `fromVersion` (a saved config: 1, every table applies) with every
+ * old key renamed; a value under a new key wins over the same setting under its old key, except
+ * where `oneBudget` says. `preset` names the algorithm when the settings do not (a link carries
+ * only what differs from its preset).
+ */
+export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>, fromVersion = 1, preset?: string): Record<string, unknown> {
+  const renamed = fromVersion < 2 ? renameV2(settings) : { ...settings };
+  return fromVersion < 3 ? oneBudget(renamed, preset) : renamed;
+}
+
 /** A saved config (run file, run store) with its settings' keys migrated; anything else passes unchanged. */
 export function migrateConfig(config: unknown): unknown {
   if (typeof config !== 'object' || config === null || !('settings' in config)) return config;
   const settings = (config as { settings: unknown }).settings;
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return config;
-  return { ...config, settings: migrateSettingKeys(settings as Record<string, unknown>) };
+  const preset = 'preset' in config && typeof config.preset === 'string' ? config.preset : undefined;
+  return { ...config, settings: migrateSettingKeys(settings as Record<string, unknown>, 1, preset) };
 }
 
 /**

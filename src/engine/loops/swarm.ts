@@ -47,7 +47,7 @@ export async function swarmLoop(ctx: LoopContext): Promise<LoopOutcome> {
   return progress.run(
     actors,
     async () => {
-      while (progress.update < plan.updates && progress.budgetLeft && (await progress.proceed())) {
+      while (progress.update < plan.updates && (await progress.proceed())) {
         const update = progress.update;
         const startedAt = performance.now();
         if (learner.switchSubagentsAt(update)) {

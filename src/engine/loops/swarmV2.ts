@@ -113,7 +113,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
         // A run resumed past update 0 fits nothing, so it rehearses nothing either.
         if (s['swarm2.rehearse']) learner.rehearse(d.demonstrations);
       }
-      while (progress.update < options.updates && progress.budgetLeft && (await progress.proceed())) {
+      while (progress.update < options.updates && (await progress.proceed())) {
         const startedAt = performance.now();
         const lastGood = await learner.model.getWeightsAsync();
         const r = await learner.update();
