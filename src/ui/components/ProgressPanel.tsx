@@ -89,7 +89,7 @@ export function ProgressPanel() {
           </>
         ) : (
           <span data-testid="env-steps">
-            {fmt(view.done)} / {fmt(view.budget)} {view.label} · {fmt(envSteps)} {view.unit === 'gradientSteps' ? 'evaluation steps' : 'steps'}
+            {fmt(view.done)} / {fmt(view.budget)} {view.label} · {view.unit === 'gradientSteps' ? `${fmt(updates)} evaluation${updates === 1 ? '' : 's'}` : `${fmt(envSteps)} steps`}
           </span>
         )}
         <span data-testid="episodes">{fmt(episodes)} {view.unit === 'gradientSteps' ? 'evaluation episodes' : 'episodes'}</span>
