@@ -26,7 +26,9 @@ export interface TrainArgs {
 export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--steps N] [--actors N]
                        [--set key=value]... [--url LINK] [--out FILE.jsonl]
                        [--checkpoint FILE.parlckpt] [--save-dataset FILE.json] [--quiet]
-                       [--cluster URL --creds FILE [--cluster-pack K]]`;
+                       [--cluster URL --creds FILE [--cluster-pack K]]
+--steps N sets the run's budget: env steps (run.envSteps), an agent swarm's orchestrator
+updates (swarm.updates, swarm2.updates), an offline run's gradient steps (cql.gradientSteps, ...).`;
 
 const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--save-dataset']);
 /** Flags that may be given more than once (each --set adds a setting). */

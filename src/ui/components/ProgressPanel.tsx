@@ -27,6 +27,12 @@ export function targetReached(s: Pick<PlaygroundState, 'summary' | 'updatePoints
   return hit ? { wallSeconds: hit.wallSeconds, envSteps: hit.envSteps } : null;
 }
 
+/** An offline run's gradient steps at the first update at or after `wallSeconds` (the run's last, if none). */
+export function gradientStepsAt(points: PlaygroundState['updatePoints'], wallSeconds: number): number {
+  const at = points.find((p) => p.wallSeconds >= wallSeconds) ?? points[points.length - 1];
+  return at?.metrics.gradientSteps ?? 0;
+}
+
 /** What the progress bar counts to: the run's one budget (config/budget.ts). */
 export function runBudget(settings: ExperimentSettings): number {
   return budgetValue(settings);
@@ -99,7 +105,7 @@ export function ProgressPanel() {
         {elapsedText && <span data-testid="elapsed">{elapsedText}</span>}
         {reached && (
           <span className="reached" data-testid="time-to-target">
-            reached the target ({target}) after {formatSeconds(reached.wallSeconds)}, {fmt(reached.envSteps)} steps
+            reached the target ({target}) after {formatSeconds(reached.wallSeconds)}, {view.unit === 'gradientSteps' ? `${fmt(gradientStepsAt(updatePoints, reached.wallSeconds))} gradient steps` : `${fmt(reached.envSteps)} steps`}
           </span>
         )}
         <span data-testid="run-end">

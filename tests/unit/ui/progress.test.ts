@@ -5,6 +5,7 @@ import type { SummaryRecord, UpdateRecord } from '../../../src/runs/records';
 import { createPlaygroundStore, progressView, startingLine } from '../../../src/ui/store';
 import { secondsToBudget } from '../../../src/ui/store/progress';
 import { randomCaption } from '../../../src/ui/components/EnvView';
+import { gradientStepsAt } from '../../../src/ui/components/ProgressPanel';
 
 /** A page clock the test moves by hand (ms). */
 function fakeClock() {
@@ -197,5 +198,14 @@ describe('the page never waits without a word', () => {
     expect(randomCaption(0)).toMatch(/until the first update/);
     expect(randomCaption(3)).not.toMatch(/until the first update/);
     expect(randomCaption(3)).toMatch(/first demo episode.*3 updates so far/);
+  });
+});
+
+describe('an offline run that reaches its target says after how many gradient steps', () => {
+  it('reads them from the update that reached it', () => {
+    const points = [1, 2, 3].map((u) => ({ update: u, envSteps: 0, wallSeconds: u * 10, meanReturn20: -300 + u * 50, stepsPerSecond: 0, metrics: { gradientSteps: u * 1_000 } }));
+    expect(gradientStepsAt(points, 20)).toBe(2_000);
+    expect(gradientStepsAt(points, 99)).toBe(3_000);
+    expect(gradientStepsAt([], 5)).toBe(0);
   });
 });
