@@ -37,4 +37,6 @@ test('an offline run counts its gradient steps, plots by them, and says how long
   await expect(page.getByTestId('run-end')).toContainText(`finished: used its whole budget after ${shown}`);
   // The live view never claims random actions "until the first update" once there are updates.
   await expect(page.getByTestId('env-caption')).not.toContainText('until the first update');
+  await page.locator('.progress-panel').screenshot({ path: 'tests/e2e/artifacts/screenshots/progress-offline.png' });
+  await page.getByTestId('return-chart').screenshot({ path: 'tests/e2e/artifacts/screenshots/return-chart-offline.png' });
 });
