@@ -254,7 +254,8 @@ export function parseShownSeconds(text: string): number {
 
 /** The progress panel's "reached the target (T) after W, N steps" as figures. */
 export function parseTargetLine(text: string): { seconds: number; envSteps: number } | null {
-  const m = /after (.+), ([\d,]+) steps$/.exec(text.trim());
+  // An offline run counts gradient steps (its budget): "..., 2,000 gradient steps".
+  const m = /after (.+), ([\d,]+) (?:gradient )?steps$/.exec(text.trim());
   return m ? { seconds: parseShownSeconds(m[1]), envSteps: Number(m[2].replace(/,/g, '')) } : null;
 }
 
