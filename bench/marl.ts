@@ -177,7 +177,7 @@ interface SpreadRun {
 }
 
 async function spreadRun(algo: string, seed: number, opts: MarlBenchOptions): Promise<SpreadRun> {
-  const { summary, updates, checkpoints, settings } = await trainWithCheckpoints(`${algo}-spread`, seed, { 'marl.envSteps': opts.spreadSteps, ...spreadOverrides(algo, opts.spreadSteps) }, opts.evalEvery);
+  const { summary, updates, checkpoints, settings } = await trainWithCheckpoints(`${algo}-spread`, seed, { 'run.envSteps': opts.spreadSteps, ...spreadOverrides(algo, opts.spreadSteps) }, opts.evalEvery);
   const task = mpeTaskSpec('simple_spread_v3');
   const acting = actingOf(settings);
   const started = performance.now();
@@ -206,7 +206,7 @@ interface TagRun {
 }
 
 async function tagRun(seed: number, opts: MarlBenchOptions): Promise<TagRun> {
-  const { summary, updates, checkpoints, settings } = await trainWithCheckpoints('maddpg-tag', seed, { 'marl.envSteps': opts.tagSteps, ...maddpgOverrides() }, opts.evalEvery);
+  const { summary, updates, checkpoints, settings } = await trainWithCheckpoints('maddpg-tag', seed, { 'run.envSteps': opts.tagSteps, ...maddpgOverrides() }, opts.evalEvery);
   const task = mpeTaskSpec('simple_tag_v3');
   const acting = actingOf(settings);
   const greedy = task.sides.map((side) => side === 0);

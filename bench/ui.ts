@@ -16,6 +16,7 @@ import { presetSettingChanges } from '../src/cli/args';
 import { getPreset } from '../src/config/presets';
 import { encodeExperiment } from '../src/config/urlState';
 import { budgetKey, isSwarm } from '../src/config/watchable';
+import { budgetMax } from '../src/config/budget';
 import type { SummaryRecord, SwarmUpdateRecord } from '../src/runs/records';
 import { markdownTable, median, type Benchmark } from './types';
 
@@ -170,7 +171,7 @@ export const uiBenchmark: Benchmark = {
         // The preset opened from a link that starts it, with a budget that outlasts the window.
         const name = preset ?? 'quickstart';
         const { algorithm } = resolveExperiment(name).settings;
-        const overrides: Record<string, unknown> = { [budgetKey(algorithm)]: isSwarm(algorithm) ? 5_000 : 5_000_000 };
+        const overrides: Record<string, unknown> = { [budgetKey(algorithm)]: Math.min(budgetMax(algorithm), isSwarm(algorithm) ? 5_000 : 5_000_000) };
         if (backend) overrides.backend = backend;
         const config = resolveExperiment(name, overrides);
         await page.goto(`${base}#x=${encodeExperiment(config, { autostart: true })}`);
@@ -253,7 +254,8 @@ export function parseShownSeconds(text: string): number {
 
 /** The progress panel's "reached the target (T) after W, N steps" as figures. */
 export function parseTargetLine(text: string): { seconds: number; envSteps: number } | null {
-  const m = /after (.+), ([\d,]+) steps$/.exec(text.trim());
+  // An offline run counts gradient steps (its budget): "..., 2,000 gradient steps".
+  const m = /after (.+), ([\d,]+) (?:gradient )?steps$/.exec(text.trim());
   return m ? { seconds: parseShownSeconds(m[1]), envSteps: Number(m[2].replace(/,/g, '')) } : null;
 }
 

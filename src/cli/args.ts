@@ -6,6 +6,7 @@ import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { checkKeysApply, ConfigError, parseSettingText, resolveExperiment, type ExperimentConfig } from '../config/config';
 import { decodeExperiment, extractToken, type IgnoredPart } from '../config/urlState';
+import { budgetOf } from '../config/budget';
 import { checkLiveChange, type LiveChange } from '../config/liveSettings';
 
 export interface TrainArgs {
@@ -25,7 +26,9 @@ export interface TrainArgs {
 export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--steps N] [--actors N]
                        [--set key=value]... [--url LINK] [--out FILE.jsonl]
                        [--checkpoint FILE.parlckpt] [--save-dataset FILE.json] [--quiet]
-                       [--cluster URL --creds FILE [--cluster-pack K]]`;
+                       [--cluster URL --creds FILE [--cluster-pack K]]
+--steps N sets the run's budget: env steps (run.envSteps), an agent swarm's orchestrator
+updates (swarm2.updates), an offline run's gradient steps (cql.gradientSteps, ...).`;
 
 const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--save-dataset']);
 /** Flags that may be given more than once (each --set adds a setting). */
@@ -58,6 +61,7 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   let checkpoint: string | null = null;
   let saveDataset: string | null = null;
   let quiet = false;
+  let steps: string | null = null;
   const overrides: Record<string, unknown> = {};
   // Which flag set each setting (`--seed 6` after `--set seed=5` would silently win).
   const setBy = new Map<string, string>();
@@ -102,7 +106,8 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
         setting(flag, 'seed', parseSettingText('seed', value), `${flag} ${value}`);
         break;
       case '--steps':
-        setting(flag, 'run.envSteps', parseSettingText('run.envSteps', value), `${flag} ${value}`);
+        // Which setting it sets depends on the algorithm, known once the preset or link is read.
+        steps = value;
         break;
       case '--actors':
         setting(flag, 'actors', parseSettingText('actors', value), `${flag} ${value}`);
@@ -139,6 +144,13 @@ export function parseTrainArgs(argv: readonly string[]): TrainArgs {
   } else {
     if (preset === null) throw new ConfigError('--preset', `is required (or give --url)\n${TRAIN_USAGE}`);
     base = resolveExperiment(preset);
+  }
+  if (steps !== null) {
+    // The run's one budget (config/budget.ts): env steps, a swarm's updates or an offline run's gradient steps.
+    const { key } = budgetOf(resolveExperiment(base.preset, { ...base.settings, ...overrides }).settings.algorithm);
+    const earlier = setBy.get(key);
+    if (earlier !== undefined) throw new ConfigError('--steps', `sets ${key} again (${earlier} already sets it): give it once`);
+    overrides[key] = parseSettingText(key, steps);
   }
   const config = resolveExperiment(base.preset, { ...base.settings, ...overrides });
   checkKeysApply(config, Object.keys(overrides));

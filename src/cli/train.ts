@@ -11,6 +11,7 @@
  */
 import { closeSync, lstatSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { ConfigError } from '../config/config';
+import { budgetDone, budgetOf, budgetValue } from '../config/budget';
 import type { RunRecord, SummaryRecord } from '../runs/records';
 import { formatSwarmHeadline, swarmHeadline, type SwarmHeadline } from '../swarm/headline';
 import { nodePlatform } from './nodePlatform';
@@ -83,7 +84,8 @@ async function main(): Promise<number> {
     process.stderr.write(`error: --out: ${oneLine(err)}\n`);
     return 2;
   }
-  const bar = args.quiet ? null : new ProgressBar(s['run.envSteps']);
+  const budget = budgetOf(s.algorithm);
+  const bar = args.quiet ? null : new ProgressBar(budgetValue(s));
   let writeError: string | null = null;
   // One line, once, then stop the run: its records can no longer be kept.
   const fail = (what: string, err: unknown) => {
@@ -133,7 +135,9 @@ async function main(): Promise<number> {
       }
       if (record.type === 'update' && bar) {
         const mean = record.meanReturn20 === null ? '-' : record.meanReturn20.toFixed(1);
-        bar.update(record.envSteps, `update ${record.update}  episodes ${record.episodes}  mean20 ${mean}  ${Math.round(record.stepsPerSecond)} steps/s`);
+        const done = budgetDone(budget.unit, record);
+        const of = budget.unit === 'envSteps' ? '' : `${done} ${budget.label}  `;
+        bar.update(done, `${of}update ${record.update}  episodes ${record.episodes}  mean20 ${mean}  ${Math.round(record.stepsPerSecond)} steps/s`);
       }
     },
     nodePlatform(),

@@ -1,8 +1,12 @@
 /**
- * Old setting keys, mapped to today's. Link version 2 gave every hyperparameter the name of its
- * update rule's config field (`ppo.clip` → `ppo.clipCoef`); links, run files and saved runs made
- * before keep loading through this table.
+ * Old setting keys, mapped to today's; links, run files and saved runs made before keep loading
+ * through these tables.
+ *   - Link version 2 gave every hyperparameter the name of its update rule's config field
+ *     (`ppo.clip` → `ppo.clipCoef`).
+ *   - Link version 3 gave every run one budget (budget.ts): the multi-agent runs' own
+ *     `marl.envSteps` became `run.envSteps`, which the progress bar and `train --steps` read.
  */
+import { ALGORITHM_IDS, descriptorOf, type AlgorithmId } from './registry';
 import { getPreset } from './presets';
 import { defaultSettings, isSettingKey } from './settings';
 
@@ -28,16 +32,17 @@ const RENAMED_IN_V2: ReadonlyMap<string, readonly string[]> = new Map([
   ['swarm.epochs', ['swarm.updateEpochs']],
 ]);
 
-/** The key(s) an old key stands for today (the key itself when it was never renamed). */
-export function currentKeys(key: string): readonly string[] {
-  return RENAMED_IN_V2.get(key) ?? [key];
+/** Before version 3 the multi-agent loop read its budget from this key (and ignored `run.envSteps`). */
+const OLD_MARL_BUDGET = 'marl.envSteps';
+
+/** The key(s) an old key, from a link of version `fromVersion`, stands for today (the key itself when it was never renamed). */
+export function currentKeys(key: string, fromVersion = 1): readonly string[] {
+  if (fromVersion < 3 && key === OLD_MARL_BUDGET) return ['run.envSteps'];
+  return (fromVersion < 2 ? RENAMED_IN_V2.get(key) : undefined) ?? [key];
 }
 
-/**
- * Settings with every old key renamed; a value under a new key wins over the same setting under its old key.
- * Every key the input owns is kept as an own key of the result (`__proto__` included, for the checks after to refuse by name).
- */
-export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/** Every key the input owns is kept as an own key of the result (`__proto__` included, for the checks after to refuse by name). */
+function renameV2(settings: Readonly<Record<string, unknown>>): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const [key, value] of Object.entries(settings)) {
     if (!RENAMED_IN_V2.has(key)) out.set(key, value);
@@ -45,7 +50,37 @@ export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>):
   for (const [key, value] of Object.entries(settings)) {
     for (const renamed of RENAMED_IN_V2.get(key) ?? []) if (!out.has(renamed)) out.set(renamed, value);
   }
-  return Object.fromEntries(out);
+  return out;
+}
+
+function algorithmOf(settings: ReadonlyMap<string, unknown>, preset: string | undefined): AlgorithmId | undefined {
+  const named = settings.get('algorithm') ?? (preset === undefined ? undefined : getPreset(preset)?.settings.algorithm);
+  return (ALGORITHM_IDS as readonly unknown[]).includes(named) ? (named as AlgorithmId) : undefined;
+}
+
+/**
+ * `marl.envSteps` made `run.envSteps`. For a multi-agent run the old key was the budget its loop
+ * used, so it wins over a `run.envSteps` beside it (a saved config carries both); for any other
+ * run it changed nothing and is dropped.
+ */
+function oneBudget(settings: Map<string, unknown>, preset: string | undefined): Map<string, unknown> {
+  if (!settings.has(OLD_MARL_BUDGET)) return settings;
+  const budget = settings.get(OLD_MARL_BUDGET);
+  settings.delete(OLD_MARL_BUDGET);
+  const algorithm = algorithmOf(settings, preset);
+  if (algorithm !== undefined && descriptorOf(algorithm).family === 'marl') settings.set('run.envSteps', budget);
+  return settings;
+}
+
+/**
+ * Settings of a link of version `fromVersion` (a saved config: 1, every table applies) with every
+ * old key renamed; a value under a new key wins over the same setting under its old key, except
+ * where `oneBudget` says. `preset` names the algorithm when the settings do not (a link carries
+ * only what differs from its preset).
+ */
+export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>, fromVersion = 1, preset?: string): Record<string, unknown> {
+  const renamed = fromVersion < 2 ? renameV2(settings) : new Map(Object.entries(settings));
+  return Object.fromEntries(fromVersion < 3 ? oneBudget(renamed, preset) : renamed);
 }
 
 /** A saved config (run file, run store) with its settings' keys migrated; anything else passes unchanged. */
@@ -53,7 +88,8 @@ export function migrateConfig(config: unknown): unknown {
   if (typeof config !== 'object' || config === null || !('settings' in config)) return config;
   const settings = (config as { settings: unknown }).settings;
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return config;
-  return { ...config, settings: migrateSettingKeys(settings as Record<string, unknown>) };
+  const preset = 'preset' in config && typeof config.preset === 'string' ? config.preset : undefined;
+  return { ...config, settings: migrateSettingKeys(settings as Record<string, unknown>, 1, preset) };
 }
 
 /** A part of a saved config that was left out on loading, and why. */

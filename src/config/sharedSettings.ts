@@ -14,12 +14,14 @@ export const INFERENCE_PLACEMENTS = ['actor', 'learner'] as const;
 
 const CLASSIC = { families: ['classic'] };
 const MARL = { families: ['marl'] };
+/** The runs budgeted in env steps (see budget.ts): not the swarms (updates) nor offline runs (gradient steps). */
+const ENV_STEP_BUDGET = { loops: ['episodic', 'sync', 'async', 'replay', 'es', 'offPolicyContinuous', 'onPolicyContinuous', 'marl'] };
 const SEGMENT_LOOPS = { loops: ['sync', 'async', 'replay', 'offPolicyContinuous', 'onPolicyContinuous'] };
 const ASYNC = { loops: ['async'] };
 
 export const SHARED_SETTINGS = {
   seed: int('run', 'Seed', 0, 2_147_483_647, 1, 'Seeds every random draw: weight init, resets, action sampling.'),
-  'run.envSteps': scoped(CLASSIC, int('run', 'Budget (env steps)', 1_000, 5_000_000, 200_000, 'The run stops after this many environment steps in total.')),
+  'run.envSteps': scoped(ENV_STEP_BUDGET, int('run', 'Budget (env steps)', 100, 5_000_000, 200_000, 'The run stops after this many environment steps in total (in a multi-agent world one step moves every agent).')),
   'run.targetReturn': scoped(CLASSIC, num('run', 'Target mean return', -1_000, 1_000, 475, 'The run reports when the mean return of the last 20 episodes first reaches this.')),
   'run.stopAtTarget': scoped(CLASSIC, flag('run', 'Stop at target', false, 'End the run as soon as the target mean return is reached.')),
   backend: choice('run', 'Learner backend', BACKENDS, 'auto', 'tfjs backend for the learner; auto times this network on each available backend and picks the fastest (a software WebGPU or WebGL adapter is never chosen when wasm is faster).'),
@@ -36,7 +38,6 @@ export const SHARED_SETTINGS = {
   'sampling.segmentsPerBatch': scoped(ASYNC, int('parallel', 'Segments per batch', 1, 16, 2, 'Async mode: segments the learner takes from the queue for one update.')),
   'sampling.updateToData': scoped({ loops: ['offPolicyContinuous'] }, num('parallel', 'Update-to-data ratio', 0.05, 8, 1, 'Off-policy actors: gradient steps the learner takes per environment step collected; actors wait when they get this far ahead.')),
   'marl.env': scoped(MARL, choice('env', 'Multi-agent environment', MARL_ENV_IDS, 'simple_spread_v3', 'The particle world (PettingZoo MPE, discrete actions, 25-step episodes) the agents learn in.')),
-  'marl.envSteps': scoped(MARL, int('run', 'Budget (env steps)', 100, 5_000_000, 200_000, 'The run stops after this many environment steps (one step moves every agent) in total.')),
 } as const satisfies Record<string, Setting>;
 
 export type SharedSettingValues = { -readonly [K in keyof typeof SHARED_SETTINGS]: SettingValue<(typeof SHARED_SETTINGS)[K]> };

@@ -22,8 +22,9 @@ import { checkLiveChange, MAX_LIVE_CHANGES, sortChanges, type LiveChange } from 
  * Version 2: setting keys are the update rules' field names (migrations.ts maps version-1 keys).
  * A version-2 link may also carry the run's live changes, `c: [[update, key, value], ...]`
  * (optional, so links made before it decode unchanged).
+ * Version 3: one budget per run; a multi-agent run's `marl.envSteps` is now `run.envSteps`.
  */
-export const LINK_VERSION = 2;
+export const LINK_VERSION = 3;
 const OLDEST_LINK_VERSION = 1;
 export const LINK_PARAM = 'x';
 const DEFAULT_PRESET = 'quickstart';
@@ -144,7 +145,7 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   if (!Number.isInteger(link.v) || link.v < OLDEST_LINK_VERSION || link.v > LINK_VERSION) {
     return fallback([{ field: 'link.v', reason: `link version ${link.v} is not supported (this app reads versions ${OLDEST_LINK_VERSION} to ${LINK_VERSION})` }]);
   }
-  const oldKeys = link.v < 2;
+  const keysOf = (key: string): readonly string[] => currentKeys(key, link.v);
 
   let preset = link.p;
   const retired = retiredPreset(preset);
@@ -159,7 +160,7 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   const accepted: Record<string, unknown> = {};
   // The settings as the link has them: the schema's copy has lost an own `__proto__` key, which must be reported too.
   const given = link.s === undefined ? {} : (json as { s: Record<string, unknown> }).s;
-  const settings = oldKeys ? migrateSettingKeys(given) : given;
+  const settings = migrateSettingKeys(given, link.v, preset);
   const retiredKeys = Object.keys(settings).filter((k) => k.startsWith(RETIRED_SETTING_PREFIX));
   if (retiredKeys.length > 0) ignored.push({ field: retiredKeys.join(', '), reason: 'settings of the retired first agent swarm' });
   for (const [key, value] of Object.entries(settings)) {
@@ -175,7 +176,7 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   const hide: string[] = [];
   for (const item of link.ui?.h ?? []) {
     if ((HIDEABLE as readonly string[]).includes(item)) hide.push(item);
-    else if ((oldKeys ? currentKeys(item) : [item]).every(isSettingKey)) hide.push(...(oldKeys ? currentKeys(item) : [item]));
+    else if (keysOf(item).every(isSettingKey)) hide.push(...keysOf(item));
     else ignored.push({ field: `hide.${item}`, reason: 'not a panel or setting that can be hidden' });
   }
 

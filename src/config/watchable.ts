@@ -6,6 +6,7 @@
 import type { NetworkKind } from './algorithm';
 import type { ExperimentConfig } from './config';
 import { descriptorOf } from './registry';
+import { budgetOf } from './budget';
 
 export function watchedNetwork(config: ExperimentConfig): NetworkKind | null {
   return descriptorOf(config.settings.algorithm).network;
@@ -20,7 +21,7 @@ export function isSwarm(algorithm: ExperimentConfig['settings']['algorithm']): b
   return descriptorOf(algorithm).family === 'swarm';
 }
 
-/** The setting that budgets a run: a swarm's orchestrator updates (`swarm2.updates`), otherwise env steps. */
+/** The setting that budgets a run (config/budget.ts): a swarm's orchestrator updates, an offline run's gradient steps, otherwise env steps. */
 export function budgetKey(algorithm: ExperimentConfig['settings']['algorithm']): string {
-  return isSwarm(algorithm) ? `${descriptorOf(algorithm).prefix}.updates` : 'run.envSteps';
+  return budgetOf(algorithm).key;
 }

@@ -6,20 +6,21 @@
  * `applyRecords`.
  */
 import { create } from 'zustand';
-import { createExperimentSlice, createMetricsSlice, createNoticesSlice, createRunSlice, createRunsSlice, createViewSlice } from './store/slices';
+import { createExperimentSlice, createMetricsSlice, createNoticesSlice, createRunSlice, createRunsSlice, createViewSlice, type PageClock } from './store/slices';
 import type { PlaygroundState } from './store/types';
 
 export * from './store/types';
 export { applyRecords, meanReturnCurve, shapedTerms, type RecordsState } from './store/applyRecords';
-export { browserDefaultActors, emptyMetrics } from './store/slices';
+export { browserDefaultActors, emptyMetrics, type PageClock } from './store/slices';
+export { measuredRate, progressView, startingLine, type ProgressView } from './store/progress';
 
-/** A fresh store (the page has one, `usePlayground`; tests make their own). */
-export function createPlaygroundStore() {
+/** A fresh store (the page has one, `usePlayground`; tests make their own, with a fake clock where time matters). */
+export function createPlaygroundStore(now?: PageClock) {
   return create<PlaygroundState>()((...a) => ({
     ...createExperimentSlice(...a),
     ...createViewSlice(...a),
-    ...createRunSlice(...a),
-    ...createMetricsSlice(...a),
+    ...createRunSlice(now)(...a),
+    ...createMetricsSlice(now)(...a),
     ...createRunsSlice(...a),
     ...createNoticesSlice(...a),
   }));

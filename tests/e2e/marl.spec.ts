@@ -4,7 +4,7 @@ import { test, expect, expectStatus } from './fixtures';
 
 // QMIX on simple_spread, scaled down to train a few updates quickly on wasm.
 const link = `/#x=${encodeExperiment(
-  resolveExperiment('qmix-spread', { backend: 'wasm', actors: 1, envsPerActor: 2, 'marl.envSteps': 400, 'qmix.batchSize': 2, 'qmix.hidden': 16 }),
+  resolveExperiment('qmix-spread', { backend: 'wasm', actors: 1, envsPerActor: 2, 'run.envSteps': 400, 'qmix.batchSize': 2, 'qmix.hidden': 16 }),
 )}`;
 
 test('QMIX on simple_spread trains in the page: per-agent and mixer charts, the particle-world view', async ({ page }) => {

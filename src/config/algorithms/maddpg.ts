@@ -15,7 +15,7 @@ const G = 'maddpg';
 const REFERENCE = {
   actors: 2,
   envsPerActor: 4,
-  'marl.envSteps': 500_000,
+  'run.envSteps': 500_000,
   'maddpg.actorLr': 0.01,
   'maddpg.criticLr': 0.01,
   'maddpg.gamma': 0.95,

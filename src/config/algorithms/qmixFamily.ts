@@ -35,5 +35,5 @@ export const SPREAD_RUN = {
   actors: 2,
   envsPerActor: 4,
   'marl.env': 'simple_spread_v3',
-  'marl.envSteps': 500_000,
+  'run.envSteps': 500_000,
 } as const;

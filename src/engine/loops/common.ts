@@ -307,6 +307,7 @@ export class LoopProgress {
     }
   }
 
+  /** Env steps left in the run's budget (config/budget.ts); the swarm and offline loops count their own budgets instead. */
   get budgetLeft(): boolean {
     return this.envSteps < this.ctx.config.settings['run.envSteps'];
   }

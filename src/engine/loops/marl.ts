@@ -9,7 +9,8 @@
  *   4. the update record carries the team return of each episode (Σ over agents), each agent's
  *      mean return and the scenario's metrics (collisions, occupied landmarks, catches) beside
  *      the algorithm's own (losses, per-agent Q, QMIX's mixing weights).
- * The budget is `marl.envSteps` environment steps (one step moves every agent).
+ * The budget is the run's `run.envSteps` environment steps (one step moves every agent), the
+ * number the progress bar and `train --steps` use (config/budget.ts).
  */
 import type { MarlTaskSpec } from '../../algorithms/marl';
 import type { ExperimentSettings } from '../../config/settings';
@@ -87,14 +88,13 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(algorithm.model);
   const demo = new DemoTicker();
-  const budget = s['marl.envSteps'];
   let episodes = 0;
   let gradientSteps = 0;
 
   return progress.run(
     actors,
     async () => {
-      while (progress.envSteps < budget && (await progress.proceed())) {
+      while (progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();
         const epsilon = algorithm.explorationAt(progress.envSteps);
         const weights = algorithm.model.getWeights();

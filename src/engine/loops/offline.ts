@@ -3,6 +3,8 @@
  * environment, and every `evalEvery` gradient steps one actor plays `evalEpisodes` greedy episodes
  * with the current policy to measure it. Each update record carries those evaluation returns
  * (its env steps are evaluation steps only) and the mean of the update metrics since the last one.
+ * The budget is `gradientSteps` (config/budget.ts): the progress bar and the charts count the
+ * records' `metrics.gradientSteps`. The evaluating actor also plays the page's demo episodes.
  */
 import { ContinuousReplayBuffer } from '../../algorithms/replayBuffer';
 import { deriveSeed } from '../../core/rng';
@@ -11,7 +13,7 @@ import { buildContinuousLearner, numParam } from '../continuousLearner';
 import { GREEDY } from '../continuousPolicy';
 import { ContinuousRolloutActor, type ContinuousRolloutActorOptions } from '../continuousRolloutActor';
 import { loadDataset } from '../datasetSource';
-import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
+import { actorHandle, createReportingPool, DemoTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -39,6 +41,7 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
       await actor.init();
     },
   );
+  const demo = new DemoTicker();
   let gradientSteps = 0;
 
   return progress.run(
@@ -58,12 +61,15 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
         metrics.gradientSteps = gradientSteps;
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(before))) continue;
         const weights = await agent.getWeightsAsync();
+        // The evaluation call takes these arrays away (transferred): the demo gets its own copy.
+        const forDemo = weights.map((w) => w.slice());
         const evaluation = await actors.pool.call(0, 'rollEpisodes', weights, evalEpisodes, GREEDY, false);
         const returns = evaluation.returns;
         let sum = 0;
         for (const r of returns) sum += r;
         metrics.evalReturn = sum / Math.max(returns.length, 1);
         const stop = progress.finishUpdate({ steps: 0, startedAt, returns, lengths: evaluation.lengths, metrics, actorStepsPerSecond: [0] });
+        demo.tick(ctx, actors.pool, progress.update, () => forDemo);
         if (stop) break;
       }
     },

@@ -136,7 +136,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
         // A run resumed past update 0 fits nothing, so it rehearses nothing either.
         if (s['swarm2.rehearse']) learner.rehearse(d.demonstrations);
       }
-      while (progress.update < options.updates && progress.budgetLeft && (await progress.proceed())) {
+      while (progress.update < options.updates && (await progress.proceed())) {
         const startedAt = performance.now();
         const now = swarmV2OptionsFrom(s);
         learner.setSchedules({ lambda1: now.lambda1, lambda2: now.lambda2 });

@@ -99,6 +99,12 @@ const drawMountainCar: Draw = (ctx, s) => {
 
 const DRAW: Record<string, Draw> = { 'CartPole-v1': drawCartPole, 'Acrobot-v1': drawAcrobot, 'MountainCar-v0': drawMountainCar, ...CONTINUOUS_DRAW };
 
+/** What the caption says while random actions play: before the first update, or until the agent's first demo episode arrives. */
+export function randomCaption(updates: number): string {
+  if (updates === 0) return 'Random actions until the first update: you see the task, not the agent yet.';
+  return `Random actions until the agent's first demo episode arrives (${updates.toLocaleString('en-US')} update${updates === 1 ? '' : 's'} so far).`;
+}
+
 /** What the caption says about the episode on the canvas. */
 type Playing = { kind: 'random'; n: number; ret: number } | { kind: 'demo'; update: number; ret: number; frames: number; saved: boolean };
 
@@ -121,6 +127,7 @@ function ClassicEnvView() {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const newest = useNewestDemo(envId);
   const [playing, setPlaying] = useState<Playing>({ kind: 'random', n: 0, ret: 0 });
+  const updates = usePlayground((s) => s.updates);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -231,7 +238,8 @@ function ClassicEnvView() {
         </p>
       ) : (
         <p className="help" data-testid="env-caption" data-source="random">
-          Random actions until the first update: you see the task, not the agent yet.{playing.n > 0 ? ` Episode ${playing.n}, return ${playing.ret.toFixed(0)}.` : ''}
+          {randomCaption(updates)}
+          {playing.n > 0 ? ` Episode ${playing.n}, return ${playing.ret.toFixed(0)}.` : ''}
         </p>
       )}
     </section>

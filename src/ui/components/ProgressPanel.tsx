@@ -1,5 +1,9 @@
-import { usePlayground, type PlaygroundState } from '../store';
-import { budgetKey, isSwarm as isSwarmAlgorithm } from '../../config/watchable';
+import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { progressView, startingLine, usePlayground, type PlaygroundState } from '../store';
+import type { ProgressState } from '../store/progress';
+import { isSwarm as isSwarmAlgorithm } from '../../config/watchable';
+import { budgetValue } from '../../config/budget';
 import type { ExperimentSettings } from '../../config/settings';
 
 export function formatSeconds(s: number): string {
@@ -23,58 +27,100 @@ export function targetReached(s: Pick<PlaygroundState, 'summary' | 'updatePoints
   return hit ? { wallSeconds: hit.wallSeconds, envSteps: hit.envSteps } : null;
 }
 
-/** What the progress bar counts to: a swarm run's own orchestrator updates (`swarm.updates` or `swarm2.updates`), else its env steps. */
-export function runBudget(settings: ExperimentSettings): number {
-  // Every budget key is a whole-number setting (tested against each preset).
-  return settings[budgetKey(settings.algorithm) as 'run.envSteps'];
+/** An offline run's gradient steps at the first update at or after `wallSeconds` (the run's last, if none). */
+export function gradientStepsAt(points: PlaygroundState['updatePoints'], wallSeconds: number): number {
+  const at = points.find((p) => p.wallSeconds >= wallSeconds) ?? points[points.length - 1];
+  return at?.metrics.gradientSteps ?? 0;
 }
 
+/** What the progress bar counts to: the run's one budget (config/budget.ts). */
+export function runBudget(settings: ExperimentSettings): number {
+  return budgetValue(settings);
+}
+
+/** The page's clock, ticking once a second while `active` (the elapsed time and the time left move between updates). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!active) return;
+    const id = setInterval(() => setNow(performance.now()), 1_000);
+    return () => clearInterval(id);
+  }, [active]);
+  return now;
+}
+
+// Only what the line reads: a new chart point elsewhere must not re-render it.
+const selectProgress = (s: PlaygroundState): ProgressState => ({
+  config: s.config,
+  status: s.status,
+  summary: s.summary,
+  envSteps: s.envSteps,
+  updates: s.updates,
+  gradientSteps: s.gradientSteps,
+  wallSeconds: s.wallSeconds,
+  updatePoints: s.updatePoints,
+  startedAt: s.startedAt,
+  endedAt: s.endedAt,
+  lastUpdateAt: s.lastUpdateAt,
+});
+
 export function ProgressPanel() {
-  const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
-  const budget = usePlayground((s) => runBudget(s.config.settings));
-  const target = usePlayground((s) => s.config.settings['run.targetReturn']);
-  const envSteps = usePlayground((s) => s.envSteps);
-  const updates = usePlayground((s) => s.updates);
+  const state = usePlayground(useShallow(selectProgress));
+  const isSwarm = isSwarmAlgorithm(state.config.settings.algorithm);
+  const target = state.config.settings['run.targetReturn'];
   const episodes = usePlayground((s) => s.episodes);
-  const wall = usePlayground((s) => s.wallSeconds);
-  const summary = usePlayground((s) => s.summary);
-  const updatePoints = usePlayground((s) => s.updatePoints);
+  const starting = usePlayground(startingLine);
+  const live = state.startedAt !== null && state.endedAt === null;
+  const now = useNow(live);
+  const view = progressView(state, now);
+  const { summary, updatePoints, envSteps, updates } = state;
   // Computed here, not in a selector: a selector must not return a fresh object each call.
   const reached = isSwarm ? null : targetReached({ summary, updatePoints, episodes }, target);
-  // A swarm run's budget is its orchestrator updates (the step budget is only a safety cap).
-  const done = isSwarm ? updates : envSteps;
-  const frac = Math.min(1, done / budget);
-  const rate = wall > 0 ? envSteps / wall : 0;
-  const doneRate = wall > 0 ? done / wall : 0;
-  const left = doneRate > 0 ? (budget - done) / doneRate : NaN;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const rate = view.rate === null ? 0 : view.rate;
+  const rateUnit = view.unit === 'updates' ? 'updates/s' : view.unit === 'gradientSteps' ? 'gradient steps/s' : 'steps/s';
+  const elapsedText = view.elapsed === null ? null : view.finished ? `took ${formatSeconds(view.elapsed)}` : `${formatSeconds(view.elapsed)} so far`;
   return (
     <div className="progress-panel">
-      <div className="progress" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={done} data-testid="progress">
-        <div className="progress-fill" style={{ width: `${(frac * 100).toFixed(2)}%` }} />
+      <div className="progress" role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={view.budget} aria-valuenow={view.done} data-testid="progress">
+        <div className="progress-fill" style={{ width: `${(view.fraction * 100).toFixed(2)}%` }} />
       </div>
       <div className="progress-stats">
-        {isSwarm ? (
-          <span data-testid="env-steps">
-            {updates.toLocaleString('en-US')} / {budget.toLocaleString('en-US')} updates · {envSteps.toLocaleString('en-US')} steps
-          </span>
-        ) : (
+        {view.unit === 'envSteps' ? (
           <>
             <span data-testid="env-steps">
-              {envSteps.toLocaleString('en-US')} / {budget.toLocaleString('en-US')} steps
+              {fmt(envSteps)} / {fmt(view.budget)} steps
             </span>
-            <span data-testid="updates">{updates.toLocaleString('en-US')} updates</span>
+            <span data-testid="updates">{fmt(updates)} updates</span>
           </>
-        )}
-        <span data-testid="episodes">{episodes.toLocaleString('en-US')} episodes</span>
-        <span>{Math.round(rate).toLocaleString('en-US')} steps/s</span>
-        {wall > 0 && <span data-testid="elapsed">{formatSeconds(wall)} so far</span>}
-        {reached && (
-          <span className="reached" data-testid="time-to-target">
-            reached the target ({target}) after {formatSeconds(reached.wallSeconds)}, {reached.envSteps.toLocaleString('en-US')} steps
+        ) : (
+          <span data-testid="env-steps">
+            {fmt(view.done)} / {fmt(view.budget)} {view.label} · {view.unit === 'gradientSteps' ? `${fmt(updates)} evaluation${updates === 1 ? '' : 's'}` : `${fmt(envSteps)} steps`}
           </span>
         )}
-        <span data-testid="run-end">{summary ? `finished: ${STOP_WORDS[summary.stopReason] ?? summary.stopReason} after ${formatSeconds(summary.wallSeconds)}` : Number.isFinite(left) ? `about ${formatSeconds(left)} left` : ''}</span>
+        <span data-testid="episodes">{fmt(episodes)} {view.unit === 'gradientSteps' ? 'evaluation episodes' : 'episodes'}</span>
+        <span data-testid="rate">
+          {rate >= 10 ? fmt(Math.round(rate)) : rate.toFixed(1)} {rateUnit}
+        </span>
+        {elapsedText && <span data-testid="elapsed">{elapsedText}</span>}
+        {reached && (
+          <span className="reached" data-testid="time-to-target">
+            reached the target ({target}) after {formatSeconds(reached.wallSeconds)}, {view.unit === 'gradientSteps' ? `${fmt(gradientStepsAt(updatePoints, reached.wallSeconds))} gradient steps` : `${fmt(reached.envSteps)} steps`}
+          </span>
+        )}
+        <span data-testid="run-end">
+          {summary
+            ? `finished: ${STOP_WORDS[summary.stopReason] ?? summary.stopReason}${view.elapsed === null ? '' : ` after ${formatSeconds(view.elapsed)}`}`
+            : view.left !== null
+              ? `about ${formatSeconds(view.left)} left`
+              : ''}
+        </span>
       </div>
+      {starting && (
+        <p className="help starting-line" role="status" data-testid="starting-line">
+          {starting}
+        </p>
+      )}
     </div>
   );
 }

@@ -52,6 +52,7 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
         }));
         lostSegments += r.lostSegments;
         Object.assign(patch, { envSteps: r.envSteps, episodes: r.episodes, updates: r.update, wallSeconds: r.wallSeconds, stepsPerSecond: r.stepsPerSecond });
+        if (Number.isFinite(r.metrics.gradientSteps)) patch.gradientSteps = r.metrics.gradientSteps;
         break;
       }
       case 'swarm': {
@@ -92,7 +93,7 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
         break;
       case 'change': {
         // Records arrive in order: the store's counts are those before the update the change applied to.
-        const before = { envSteps: patch.envSteps ?? s.envSteps, episode: patch.episodes ?? s.episodes };
+        const before = { envSteps: patch.envSteps ?? s.envSteps, gradientSteps: patch.gradientSteps ?? s.gradientSteps, episode: patch.episodes ?? s.episodes };
         patch.changeMarks = [...(patch.changeMarks ?? s.changeMarks), { update: r.update, key: r.key, from: r.from, to: r.to, ...before }];
         patch.liveValues = { ...(patch.liveValues ?? s.liveValues), [r.key]: r.to };
         break;
@@ -117,9 +118,13 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
   return patch;
 }
 
-/** The mean-return curve of a saved run, for overlays. */
+/** The mean-return curve of a saved run, for overlays (with its gradient steps where the run reports them). */
 export function meanReturnCurve(records: readonly RunRecord[]): Overlay['points'] {
   const out: Overlay['points'] = [];
-  for (const r of records) if (r.type === 'update' && r.meanReturn20 !== null) out.push({ envSteps: r.envSteps, mean: r.meanReturn20 });
+  for (const r of records) {
+    if (r.type !== 'update' || r.meanReturn20 === null) continue;
+    const g = r.metrics.gradientSteps;
+    out.push({ envSteps: r.envSteps, mean: r.meanReturn20, ...(Number.isFinite(g) ? { gradientSteps: g } : {}) });
+  }
   return decimateKeepingExtremes(out, (p) => p.mean, MAX_POINTS);
 }

@@ -47,14 +47,32 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set) => ({
   setView: (view) => set({ view }),
 });
 
-export const createRunSlice: SliceCreator<RunSlice> = (set) => ({
-  status: 'idle',
-  backend: null,
-  currentRunId: null,
-  setStatus: (status) => set({ status }),
-  setBackend: (backend) => set({ backend }),
-  setCurrentRun: (currentRunId) => set({ currentRunId }),
-});
+/** The page's clock, in ms (performance.now in the page; tests pass their own). */
+export type PageClock = () => number;
+
+const pageClock: PageClock = () => performance.now();
+
+/**
+ * The run's status; Start ('starting') starts the run's clock and coming to rest ('done',
+ * 'error') stops it, so the elapsed time counts from the press of Start (the backend probe and
+ * the workers' start included) to the end.
+ */
+export const createRunSlice =
+  (now: PageClock = pageClock): SliceCreator<RunSlice> =>
+  (set) => ({
+    status: 'idle',
+    backend: null,
+    currentRunId: null,
+    setStatus: (status) =>
+      set((s) => {
+        if (status === 'starting') return { status, startedAt: now(), endedAt: null, lastUpdateAt: null };
+        const resting = status === 'done' || status === 'error' || status === 'idle';
+        if (resting && s.startedAt !== null && s.endedAt === null) return { status, endedAt: now() };
+        return { status };
+      }),
+    setBackend: (backend) => set({ backend }),
+    setCurrentRun: (currentRunId) => set({ currentRunId }),
+  });
 
 /** A fresh object each time, so no two runs ever share an array. */
 export function emptyMetrics(): MetricsData {
@@ -63,7 +81,11 @@ export function emptyMetrics(): MetricsData {
     envSteps: 0,
     episodes: 0,
     updates: 0,
+    gradientSteps: 0,
     wallSeconds: 0,
+    startedAt: null,
+    endedAt: null,
+    lastUpdateAt: null,
     stepsPerSecond: 0,
     episodePoints: [],
     updatePoints: [],
@@ -82,11 +104,18 @@ export function emptyMetrics(): MetricsData {
   };
 }
 
-export const createMetricsSlice: SliceCreator<MetricsSlice> = (set) => ({
-  ...emptyMetrics(),
-  clearMetrics: () => set(emptyMetrics()),
-  ingest: (records) => set((s) => applyRecords(s, records)),
-});
+export const createMetricsSlice =
+  (now: PageClock = pageClock): SliceCreator<MetricsSlice> =>
+  (set) => ({
+    ...emptyMetrics(),
+    clearMetrics: () => set(emptyMetrics()),
+    ingest: (records) =>
+      set((s) => {
+        const patch = applyRecords(s, records);
+        // When the newest update arrived: the time left counts down from it between updates.
+        return records.some((r) => r.type === 'update') ? { ...patch, lastUpdateAt: now() } : patch;
+      }),
+  });
 
 export const createRunsSlice: SliceCreator<RunsSlice> = (set) => ({
   runs: [],

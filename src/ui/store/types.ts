@@ -59,7 +59,7 @@ export interface ActorStats {
 export interface Overlay {
   id: string;
   name: string;
-  points: { envSteps: number; mean: number }[];
+  points: { envSteps: number; mean: number; gradientSteps?: number }[];
 }
 
 export interface Notice {
@@ -81,8 +81,9 @@ export interface ChangeMark {
   key: string;
   from: LiveValue;
   to: LiveValue;
-  /** Env steps and finished episodes before the update it applied to (the x of its marker). */
+  /** Env steps, gradient steps and finished episodes before the update it applied to (the x of its marker). */
   envSteps: number;
+  gradientSteps: number;
   episode: number;
 }
 
@@ -118,7 +119,16 @@ export interface MetricsData {
   episodes: number;
   /** Updates so far (what a swarm run's budget counts). */
   updates: number;
+  /** Gradient steps so far, where the run reports them (what an offline run's budget counts). */
+  gradientSteps: number;
+  /** Seconds since the learner began the run, at the newest update (the learner's clock). */
   wallSeconds: number;
+  /** The page's clock (ms) when Start was pressed; null for a saved run opened from the list. */
+  startedAt: number | null;
+  /** The page's clock (ms) when the run came to rest; null while it runs. */
+  endedAt: number | null;
+  /** The page's clock (ms) when the newest update record arrived. */
+  lastUpdateAt: number | null;
   stepsPerSecond: number;
   episodePoints: EpisodePoint[];
   updatePoints: UpdatePoint[];

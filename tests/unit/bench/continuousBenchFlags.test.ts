@@ -49,5 +49,6 @@ describe('ui --mode time-to-target reads the progress panel', () => {
     expect(parseShownSeconds('soon')).toBeNaN();
     expect(parseTargetLine('reached the target (-200) after 1 min 4 s, 4,816 steps')).toEqual({ seconds: 64, envSteps: 4816 });
     expect(parseTargetLine('about 3 s left')).toBeNull();
+    expect(parseTargetLine('reached the target (-200) after 41 s, 3,000 gradient steps')).toEqual({ seconds: 41, envSteps: 3000 });
   });
 });

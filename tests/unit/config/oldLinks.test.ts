@@ -61,7 +61,7 @@ describe('links made before the descriptors', () => {
     expect(decoded.config.settings['ppo.updateEpochs']).toBe(7);
     const again = decodeExperiment(encodeExperiment(decoded.config));
     expect(again.config).toEqual(decoded.config);
-    expect(LINK_VERSION).toBe(2);
+    expect(LINK_VERSION).toBe(3);
   });
 });
 

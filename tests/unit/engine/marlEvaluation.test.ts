@@ -16,7 +16,7 @@ import { TrainingRun } from '../../../src/engine/trainer';
 import type { UpdateRecord } from '../../../src/runs/records';
 
 // 1 actor × 2 copies × 25 steps = 50 env steps per update, 6 updates.
-const SMALL = { actors: 1, envsPerActor: 2, backend: 'cpu', 'marl.envSteps': 300, 'qmix.batchSize': 2, 'qmix.hidden': 8, 'qmix.trainEvery': 1 };
+const SMALL = { actors: 1, envsPerActor: 2, backend: 'cpu', 'run.envSteps': 300, 'qmix.batchSize': 2, 'qmix.hidden': 8, 'qmix.trainEvery': 1 };
 
 describe('marl greedy evaluation', () => {
   it('training with evaluation checkpoints gives the same updates as a run without them', async () => {

@@ -14,7 +14,7 @@ function start(preset: string, overrides: Record<string, unknown>, platform: Tra
 }
 
 // 2 actors × 2 copies × 25 steps = 100 env steps per update.
-const SMALL = { actors: 2, envsPerActor: 2, 'marl.envSteps': 400 };
+const SMALL = { actors: 2, envsPerActor: 2, 'run.envSteps': 400 };
 
 describe('multi-agent loop (learner in Node, MarlActors in worker threads)', () => {
   it('QMIX on simple_spread: whole episodes from every actor, gradient steps once the replay holds a batch, per-agent and mixer charts', async () => {
@@ -69,7 +69,7 @@ describe('multi-agent loop (learner in Node, MarlActors in worker threads)', () 
       ...nodePlatform(),
       actorModules: { MarlActor: { module: new URL('./fixtures/faultyMarlActor.ts', import.meta.url).href, key: 'FaultyMarlActor' } },
     };
-    const { run, notices } = start('vdn-spread', { ...SMALL, 'marl.envSteps': 300, 'vdn.hidden': 8, 'vdn.batchSize': 2 }, platform);
+    const { run, notices } = start('vdn-spread', { ...SMALL, 'run.envSteps': 300, 'vdn.hidden': 8, 'vdn.batchSize': 2 }, platform);
     const summary = await run.run();
     expect(summary.stopReason).toBe('budget');
     expect(summary.lostSegments).toBeGreaterThan(0);

@@ -12,10 +12,15 @@ function start(preset: string, overrides: Record<string, unknown>) {
 
 describe('offline loop (shipped dataset public/datasets/pendulum-mixed.json)', () => {
   it('CQL trains from the file without an environment, then evaluates greedy episodes in it', async () => {
-    const { run, updates } = start('cql-pendulum', { seed: 1, 'model.hidden': 16, 'cql.batchSize': 32, 'cql.numSampledActions': 2, 'cql.gradientSteps': 100, 'cql.evalEvery': 50, 'cql.evalEpisodes': 1 });
+    const { run, updates, records } = start('cql-pendulum', { seed: 1, 'model.hidden': 16, 'cql.batchSize': 32, 'cql.numSampledActions': 2, 'cql.gradientSteps': 100, 'cql.evalEvery': 50, 'cql.evalEpisodes': 1 });
     const summary = await run.run();
     expect(summary.stopReason).toBe('budget');
     expect(updates().map((u) => u.metrics.gradientSteps)).toEqual([50, 100]);
+    // The live view shows the agent, not random actions: the evaluating actor plays a demo after the first update
+    // (it answers the demo before the second evaluation).
+    const demos = records.filter((r) => r.type === 'demo');
+    expect(demos.length).toBeGreaterThan(0);
+    expect(demos[0]).toMatchObject({ update: 1, envId: 'Pendulum-v1' });
     for (const u of updates()) {
       // One evaluation episode of Pendulum: 200 steps, return in [−16.27·200, 0].
       expect(u.returns).toHaveLength(1);

@@ -29,8 +29,8 @@ describe('shownDefault', () => {
     // QuickStart sets the budget to 300,000; the settings table says 200,000.
     const quick = resolveExperiment('quickstart').settings['run.envSteps'];
     expect(quick).not.toBe(budget.default);
-    expect(shownDefault(budget, quick)).toBe(`Range 1,000 to 5,000,000. Default for this preset ${quick.toLocaleString('en-US')} (200,000 elsewhere).`);
-    expect(shownDefault(budget, budget.default)).toBe('Range 1,000 to 5,000,000. Default 200,000.');
+    expect(shownDefault(budget, quick)).toBe(`Range 100 to 5,000,000. Default for this preset ${quick.toLocaleString('en-US')} (200,000 elsewhere).`);
+    expect(shownDefault(budget, budget.default)).toBe('Range 100 to 5,000,000. Default 200,000.');
     // Actors: the page starts with one per spare core, and says so.
     expect(shownDefault(SETTINGS.actors as Setting, 1, 'one per spare core, at most 4')).toBe('Range 1 to 16. Default in this browser 1 (one per spare core, at most 4; 2 elsewhere).');
   });

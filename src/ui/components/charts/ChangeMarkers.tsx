@@ -9,10 +9,11 @@ import { formatLiveValue, settingLabel } from '../LiveChangesList';
 
 export const selectChangeMarks = (s: PlaygroundState) => s.changeMarks;
 
-/** Where a change sits on each kind of x axis: episodes and env steps before its update, or the update itself. */
+/** Where a change sits on each kind of x axis: episodes, env steps or gradient steps before its update, or the update itself. */
 const X_OF = {
   episode: (m: ChangeMark) => m.episode,
   envSteps: (m: ChangeMark) => m.envSteps,
+  gradientSteps: (m: ChangeMark) => m.gradientSteps,
   update: (m: ChangeMark) => m.update,
 } as const;
 

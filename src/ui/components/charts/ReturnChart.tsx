@@ -11,6 +11,7 @@ import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } f
 import { describeDifference } from '../configDiff';
 import { usePlayground } from '../../store';
 import { SETTINGS } from '../../../config/settings';
+import { budgetOf } from '../../../config/budget';
 
 const selectEpisodes = (s: PlaygroundState) => s.episodePoints;
 const selectUpdates = (s: PlaygroundState) => s.updatePoints;
@@ -21,6 +22,8 @@ const selectHasTarget = (s: PlaygroundState) => SETTINGS['run.targetReturn'].app
 const byReturn = (p: EpisodePoint) => p.ret;
 const TARGET_COLOR = '#f59e0b';
 const byMean = (p: { mean: number }) => p.mean;
+// Offline runs take no env steps until they evaluate: their curve is by gradient steps, their budget.
+const selectByGradientSteps = (s: PlaygroundState) => budgetOf(s.config.settings.algorithm).unit === 'gradientSteps';
 
 const selectEpisodeCount = (s: PlaygroundState) => s.episodePoints.length;
 const selectOverlayCount = (s: PlaygroundState) => s.overlays.length;
@@ -68,10 +71,16 @@ const MeanChart = memo(function MeanChart() {
     const run = runs.find((r) => r.id === o.id);
     return run ? `${o.name} (${describeDifference(run.config, config)})` : o.name;
   };
+  const byGradientSteps = usePlayground(selectByGradientSteps);
   const mean = useMemo(
-    () => forDisplay(updates.flatMap((u) => (u.meanReturn20 === null ? [] : [{ envSteps: u.envSteps, mean: u.meanReturn20 }])), byMean),
-    [updates],
+    () => forDisplay(updates.flatMap((u) => (u.meanReturn20 === null ? [] : [{ x: byGradientSteps ? (u.metrics.gradientSteps ?? 0) : u.envSteps, mean: u.meanReturn20 }])), byMean),
+    [updates, byGradientSteps],
   );
+  const overlayPoints = useMemo(
+    () => overlays.map((o) => o.points.map((p) => ({ x: byGradientSteps ? (p.gradientSteps ?? p.envSteps) : p.envSteps, mean: p.mean }))),
+    [overlays, byGradientSteps],
+  );
+  const xName = byGradientSteps ? 'gradient steps' : 'environment steps';
   return (
     <div>
       <ChartLegend
@@ -81,16 +90,16 @@ const MeanChart = memo(function MeanChart() {
         ]}
       />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
-        <LineChart margin={MARGIN} data-testid="mean-chart" title="Average return of the last 20 episodes, by environment steps">
+        <LineChart margin={MARGIN} data-testid="mean-chart" title={`Average return of the last 20 episodes, by ${xName}`}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="envSteps" {...countXAxis([...mean.map((p) => p.envSteps), ...overlays.flatMap((o) => o.points.map((p) => p.envSteps))])} label={axisLabel('environment steps')} allowDuplicatedCategory={false} />
+          <XAxis dataKey="x" {...countXAxis([...mean.map((p) => p.x), ...overlayPoints.flatMap((o) => o.map((p) => p.x))])} label={axisLabel(xName)} allowDuplicatedCategory={false} />
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {hasTarget && <ReferenceLine y={target} stroke={TARGET_COLOR} strokeDasharray="4 4" />}
-          {changeLines(marks, 'envSteps')}
+          {changeLines(marks, byGradientSteps ? 'gradientSteps' : 'envSteps')}
           <Line data={mean} dataKey="mean" name="this run" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
           {overlays.map((o, i) => (
-            <Line key={o.id} data={o.points} dataKey="mean" name={overlayName(o)} stroke={SERIES_COLORS[(i + 2) % SERIES_COLORS.length]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.5} strokeDasharray="5 3" />
+            <Line key={o.id} data={overlayPoints[i]} dataKey="mean" name={overlayName(o)} stroke={SERIES_COLORS[(i + 2) % SERIES_COLORS.length]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.5} strokeDasharray="5 3" />
           ))}
         </LineChart>
       </ResponsiveContainer>
