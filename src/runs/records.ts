@@ -3,8 +3,7 @@
  * learner posts them to the page. Plain data only (no tensors, no classes).
  */
 
-import type { DecompTrace } from '../swarm/decompTrace';
-import type { EpisodeTrace } from '../swarm/trace';
+import type { DecompTrace, EpisodeTrace } from './traces';
 
 export interface UpdateRecord {
   type: 'update';

@@ -65,6 +65,8 @@ import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
 import { DEMO_REHEARSAL, DemoRehearsal, type Demonstrations } from './demoStart';
 import type { ScheduleSpec } from './types';
+import { defaultParams } from '../config/algorithm';
+import { PPO } from '../config/algorithms/ppo';
 
 export interface DecompTrainingOptions {
   spec: DecompTaskSpec;
@@ -452,6 +454,7 @@ export class DecompLearner {
   ) {
     this.model = new SetPolicyModel({ hidden: options.hidden, seed: options.seed, startBias: options.startBias });
     const ppo = new Ppo(this.model, {
+      ...defaultParams(PPO.settings),
       lr: options.lr,
       entCoef: options.entCoef,
       updateEpochs: options.updateEpochs,

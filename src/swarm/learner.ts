@@ -14,6 +14,8 @@ import { CentralInference } from './inference';
 import { MaskedActorCritic } from './orchestrator';
 import { loadSubagentCheckpoint } from './subagentFiles';
 import { FrozenSubagent } from './subagents';
+import { defaultParams } from '../config/algorithm';
+import { PPO } from '../config/algorithms/ppo';
 
 const ORCH_MINIBATCHES = 2;
 
@@ -39,6 +41,7 @@ export class SwarmLearner {
     this.orchestrator = new MaskedActorCritic(orch.hidden, orch.seed, { directBias: orch.directBias });
     // γ and λ are given for completeness: the batch's advantages are computed before learn().
     const ppo = new Ppo(this.orchestrator, {
+      ...defaultParams(PPO.settings),
       lr: orch.lr,
       entCoef: orch.entCoef,
       updateEpochs: orch.updateEpochs,

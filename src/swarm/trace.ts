@@ -3,56 +3,10 @@
  * the critical path. Plain data (JSON-serialisable), built from the simulator's `EpisodeLog`.
  */
 import { episodeLatencyStats, stageCriticalSubSteps } from './criticalSteps';
-import type { EpisodeLog, Stage, StageAction, StageRecord } from './types';
+import type { CriticalPathEntry, EpisodeTrace } from '../runs/traces';
+import type { EpisodeLog, Stage, StageRecord } from './types';
 
-/** Which worker set the latency of one stage. */
-export interface CriticalPathEntry {
-  stage: number;
-  action: StageAction;
-  /** 'subagent' when the slowest subagent of an assign stage set it, else 'orchestrator'. */
-  setBy: 'orchestrator' | 'subagent';
-  /** The slowest subagent's subtask (first one on ties), the direct run's subtask, or null for finish. */
-  subtaskId: number | null;
-  /** The stage's critical steps: mainSteps + the slowest subagent's steps. */
-  steps: number;
-}
-
-export interface EpisodeTotals {
-  criticalSteps: number;
-  totalSteps: number;
-  serialBaseline: number;
-  lowerBound: number | null;
-  /** serialBaseline / criticalSteps (0 when criticalSteps is 0). */
-  speedup: number;
-  rPerf: number;
-  nAssigned: number;
-  nCompleted: number;
-  /** nCompleted / nAssigned (0 when nothing was assigned): r_finish. */
-  finishRate: number;
-  nDirect: number;
-  nDirectCompleted: number;
-  nSubtasksDone: number;
-  numStages: number;
-  numParallelStages: number;
-  avgParallelismLaunching: number;
-  avgParallelismAllStages: number;
-  maxParallelism: number;
-  contextUsed: number;
-  contextBudget: number;
-  mainStepsUsed: number;
-  mainStepCap: number;
-  budgetExhausted: boolean;
-}
-
-export interface EpisodeTrace {
-  task: EpisodeLog['task'];
-  numSubtasks: number;
-  finished: boolean;
-  stages: StageRecord[];
-  totals: EpisodeTotals;
-  /** One entry per stage. */
-  criticalPath: CriticalPathEntry[];
-}
+export type { CriticalPathEntry, EpisodeTotals, EpisodeTrace } from '../runs/traces';
 
 /** The stages of a trace in the form criticalSteps() takes. */
 export function stagesFromRecords(records: readonly StageRecord[]): Stage[] {

@@ -17,7 +17,7 @@ import { buildLearner } from '../learner';
 import { callWithWeights, produceInto, produceIntoStream } from '../producers';
 import { VtraceSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
-import { openStreamedExperience } from '../../cluster/segmentSource';
+import { openStreamedExperience } from '../streamedExperience';
 
 /** Policy lag of each segment in a batch: learner version minus the version that produced it. */
 export function policyLags(learnerVersion: number, segs: readonly { policyVersion: number }[]): number[] {
@@ -37,7 +37,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
 
   // The weights the producers act with, and their version.
   let published = { weights: await agent.getWeightsAsync(), version: 0 };
-  // Cluster actors: segments and weights go through JetStream (src/cluster/segmentSource.ts); null otherwise.
+  // Cluster actors: segments and weights go through JetStream (src/engine/streamedExperience.ts, implemented by src/cluster); null otherwise.
   const stream = central ? null : await openStreamedExperience({ config: ctx.config, capacity: s['sampling.queueCapacity'], check: (x) => validateSegment(x, spec.obsDim, spec.numActions) });
   if (stream?.resumed) {
     agent.setWeights(stream.resumed.weights);

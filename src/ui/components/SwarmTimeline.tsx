@@ -13,8 +13,7 @@
  * outlined (the critical path). The serial episode of the same task is drawn below it on the
  * same scale, so the latency cut reads as a difference in length.
  */
-import type { DecompTrace, DecompTraceStage, RetryReason } from '../../swarm/decompTrace';
-import type { EpisodeTrace } from '../../swarm/trace';
+import type { DecompTrace, DecompTraceStage, EpisodeTrace, RetryReason } from '../../runs/traces';
 import { usePlayground } from '../store';
 import { ChartExplain } from './charts/ChartFrame';
 

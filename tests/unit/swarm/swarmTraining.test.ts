@@ -17,6 +17,7 @@ import { loadSubagentCheckpoint } from '../../../src/swarm/subagentFiles';
 import { FrozenSubagent, SubagentCheckpointError, decodeSubagentCheckpoint } from '../../../src/swarm/subagents';
 import { SwarmActor } from '../../../src/swarm/swarmActor';
 import { SwarmConfigError, validateSwarmTaskConfig, type SwarmTaskConfig } from '../../../src/swarm/tasks';
+import { PPO_PARAMS } from '../algorithms/descriptorParams';
 
 const limits = resolveLimits({ maxMainSteps: 64, subagentStepCap: 40, contextBudget: 200 });
 const wide = (numItems: number, extra: Partial<SwarmTaskConfig> = {}): SwarmTaskConfig => ({
@@ -42,7 +43,7 @@ describe('frozen subagents', () => {
     const B = rows.length;
     const obs = new Float32Array(B * ORCH_OBS_DIM);
     rows.forEach((r, i) => obs.set(r.obs, i * ORCH_OBS_DIM));
-    const agent = new Agent<PpoBatch>(new Ppo(orch, { lr: 0.01, numMinibatches: 1 }));
+    const agent = new Agent<PpoBatch>(new Ppo(orch, { ...PPO_PARAMS, lr: 0.01, numMinibatches: 1 }));
     for (let k = 0; k < 3; k++) {
       agent.learn({ obs, actions: Int32Array.from(rows.map((r) => r.a)), batchSize: B, logProbs: Float32Array.from(rows.map((r) => r.lp)), values: Float32Array.from(rows.map((r) => r.v)), advantages: Float32Array.from(rows.map((_, i) => (i % 2 ? 1 : -1))), returns: Float32Array.from(rows.map(() => 1)) });
     }
