@@ -151,5 +151,8 @@ export class A2c extends PolicyAlgorithm<A2cBatch, ActorCriticModel> {
 /** The settings the playground exposes (src/config/algorithms/a2c.ts), by field name. */
 export type A2cParams = Pick<A2cConfig, 'lr' | 'gamma' | 'gaeLambda' | 'entCoef' | 'vfCoef' | 'maxGradNorm'>;
 
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
+
 /** How the engine builds A2C from its settings (see src/config/algorithms/a2c.ts). */
 export const create: (model: ActorCriticModel, params: A2cParams) => A2c = (model, params) => new A2c(model, params);

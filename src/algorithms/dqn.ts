@@ -281,6 +281,9 @@ export class Dqn extends Algorithm<DqnBatch | DqnSteps, QModel> {
 /** The settings the playground exposes (src/config/algorithms/dqn.ts), by field name. */
 export type DqnParams = Pick<DqnConfig, 'lr' | 'gamma' | 'bufferSize' | 'batchSize' | 'learningStarts' | 'trainFrequency' | 'targetNetworkFrequency' | 'startE' | 'endE' | 'explorationFraction' | 'doubleDqn'>;
 
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
+
 /**
  * How the engine builds DQN from its settings (see src/config/algorithms/dqn.ts): the target
  * network starts as an exact copy of the online one (same spec, same seed).

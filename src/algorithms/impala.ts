@@ -216,5 +216,8 @@ export class Impala extends PolicyAlgorithm<ImpalaBatch, ActorCriticModel> {
 /** The settings the playground exposes (src/config/algorithms/impala.ts), by field name. */
 export type ImpalaParams = Pick<ImpalaConfig, 'lr' | 'gamma' | 'entCoef' | 'vfCoef' | 'clipRhoThreshold' | 'clipPgRhoThreshold' | 'clipCThreshold' | 'maxGradNorm'>;
 
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
+
 /** How the engine builds IMPALA from its settings (see src/config/algorithms/impala.ts). */
 export const create: (model: ActorCriticModel, params: ImpalaParams) => Impala = (model, params) => new Impala(model, params);

@@ -395,5 +395,8 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
 /** The settings the playground exposes (src/config/algorithms/ppo.ts), by field name. */
 export type PpoParams = Pick<PpoConfig, 'lr' | 'gamma' | 'gaeLambda' | 'clipCoef' | 'updateEpochs' | 'numMinibatches' | 'entCoef' | 'vfCoef' | 'maxGradNorm' | 'annealLr'>;
 
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
+
 /** How the engine builds PPO from its settings (see src/config/algorithms/ppo.ts). */
 export const create: (model: ActorCriticModel, params: PpoParams, seed: number) => Ppo = (model, params, seed) => new Ppo(model, { ...params, seed });

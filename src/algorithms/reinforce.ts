@@ -172,5 +172,8 @@ export class Reinforce extends PolicyAlgorithm<ReinforceBatch, PolicyModel> {
 /** The settings the playground exposes (src/config/algorithms/reinforce.ts), by field name. */
 export type ReinforceParams = Pick<ReinforceConfig, 'lr' | 'gamma' | 'entCoef'>;
 
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
+
 /** How the engine builds REINFORCE from its settings (see src/config/algorithms/reinforce.ts). */
 export const create: (model: PolicyModel, params: ReinforceParams) => Reinforce = (model, params) => new Reinforce(model, params);

@@ -94,7 +94,7 @@ export interface DecompTrainingOptions {
   credit?: DecompCreditMode;
   /** With credit 'stage-critic': the baseline of the first stage's decisions (default 'value', see the file comment). */
   firstStageBaseline?: FirstStageBaseline;
-  /** PPO's value-loss weight (default PPO_DEFAULTS.vfCoef). */
+  /** PPO's value-loss weight (default: the PPO descriptor's vfCoef). */
   vfCoef?: number;
   /** With per-decision or stage credit: who gets r_parallel's shares (default 'creator'; see decisionCredit.ts). */
   parallelCredit?: ParallelCredit;

@@ -51,5 +51,5 @@ export const PPO_CONTINUOUS = defineAlgorithm({
       },
     },
   ],
-  loadContinuous: () => import('../../algorithms/ppoContinuous'),
+  load: () => import('../../algorithms/ppoContinuous'),
 });

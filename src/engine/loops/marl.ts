@@ -73,9 +73,10 @@ export function episodeMetrics(task: MarlTaskSpec, msgs: readonly MarlEpisodeMes
 export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s: ExperimentSettings = ctx.config.settings;
   const d = descriptorOf(s.algorithm);
-  if (!d.loadMarl) throw new Error(`algorithm ${d.id} is not a multi-agent algorithm`);
+  const loaded = await d.load?.();
+  if (loaded?.kind !== 'marl') throw new Error(`algorithm ${d.id} is not a multi-agent algorithm`);
   const task = mpeTaskSpec(s['marl.env']);
-  const algorithm = (await d.loadMarl()).create(task, paramsOf(s, d), s.seed);
+  const algorithm = loaded.create(task, paramsOf(s, d), s.seed);
   const agent = new Agent(algorithm);
   const replay = new EpisodeReplay(algorithm.replayEpisodes, task.episodeLength, task.stateDim, task.agents.length);
   const rng = new Rng(deriveSeed(s.seed, 0x3a7));
