@@ -1,7 +1,8 @@
 /**
  * Old setting keys, mapped to today's. Link version 2 gave every hyperparameter the name of its
- * update rule's config field (`ppo.clip` → `ppo.clipCoef`); links, run files and saved runs made
- * before keep loading through this table.
+ * update rule's config field (`ppo.clip` → `ppo.clipCoef`); version 3 gave continuous PPO's settings
+ * the prefix of its id (`ppoc.lr` → `ppo-continuous.lr`). Links, run files and saved runs made
+ * before keep loading through these tables.
  */
 import { getPreset } from './presets';
 import { defaultSettings } from './settings';
@@ -25,19 +26,37 @@ const RENAMED_IN_V2: Readonly<Record<string, readonly string[]>> = {
   'swarm.epochs': ['swarm.updateEpochs'],
 };
 
-/** The key(s) an old key stands for today (the key itself when it was never renamed). */
-export function currentKeys(key: string): readonly string[] {
-  return RENAMED_IN_V2[key] ?? [key];
+/** Continuous PPO's settings, from the prefix `ppoc` to its id's, `ppo-continuous`. */
+const PPO_CONTINUOUS_SETTINGS = ['lr', 'gamma', 'gaeLambda', 'clipCoef', 'updateEpochs', 'numMinibatches', 'entCoef', 'vfCoef', 'maxGradNorm', 'annealLr'];
+const RENAMED_IN_V3: Readonly<Record<string, readonly string[]>> = Object.fromEntries(PPO_CONTINUOUS_SETTINGS.map((k) => [`ppoc.${k}`, [`ppo-continuous.${k}`]]));
+
+/** The renames in link-version order: a link of version v takes every table of a later version. */
+const RENAMES: readonly { version: number; keys: Readonly<Record<string, readonly string[]>> }[] = [
+  { version: 2, keys: RENAMED_IN_V2 },
+  { version: 3, keys: RENAMED_IN_V3 },
+];
+
+/** The key(s) an old key stands for today (the key itself when it was never renamed), from a link of `fromVersion` (default: the oldest). */
+export function currentKeys(key: string, fromVersion = 1): readonly string[] {
+  let keys: readonly string[] = [key];
+  for (const { version, keys: table } of RENAMES) if (version > fromVersion) keys = keys.flatMap((k) => table[k] ?? [k]);
+  return keys;
 }
 
-/** Settings with every old key renamed; a value under a new key wins over the same setting under its old key. */
-export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/** Settings with every old key renamed (from a link of `fromVersion`); a value under a new key wins over the same setting under its old key. */
+export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>, fromVersion = 1): Record<string, unknown> {
+  let out: Record<string, unknown> = { ...settings };
+  for (const { version, keys: table } of RENAMES) if (version > fromVersion) out = renameKeys(out, table);
+  return out;
+}
+
+function renameKeys(settings: Readonly<Record<string, unknown>>, table: Readonly<Record<string, readonly string[]>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(settings)) {
-    if (!(key in RENAMED_IN_V2)) out[key] = value;
+    if (!(key in table)) out[key] = value;
   }
   for (const [key, value] of Object.entries(settings)) {
-    for (const renamed of RENAMED_IN_V2[key] ?? []) if (!(renamed in out)) out[renamed] = value;
+    for (const renamed of table[key] ?? []) if (!(renamed in out)) out[renamed] = value;
   }
   return out;
 }

@@ -21,8 +21,9 @@ import { checkLiveChange, MAX_LIVE_CHANGES, sortChanges, type LiveChange } from 
  * Version 2: setting keys are the update rules' field names (migrations.ts maps version-1 keys).
  * A version-2 link may also carry the run's live changes, `c: [[update, key, value], ...]`
  * (optional, so links made before it decode unchanged).
+ * Version 3: continuous PPO's settings take its id as their prefix (`ppo-continuous.lr`, was `ppoc.lr`).
  */
-export const LINK_VERSION = 2;
+export const LINK_VERSION = 3;
 const OLDEST_LINK_VERSION = 1;
 export const LINK_PARAM = 'x';
 const DEFAULT_PRESET = 'quickstart';
@@ -143,7 +144,7 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   if (!Number.isInteger(link.v) || link.v < OLDEST_LINK_VERSION || link.v > LINK_VERSION) {
     return fallback([{ field: 'link.v', reason: `link version ${link.v} is not supported (this app reads versions ${OLDEST_LINK_VERSION} to ${LINK_VERSION})` }]);
   }
-  const oldKeys = link.v < 2;
+  const oldKeys = link.v < LINK_VERSION;
 
   let preset = link.p;
   if (!PRESET_NAMES.includes(preset)) {
@@ -152,7 +153,7 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   }
 
   const accepted: Record<string, unknown> = {};
-  const settings = oldKeys ? migrateSettingKeys(link.s ?? {}) : (link.s ?? {});
+  const settings = oldKeys ? migrateSettingKeys(link.s ?? {}, link.v) : (link.s ?? {});
   for (const [key, value] of Object.entries(settings)) {
     try {
       accepted[key] = checkSetting(key, value);
@@ -165,7 +166,7 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   const hide: string[] = [];
   for (const item of link.ui?.h ?? []) {
     if ((HIDEABLE as readonly string[]).includes(item)) hide.push(item);
-    else if ((oldKeys ? currentKeys(item) : [item]).every(isSettingKey)) hide.push(...(oldKeys ? currentKeys(item) : [item]));
+    else if (currentKeys(item, link.v).every(isSettingKey)) hide.push(...currentKeys(item, link.v));
     else ignored.push({ field: `hide.${item}`, reason: 'not a panel or setting that can be hidden' });
   }
 
@@ -178,7 +179,8 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   }
   const config = resolveExperiment(preset, accepted);
   const changes: LiveChange[] = [];
-  for (const [update, key, value] of link.c ?? []) {
+  for (const [update, oldKey, value] of link.c ?? []) {
+    const key = typeof oldKey === 'string' ? (currentKeys(oldKey, link.v)[0] ?? oldKey) : oldKey;
     try {
       changes.push(checkLiveChange(config, update, key, value));
     } catch (err) {

@@ -139,8 +139,8 @@ export interface DecompTraceRecord {
 }
 
 /** A greedy episode played by an actor with recent weights, for the live environment view. */
-export interface DemoRecord {
-  type: 'demo';
+export interface GreedyEpisodeRecord {
+  type: 'greedyEpisode';
   update: number;
   envId: string;
   keys: string[];
@@ -228,7 +228,7 @@ export interface HeatmapSnapshot {
   value: number[] | null;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DecompTraceRecord | DemoRecord | CheckpointRecord | ChangeRecord | InspectRecord;
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DecompTraceRecord | GreedyEpisodeRecord | CheckpointRecord | ChangeRecord | InspectRecord;
 
 /**
  * Caps on what one record may hold. The run-file schema (src/runs/runFile.ts) refuses files past

@@ -12,7 +12,7 @@ import { envSpec } from '../../envs/registry';
 import { BoundedQueue } from '../boundedQueue';
 import { collectSegmentCentral, InferenceServer } from '../centralInference';
 import { concatSegments, validateSegment, type Segment } from '../segments';
-import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
+import { actorRates, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import { buildLearner } from '../learner';
 import { callWithWeights, produceInto, produceIntoStream } from '../producers';
 import { VtraceSegmentAgent } from '../segmentAgents';
@@ -52,7 +52,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   if (stream?.resumed) progress.update = stream.resumed.update;
   progress.keepCheckpoints(model);
   progress.applyChangesTo(algorithm);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   const actors = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again
   });
@@ -113,7 +113,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
           policyLags: lags,
         });
         await stream?.commit(progress.update, published.version, () => agent.getWeightsAsync());
-        demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

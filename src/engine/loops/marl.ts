@@ -19,7 +19,7 @@ import { Agent } from '../../core/agent';
 import { deriveSeed, Rng } from '../../core/rng';
 import { MarlActor, mpeTaskSpec, type MarlActorOptions, type MarlEpisodeMessage } from '../marlActor';
 import { EpisodeReplay } from '../marlReplay';
-import { actorHandle, actorRates, createReportingPool, DemoTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Why a message from an actor cannot be used, or null. */
@@ -87,7 +87,7 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(algorithm.model);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   const budget = s['marl.envSteps'];
   let episodes = 0;
   let gradientSteps = 0;
@@ -134,7 +134,7 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
           metrics,
           actorStepsPerSecond: actorRates(s.actors, msgs.map((m) => ({ actorIndex: m.actorIndex, steps: m.numEpisodes * m.T })), (performance.now() - startedAt) / 1000),
         });
-        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

@@ -74,7 +74,7 @@ export function emptyMetrics(): MetricsData {
     lostSegments: 0,
     trace: null,
     decompTrace: null,
-    demo: null,
+    greedyEpisode: null,
     actors: [],
     actorStats: [],
     changeMarks: [],

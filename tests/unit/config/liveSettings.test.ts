@@ -36,7 +36,7 @@ describe('a link carries the run’s live changes', () => {
       { update: 4, key: 'actors' as const, value: 3 },
     ];
     const decoded = decodeExperiment(encodeExperiment(config, {}, changes));
-    expect(LINK_VERSION).toBe(2);
+    expect(LINK_VERSION).toBe(3);
     expect(decoded.ignored).toEqual([]);
     expect(decoded.config).toEqual(config);
     expect(decoded.changes).toEqual([changes[1], changes[2], changes[0]]);
