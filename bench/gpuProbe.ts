@@ -16,6 +16,8 @@ import { webgpuAdapterInfo } from '../src/core/backend';
 import { installBlockedTransposedMatMul } from '../src/core/blockedMatMul';
 import { ActorCriticMlp } from '../src/core/mlp';
 import { Rng } from '../src/core/rng';
+import { defaultParams } from '../src/config/algorithm';
+import { PPO } from '../src/config/algorithms/ppo';
 
 export interface GpuProbeOptions {
   backends: string[];
@@ -92,7 +94,7 @@ export async function runGpuProbe(opts: GpuProbeOptions): Promise<GpuProbeResult
     try {
       for (const hidden of opts.hidden) {
         const model = new ActorCriticMlp({ obsDim: OBS_DIM, numActions: ACTIONS, hidden: [hidden, hidden], activation: 'tanh' }, 1);
-        const ppo = new Ppo(model, { updateEpochs: 1, numMinibatches: 1, lr: 3e-4 });
+        const ppo = new Ppo(model, { ...defaultParams(PPO.settings), updateEpochs: 1, numMinibatches: 1, lr: 3e-4 });
         let over = false;
         for (const batch of opts.batches) {
           if (over) {

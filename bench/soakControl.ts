@@ -34,10 +34,10 @@ export const BARE_WEBGPU_EXTRA_PARTS = ['barrier', 'pipelines'] as const;
 export const BARE_TFJS_PARTS = ['train', 'forward'] as const;
 /**
  * More for bare-tfjs: vary (the batch changes every step, 256 to 1023 rows, as REINFORCE's does),
- * trim (after each step, the same rule as trimWebgpuBufferPool in src/core/backend.ts), sync
+ * trim (after each step, the same rule as trimWebgpuBufferPool in src/core/webgpuBufferPool.ts), sync
  * (the loss read with dataSync, as readScalars in src/core/tensorUtils.ts does, not with data(),
  * and each step two tensors made on the GPU read with dataSync and checked value by value) and
- * ours (src/core/backend.ts itself, bundled for the page, sets up the backend as the app does:
+ * ours (src/core/webgpuBufferPool.ts itself, bundled for the page, sets up the backend as the app does:
  * enableWebgpuSizeClasses, and trim calls trimWebgpuBufferPool).
  */
 export const BARE_TFJS_EXTRA_PARTS = ['vary', 'trim', 'sync', 'ours'] as const;
@@ -188,7 +188,7 @@ const TF_FLAGS = ${JSON.stringify(tfFlags)};
 importScripts('/tf.min.js', '/tf-backend-webgpu.min.js');
 if (PARTS.has('ours')) importScripts('/parl-backend.js');
 const FIXED_BATCH = 512;
-// The rule of trimWebgpuBufferPool (src/core/backend.ts): past 16 MiB of free buffers, and more
+// The rule of trimWebgpuBufferPool (src/core/webgpuBufferPool.ts): past 16 MiB of free buffers, and more
 // than the bytes in use, destroy every free buffer.
 const trim = (bm) => {
   const free = bm.numBytesAllocated - bm.numBytesUsed;
@@ -272,6 +272,6 @@ export async function serveControl(kind: ControlKind, parts: readonly ControlPar
     files['/tf.min.js'] = js(readFileSync(packageDist('@tensorflow/tfjs', 'tf.min.js'), 'utf8'));
     files['/tf-backend-webgpu.min.js'] = js(readFileSync(packageDist('@tensorflow/tfjs-backend-webgpu', 'tf-backend-webgpu.min.js'), 'utf8'));
   }
-  if (kind === 'bare-tfjs' && parts.includes('ours')) files['/parl-backend.js'] = js(await bundleIife(new URL('../src/core/backend.ts', import.meta.url), 'parlBackend'));
+  if (kind === 'bare-tfjs' && parts.includes('ours')) files['/parl-backend.js'] = js(await bundleIife(new URL('../src/core/webgpuBufferPool.ts', import.meta.url), 'parlBackend'));
   return serveFiles(files, port);
 }

@@ -31,7 +31,10 @@ export {
 export { makeEnv, registerEnv, listEnvs, envSpec, VectorEnv, CartPoleEnv, AcrobotEnv, MountainCarEnv } from './envs';
 export type { Env, StepResult, ResetResult, BoxSpace, DiscreteSpace, Space, EnvSpec, VectorStep } from './envs';
 
-// algorithms
+// algorithms: every one the registry holds, by id (`loadAlgorithm` imports its update rule on demand;
+// its `kind` says how to build it), and the classic update rules by name
+export { ALGORITHM_DESCRIPTORS, ALGORITHM_IDS, descriptorOf, loadAlgorithm, type AlgorithmId } from './config/registry';
+export type { AlgorithmKind, LoadedAlgorithm } from './config/algorithm';
 export { Reinforce, discountedReturns, type ReinforceConfig, type ReinforceBatch } from './algorithms/reinforce';
 export { A2c, type A2cConfig } from './algorithms/a2c';
 export { Ppo, type PpoConfig, type PpoBatch } from './algorithms/ppo';
@@ -51,7 +54,6 @@ export type { ScheduleSpec, ScheduleKind, LatencyStats } from './swarm/types';
 
 // experiments: algorithm descriptors, config, presets, shareable links, the training run
 export { defineAlgorithm, defaultParams, type AlgorithmDescriptor, type LoopKind, type NetworkKind, type PresetDef } from './config/algorithm';
-export { ALGORITHM_DESCRIPTORS, descriptorOf, type AlgorithmId } from './config/registry';
 export { resolveExperiment, ConfigError, type ExperimentConfig } from './config/config';
 export { PRESETS, getPreset, type Preset } from './config/presets';
 export { SETTINGS, type ExperimentSettings, type SettingKey } from './config/settings';

@@ -19,8 +19,6 @@
  *    (SB3 writes L_v = mean((R − V)²) without the 0.5; with the same vfCoef our value term is half of SB3's.)
  */
 import * as tf from '@tensorflow/tfjs';
-import { defaultParams } from '../config/algorithm';
-import { A2C } from '../config/algorithms/a2c';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { normalize } from './reinforce';
@@ -63,10 +61,10 @@ export interface A2cConfig {
  * Defaults: Stable-Baselines3 `A2C` (learning_rate 7e-4, gamma 0.99, gae_lambda 1.0, ent_coef 0.0,
  * vf_coef 0.5, max_grad_norm 0.5, RMSprop alpha 0.99 eps 1e-5, normalize_advantage False; rollouts of
  * n_steps 5 per env, which the training loop chooses). rl-zoo's CartPole-v1 A2C keeps these (ent_coef 0.0, 8 envs).
+ * The settings the playground exposes (A2cParams) take their one default from the descriptor,
+ * src/config/algorithms/a2c.ts, and arrive through `create`; the rest are fixed here.
  */
-export const A2C_DEFAULTS: Readonly<A2cConfig> = Object.freeze({
-  // The hyperparameters the playground exposes take their one default from the descriptor.
-  ...defaultParams(A2C.settings),
+export const A2C_FIXED: Readonly<Omit<A2cConfig, keyof A2cParams>> = Object.freeze({
   optimizer: 'rmsprop',
   eps: 1e-5,
   rmspropDecay: 0.99,
@@ -80,9 +78,9 @@ export class A2c extends PolicyAlgorithm<A2cBatch, ActorCriticModel> {
   readonly config: A2cConfig;
   protected override optimizer: tf.Optimizer;
 
-  constructor(model: ActorCriticModel, config: Partial<A2cConfig> = {}) {
+  constructor(model: ActorCriticModel, config: A2cParams & Partial<A2cConfig>) {
     super(model);
-    this.config = { ...A2C_DEFAULTS, ...config };
+    this.config = { ...A2C_FIXED, ...config };
     this.optimizer = makeOptimizer(this.config.optimizer, this.config.lr, this.config.eps, this.config.rmspropDecay);
   }
 
@@ -152,6 +150,9 @@ export class A2c extends PolicyAlgorithm<A2cBatch, ActorCriticModel> {
 
 /** The settings the playground exposes (src/config/algorithms/a2c.ts), by field name. */
 export type A2cParams = Pick<A2cConfig, 'lr' | 'gamma' | 'gaeLambda' | 'entCoef' | 'vfCoef' | 'maxGradNorm'>;
+
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
 
 /** How the engine builds A2C from its settings (see src/config/algorithms/a2c.ts). */
 export const create: (model: ActorCriticModel, params: A2cParams) => A2c = (model, params) => new A2c(model, params);

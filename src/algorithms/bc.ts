@@ -58,6 +58,9 @@ export class BehaviourCloning extends Algorithm<ContinuousBatch, DeterministicAc
 /** The settings the playground exposes (src/config/algorithms/bc.ts), by field name. */
 export type BcParams = BcConfig;
 
+/** What kind of update rule `load` brings: a Box-action one that builds its own networks from the env's sizes and bounds. */
+export const kind = 'continuous';
+
 /** Evaluation acts with μ(s). */
 export const policy = 'deterministic' as const;
 

@@ -44,7 +44,7 @@ export class Cql extends Sac {
   /** The conservative gap mean[logsumexp − Q(s, a_D)] of the last critic loss, kept for the metrics. */
   private lastGap: tf.Scalar | null = null;
 
-  constructor(models: SacModels, config: Partial<CqlConfig> & Pick<CqlConfig, 'cqlAlpha' | 'numSampledActions'>) {
+  constructor(models: SacModels, config: CqlParams & Partial<CqlConfig>) {
     super(models, config);
     if (!(config.cqlAlpha >= 0 && Number.isFinite(config.cqlAlpha))) throw new Error(`CqlConfig.cqlAlpha must be ≥ 0, got ${config.cqlAlpha}`);
     if (!(Number.isInteger(config.numSampledActions) && config.numSampledActions >= 1)) {
@@ -107,6 +107,9 @@ export class Cql extends Sac {
 
 /** The settings the playground exposes (src/config/algorithms/cql.ts), by field name. */
 export type CqlParams = Omit<CqlConfig, 'targetEntropy'>;
+
+/** What kind of update rule `load` brings: a Box-action one that builds its own networks from the env's sizes and bounds. */
+export const kind = 'continuous';
 
 /** Evaluation acts with the squashed Gaussian's mean. */
 export const policy = 'squashedGaussian' as const;

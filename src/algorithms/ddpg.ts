@@ -46,23 +46,6 @@ export interface DdpgConfig {
   learningStarts: number;
 }
 
-/**
- * Defaults: Stable-Baselines3 DDPG (learning_rate 1e-3 for actor and critic, tau 0.005, gamma 0.99,
- * batch_size 256, buffer_size 1e6, learning_starts 100) with rl-baselines3-zoo's Gaussian action
- * noise std 0.1 (hyperparams/ddpg.yml, Pendulum-v1; which also sets gamma 0.98, buffer 2e5,
- * learning_starts 1e4 and net_arch [400, 300]). Lillicrap et al. used 1e-4 / 1e-3 and τ = 0.001.
- */
-export const DDPG_DEFAULTS: Readonly<DdpgConfig> = Object.freeze({
-  actorLr: 1e-3,
-  criticLr: 1e-3,
-  gamma: 0.99,
-  tau: 0.005,
-  explorationNoise: 0.1,
-  bufferSize: 1_000_000,
-  batchSize: 256,
-  learningStarts: 100,
-});
-
 export interface DdpgModels {
   actor: DeterministicActor;
   critic: QCritic;
@@ -86,8 +69,8 @@ export class Ddpg extends DeterministicActorCritic<ContinuousBatch, DdpgConfig> 
   readonly criticTarget: QCritic;
   private readonly pairs: [Model<ModelOutput>, Model<ModelOutput>][];
 
-  constructor(models: DdpgModels, config: Partial<DdpgConfig> = {}) {
-    const c = { ...DDPG_DEFAULTS, ...config };
+  constructor(models: DdpgModels, config: DdpgConfig) {
+    const c = config;
     checkRate(c.gamma, 'gamma', 'DdpgConfig', 0, 1);
     checkRate(c.tau, 'tau', 'DdpgConfig', 0, 1);
     initTargets(targetPairs(models), 'Ddpg');
@@ -138,6 +121,9 @@ export class Ddpg extends DeterministicActorCritic<ContinuousBatch, DdpgConfig> 
 
 /** The settings the playground exposes (src/config/algorithms/ddpg.ts), by field name. */
 export type DdpgParams = DdpgConfig;
+
+/** What kind of update rule `load` brings: a Box-action one that builds its own networks from the env's sizes and bounds. */
+export const kind = 'continuous';
 
 /** How the actors act: a = clip(μ(s) + σ·scale·ε, low, high). */
 export const policy = 'deterministic' as const;

@@ -22,8 +22,6 @@
  * returns the ε-greedy action probabilities ε/A + (1 − ε)·[a = argmax Q].
  */
 import * as tf from '@tensorflow/tfjs';
-import { defaultParams } from '../config/algorithm';
-import { DQN } from '../config/algorithms/dqn';
 import { Algorithm } from '../core/algorithm';
 import { QMlp } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
@@ -74,10 +72,10 @@ export interface DqnConfig {
  * learning_starts 10000, train_frequency 10); Huber loss (κ = 1) and max_grad_norm 10 from
  * Stable-Baselines3's DQN (CleanRL uses MSE and no clipping); Adam ε 1e-8 (torch default);
  * double DQN off (the 2015 paper).
+ * The settings the playground exposes (DqnParams) take their one default from the descriptor,
+ * src/config/algorithms/dqn.ts, and arrive through `create`; the rest are fixed here.
  */
-export const DQN_DEFAULTS: Readonly<DqnConfig> = Object.freeze({
-  // The hyperparameters the playground exposes take their one default from the descriptor.
-  ...defaultParams(DQN.settings),
+export const DQN_FIXED: Readonly<Omit<DqnConfig, keyof DqnParams>> = Object.freeze({
   eps: 1e-8,
   tau: 1.0,
   huberDelta: 1.0,
@@ -126,11 +124,11 @@ export class Dqn extends Algorithm<DqnBatch | DqnSteps, QModel> {
   constructor(
     model: QModel,
     readonly target: QModel,
-    config: Partial<DqnConfig> = {},
+    config: DqnParams & Partial<DqnConfig>,
   ) {
     super(model);
     if (target === model) throw new Error('Dqn: the target network must be a separate model');
-    this.config = { ...DQN_DEFAULTS, ...config };
+    this.config = { ...DQN_FIXED, ...config };
     this.optimizer = new FusedAdam(this.config.lr, 0.9, 0.999, this.config.eps); // = makeOptimizer('adam', …), fused
     this.epsilon = this.config.startE;
     model.syncWeightsTo(target, 0);
@@ -282,6 +280,9 @@ export class Dqn extends Algorithm<DqnBatch | DqnSteps, QModel> {
 
 /** The settings the playground exposes (src/config/algorithms/dqn.ts), by field name. */
 export type DqnParams = Pick<DqnConfig, 'lr' | 'gamma' | 'bufferSize' | 'batchSize' | 'learningStarts' | 'trainFrequency' | 'targetNetworkFrequency' | 'startE' | 'endE' | 'explorationFraction' | 'doubleDqn'>;
+
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
 
 /**
  * How the engine builds DQN from its settings (see src/config/algorithms/dqn.ts): the target

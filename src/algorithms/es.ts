@@ -49,20 +49,21 @@ export interface EsConfig {
 /**
  * Defaults: OpenAI evolution-strategies-starter (noise_stdev 0.02, stepsize 0.01 with Adam β1 0.9
  * β2 0.999 ε 1e-8, l2coeff 0.005, centered ranks, antithetic pairs). Their episodes_per_batch of
- * 10 000 is for a cluster; 25 pairs (50 episodes) suits a browser tab.
+ * 10 000 is for a cluster; 25 pairs (50 episodes) suits a browser tab. The settings the playground
+ * exposes (EsParams) take their one default from the descriptor, src/config/algorithms/es.ts, and
+ * arrive from the ES loop; the rest are fixed here.
  */
-export const ES_DEFAULTS: Readonly<EsConfig> = Object.freeze({
-  numPairs: 25,
-  sigma: 0.02,
-  lr: 0.01,
+export const ES_FIXED: Readonly<Omit<EsConfig, keyof EsParams>> = Object.freeze({
   optimizer: 'adam',
   beta1: 0.9,
   beta2: 0.999,
   adamEps: 1e-8,
-  l2Coeff: 0.005,
   fitnessShaping: 'centeredRank',
   seed: 1,
 });
+
+/** The settings the playground exposes (src/config/algorithms/es.ts), by field name. */
+export type EsParams = Pick<EsConfig, 'numPairs' | 'sigma' | 'lr' | 'l2Coeff'>;
 
 /** What an actor sends back for one antithetic pair. */
 export interface EsResult {
@@ -99,9 +100,9 @@ export class EsLearner {
   constructor(
     theta0: Float32Array,
     readonly noise: NoiseTable,
-    config: Partial<EsConfig> = {},
+    config: EsParams & Partial<EsConfig>,
   ) {
-    this.config = { ...ES_DEFAULTS, ...config };
+    this.config = { ...ES_FIXED, ...config };
     if (!Number.isInteger(this.config.numPairs) || this.config.numPairs < 1) throw new Error(`EsConfig.numPairs must be a positive integer, got ${this.config.numPairs}`);
     if (theta0.length > noise.size) throw new Error(`EsLearner: ${theta0.length} parameters exceed the noise table (${noise.size})`);
     this.theta = Float32Array.from(theta0);

@@ -25,8 +25,6 @@
  *    learning rate does not depend on the segment size.)
  */
 import * as tf from '@tensorflow/tfjs';
-import { defaultParams } from '../config/algorithm';
-import { IMPALA } from '../config/algorithms/impala';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { clipByGlobalNorm, readScalars } from '../core/tensorUtils';
 import { vtrace } from './vtrace';
@@ -65,10 +63,10 @@ export interface ImpalaConfig {
  * learning rate 0.0006, discount 0.99, entropy cost 0.01, baseline loss scaling 0.5, gradient clipping 40,
  * RMSProp decay 0.99 momentum 0 ε 0.01, ρ̄ = c̄ = 1 (section 4.1). Reward clipping [−1, 1] is an
  * Atari choice and is off here (classic control rewards are already small).
+ * The settings the playground exposes (ImpalaParams) take their one default from the descriptor,
+ * src/config/algorithms/impala.ts, and arrive through `create`; the rest are fixed here.
  */
-export const IMPALA_DEFAULTS: Readonly<ImpalaConfig> = Object.freeze({
-  // The hyperparameters the playground exposes take their one default from the descriptor.
-  ...defaultParams(IMPALA.settings),
+export const IMPALA_FIXED: Readonly<Omit<ImpalaConfig, keyof ImpalaParams>> = Object.freeze({
   rewardClip: null,
   optimizer: 'rmsprop',
   eps: 0.01,
@@ -97,9 +95,9 @@ export class Impala extends PolicyAlgorithm<ImpalaBatch, ActorCriticModel> {
   readonly config: ImpalaConfig;
   protected override optimizer: tf.Optimizer;
 
-  constructor(model: ActorCriticModel, config: Partial<ImpalaConfig> = {}) {
+  constructor(model: ActorCriticModel, config: ImpalaParams & Partial<ImpalaConfig>) {
     super(model);
-    this.config = { ...IMPALA_DEFAULTS, ...config };
+    this.config = { ...IMPALA_FIXED, ...config };
     this.optimizer = makeOptimizer(this.config.optimizer, this.config.lr, this.config.eps, this.config.rmspropDecay);
   }
 
@@ -217,6 +215,9 @@ export class Impala extends PolicyAlgorithm<ImpalaBatch, ActorCriticModel> {
 
 /** The settings the playground exposes (src/config/algorithms/impala.ts), by field name. */
 export type ImpalaParams = Pick<ImpalaConfig, 'lr' | 'gamma' | 'entCoef' | 'vfCoef' | 'clipRhoThreshold' | 'clipPgRhoThreshold' | 'clipCThreshold' | 'maxGradNorm'>;
+
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
 
 /** How the engine builds IMPALA from its settings (see src/config/algorithms/impala.ts). */
 export const create: (model: ActorCriticModel, params: ImpalaParams) => Impala = (model, params) => new Impala(model, params);

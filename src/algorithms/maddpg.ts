@@ -359,5 +359,6 @@ export class Maddpg extends Algorithm<MaddpgBatch, MaddpgActors> implements Marl
 }
 
 export const maddpg: MarlAlgorithmModule<MaddpgParams> = {
+  kind: 'marl',
   create: (task, params, seed) => new Maddpg(task, params, seed),
 };

@@ -75,6 +75,8 @@ export interface EpisodeSource {
 }
 
 export interface MarlAlgorithmModule<Params> {
+  /** What kind of update rule `load` brings: a multi-agent one, built from the MPE task it learns. */
+  readonly kind: 'marl';
   create(task: MarlTaskSpec, params: Params, seed: number): MarlAlgorithm<unknown>;
 }
 

@@ -32,8 +32,6 @@
  * parameter vector (FusedAdam). Each is exactly the arithmetic it replaces, bit for bit.
  */
 import * as tf from '@tensorflow/tfjs';
-import { defaultParams } from '../config/algorithm';
-import { PPO } from '../config/algorithms/ppo';
 import { PolicyAlgorithm } from '../core/algorithm';
 import { Rng } from '../core/rng';
 import { FusedAdam } from '../core/fusedAdam';
@@ -93,10 +91,10 @@ export interface PpoConfig {
  * num_minibatches 4, update_epochs 4, norm_adv True, clip_coef 0.2, clip_vloss True, ent_coef 0.01,
  * vf_coef 0.5, max_grad_norm 0.5, target_kl None; rollouts of 4 envs × 128 steps, chosen by the
  * training loop). CleanRL also anneals the learning rate linearly; that is the loop's business.
+ * The settings the playground exposes (PpoParams) take their one default from the descriptor,
+ * src/config/algorithms/ppo.ts, and arrive through `create`; the rest are fixed here.
  */
-export const PPO_DEFAULTS: Readonly<PpoConfig> = Object.freeze({
-  // The hyperparameters the playground exposes take their one default from the descriptor.
-  ...defaultParams(PPO.settings),
+export const PPO_FIXED: Readonly<Omit<PpoConfig, keyof PpoParams>> = Object.freeze({
   eps: 1e-5,
   normAdv: true,
   clipVloss: true,
@@ -193,9 +191,9 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
   /** The number of actions (the logits' width), known after the first step. */
   private logitsWidth: number | null = null;
 
-  constructor(model: ActorCriticModel, config: Partial<PpoConfig> = {}) {
+  constructor(model: ActorCriticModel, config: PpoParams & Partial<PpoConfig>) {
     super(model);
-    this.config = { ...PPO_DEFAULTS, ...config };
+    this.config = { ...PPO_FIXED, ...config };
     if (!(Number.isInteger(this.config.numMinibatches) && this.config.numMinibatches >= 1)) {
       throw new Error(`PpoConfig.numMinibatches must be a positive integer, got ${this.config.numMinibatches}`);
     }
@@ -396,6 +394,9 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
 
 /** The settings the playground exposes (src/config/algorithms/ppo.ts), by field name. */
 export type PpoParams = Pick<PpoConfig, 'lr' | 'gamma' | 'gaeLambda' | 'clipCoef' | 'updateEpochs' | 'numMinibatches' | 'entCoef' | 'vfCoef' | 'maxGradNorm' | 'annealLr'>;
+
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
 
 /** How the engine builds PPO from its settings (see src/config/algorithms/ppo.ts). */
 export const create: (model: ActorCriticModel, params: PpoParams, seed: number) => Ppo = (model, params, seed) => new Ppo(model, { ...params, seed });

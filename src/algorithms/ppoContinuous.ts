@@ -164,6 +164,9 @@ export class GaussianPpo extends Algorithm<GaussianPpoBatch, GaussianActorCritic
 /** The settings the playground exposes (src/config/algorithms/ppoContinuous.ts), by field name. */
 export type GaussianPpoParams = GaussianPpoConfig;
 
+/** What kind of update rule `load` brings: a Box-action one that builds its own networks from the env's sizes and bounds. */
+export const kind = 'continuous';
+
 /** The actors sample a ~ N(μ(s), σ²). */
 export const policy = 'gaussian' as const;
 

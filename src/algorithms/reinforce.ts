@@ -24,8 +24,6 @@
  * / weights equal to float32 rounding (not bit for bit: the matmul kernels sum in different orders).
  */
 import * as tf from '@tensorflow/tfjs';
-import { defaultParams } from '../config/algorithm';
-import { REINFORCE } from '../config/algorithms/reinforce';
 import { PolicyAlgorithm } from '../core/algorithm';
 import type { Model } from '../core/model';
 import { clipByGlobalNorm, readScalars, rowWidth } from '../core/tensorUtils';
@@ -44,9 +42,11 @@ export interface ReinforceConfig {
   maxGradNorm: number | null;
 }
 
-export const REINFORCE_DEFAULTS: Readonly<ReinforceConfig> = Object.freeze({
-  // The hyperparameters the playground exposes take their one default from the descriptor.
-  ...defaultParams(REINFORCE.settings),
+/**
+ * The settings the playground exposes (ReinforceParams) take their one default from the descriptor,
+ * src/config/algorithms/reinforce.ts, and arrive through `create`; the rest are fixed here.
+ */
+export const REINFORCE_FIXED: Readonly<Omit<ReinforceConfig, keyof ReinforceParams>> = Object.freeze({
   normalizeReturns: true,
   maxGradNorm: null,
 });
@@ -101,9 +101,9 @@ export class Reinforce extends PolicyAlgorithm<ReinforceBatch, PolicyModel> {
   readonly config: ReinforceConfig;
   protected override optimizer: tf.Optimizer;
 
-  constructor(model: PolicyModel, config: Partial<ReinforceConfig> = {}) {
+  constructor(model: PolicyModel, config: ReinforceParams & Partial<ReinforceConfig>) {
     super(model);
-    this.config = { ...REINFORCE_DEFAULTS, ...config };
+    this.config = { ...REINFORCE_FIXED, ...config };
     this.optimizer = tf.train.adam(this.config.lr);
   }
 
@@ -171,6 +171,9 @@ export class Reinforce extends PolicyAlgorithm<ReinforceBatch, PolicyModel> {
 
 /** The settings the playground exposes (src/config/algorithms/reinforce.ts), by field name. */
 export type ReinforceParams = Pick<ReinforceConfig, 'lr' | 'gamma' | 'entCoef'>;
+
+/** What kind of update rule `load` brings: one that trains the network the engine builds from the model settings. */
+export const kind = 'network';
 
 /** How the engine builds REINFORCE from its settings (see src/config/algorithms/reinforce.ts). */
 export const create: (model: PolicyModel, params: ReinforceParams) => Reinforce = (model, params) => new Reinforce(model, params);

@@ -70,24 +70,11 @@ export interface SacConfig {
 }
 
 /**
- * Defaults: Stable-Baselines3 SAC (learning_rate 3e-4 for actor, critics and α, tau 0.005,
- * gamma 0.99, ent_coef 'auto' starting at 1.0, target_entropy 'auto' = −dim(A), batch_size 256,
- * buffer_size 1e6, learning_starts 100). rl-baselines3-zoo's Pendulum-v1 (hyperparams/sac.yml)
- * changes only learning_rate to 1e-3 over 20k steps.
+ * What the playground does not expose: the target entropy H̄ (null: −dim(A), SB3's 'auto'). The
+ * other settings take their one default from the descriptor, src/config/algorithms/sac.ts, and
+ * arrive through `create`.
  */
-export const SAC_DEFAULTS: Readonly<SacConfig> = Object.freeze({
-  actorLr: 3e-4,
-  criticLr: 3e-4,
-  alphaLr: 3e-4,
-  gamma: 0.99,
-  tau: 0.005,
-  initAlpha: 1.0,
-  autotune: true,
-  targetEntropy: null,
-  bufferSize: 1_000_000,
-  batchSize: 256,
-  learningStarts: 100,
-});
+export const SAC_FIXED: Readonly<Pick<SacConfig, 'targetEntropy'>> = Object.freeze({ targetEntropy: null });
 
 export interface SacBatch extends ContinuousBatch {
   /** [B, A] standard-normal ε for the actor's sample at s (steps 3, 4). */
@@ -124,9 +111,9 @@ export class Sac extends Algorithm<SacBatch, SacActor> {
   private readonly actorOptimizer: tf.Optimizer;
   private readonly alphaOptimizer: tf.Optimizer;
 
-  constructor(models: SacModels, config: Partial<SacConfig> = {}) {
+  constructor(models: SacModels, config: Omit<SacConfig, 'targetEntropy'> & Partial<SacConfig>) {
     super(models.actor);
-    this.config = { ...SAC_DEFAULTS, ...config };
+    this.config = { ...SAC_FIXED, ...config };
     const c = this.config;
     checkRate(c.gamma, 'gamma', 'SacConfig', 0, 1);
     checkRate(c.tau, 'tau', 'SacConfig', 0, 1);
@@ -319,6 +306,9 @@ export interface SacGsdeParams {
 
 /** The settings the playground exposes (src/config/algorithms/sac.ts), by field name (H̄ stays −|A|). */
 export type SacParams = Omit<SacConfig, 'targetEntropy'> & SacGsdeParams;
+
+/** What kind of update rule `load` brings: a Box-action one that builds its own networks from the env's sizes and bounds. */
+export const kind = 'continuous';
 
 /** How the actors act: a = bias + scale·tanh(mean + exp(logStd)·ε), or with gSDE (ActorSpec.sde) mean + z·M. */
 export const policy = 'squashedGaussian' as const;

@@ -52,27 +52,6 @@ export interface Td3Config {
   learningStarts: number;
 }
 
-/**
- * Defaults: Stable-Baselines3 TD3 (learning_rate 1e-3, tau 0.005, gamma 0.99, policy_delay 2,
- * target_policy_noise 0.2, target_noise_clip 0.5, batch_size 256, buffer_size 1e6,
- * learning_starts 100), the paper's values for delay, σ̃ and c, with rl-baselines3-zoo's
- * exploration noise std 0.1 (hyperparams/td3.yml, Pendulum-v1, which also sets gamma 0.98,
- * buffer 2e5, learning_starts 1e4 and net_arch [400, 300]).
- */
-export const TD3_DEFAULTS: Readonly<Td3Config> = Object.freeze({
-  actorLr: 1e-3,
-  criticLr: 1e-3,
-  gamma: 0.99,
-  tau: 0.005,
-  policyDelay: 2,
-  targetPolicyNoise: 0.2,
-  targetNoiseClip: 0.5,
-  explorationNoise: 0.1,
-  bufferSize: 1_000_000,
-  batchSize: 256,
-  learningStarts: 100,
-});
-
 export interface Td3Batch extends ContinuousBatch {
   /** [B, A] standard-normal draws ε for the target policy smoothing. */
   targetNoise: tf.Tensor2D;
@@ -109,8 +88,8 @@ export class Td3 extends DeterministicActorCritic<Td3Batch, Td3Config> {
   /** L_μ of the last delayed update (reported on the updates in between). */
   private lastActorLoss = NaN;
 
-  constructor(models: Td3Models, config: Partial<Td3Config> = {}) {
-    const c = { ...TD3_DEFAULTS, ...config };
+  constructor(models: Td3Models, config: Td3Config) {
+    const c = config;
     checkRate(c.gamma, 'gamma', 'Td3Config', 0, 1);
     checkRate(c.tau, 'tau', 'Td3Config', 0, 1);
     checkRate(c.targetPolicyNoise, 'targetPolicyNoise', 'Td3Config');
@@ -195,6 +174,9 @@ export class Td3 extends DeterministicActorCritic<Td3Batch, Td3Config> {
 
 /** The settings the playground exposes (src/config/algorithms/td3.ts), by field name. */
 export type Td3Params = Td3Config;
+
+/** What kind of update rule `load` brings: a Box-action one that builds its own networks from the env's sizes and bounds. */
+export const kind = 'continuous';
 
 /** How the actors act: a = clip(μ(s) + σ·scale·ε, low, high). */
 export const policy = 'deterministic' as const;

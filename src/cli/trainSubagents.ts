@@ -30,6 +30,8 @@ import { loadSubagentCheckpoint } from '../swarm/subagentFiles';
 import { oneLine, runMain } from './runMain';
 import { printHelpIfAsked } from './help';
 import { parseFlags } from '../cluster/flags';
+import { defaultParams } from '../config/algorithm';
+import { PPO } from '../config/algorithms/ppo';
 
 const GRIDS = [3, 4, 5, 6, 8];
 const NUM_ENVS = 32;
@@ -148,7 +150,7 @@ async function trainSize(plan: TrainPlan, outDir: string): Promise<Record<string
     init.weights.forEach((w, i) => (ws[i] = w));
     model.setWeights(ws);
   }
-  const ppo = new Ppo(model, { lr: plan.lr, numMinibatches: 4, updateEpochs: 4, entCoef: 0.01, gamma: 0.98, gaeLambda: 0.95, seed });
+  const ppo = new Ppo(model, { ...defaultParams(PPO.settings), lr: plan.lr, numMinibatches: 4, updateEpochs: 4, entCoef: 0.01, gamma: 0.98, gaeLambda: 0.95, seed });
   const rng = new Rng(deriveSeed(seed, 0x5a));
   const envs = Array.from({ length: NUM_ENVS }, (_, i) => new ItemSearchEnv({ gridSize: plan.grids[i % plan.grids.length], seed: deriveSeed(seed, 100 + i) }));
   const N = NUM_ENVS;

@@ -7,7 +7,7 @@ import type { Segment } from '../engine/segments';
 import { loadCheckpoint, openExperience, SegmentConsumer, WeightsStore, type ConsumerStats, type TakenSegment } from './experience';
 import type { NatsActorSpawner } from './natsSpawner';
 import { MAX_PACK } from './protocol';
-import type { StreamedExperience, StreamedExperienceOptions } from './segmentSource';
+import type { StreamedExperience, StreamedExperienceOptions } from '../engine/streamedExperience';
 
 /** A run id from the config (FNV-1a of its JSON): the same command after a restart resumes the same run. */
 export function runIdFor(config: unknown): string {

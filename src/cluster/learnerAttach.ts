@@ -11,7 +11,7 @@ import type { ConsumerStats } from './experience';
 import { defaultPack, jetstreamExperience } from './jetstreamExperience';
 import { NatsActorSpawner, type ActorPlacement, type HostReport, type NatsSpawnerOptions } from './natsSpawner';
 import type { TransportStats } from './protocol';
-import { setStreamedExperienceFactory } from './segmentSource';
+import { setStreamedExperienceFactory } from '../engine/streamedExperience';
 
 export interface LearnerAttachment {
   readonly spawner: NatsActorSpawner;

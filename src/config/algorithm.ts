@@ -50,8 +50,14 @@ export interface PresetDef<P extends string = string, S extends Record<string, S
  * algorithms can hold them side by side).
  */
 export interface AlgorithmModule<N extends NetworkKind, Params> {
+  /** An update rule of the network the engine builds from the model settings (the descriptor's `network`). */
+  readonly kind: 'network';
   create(model: NetworkModels[N], params: Params, seed: number): Algorithm;
 }
+
+/** What a descriptor's `load` brings: an update rule whose `kind` says which of the three shapes it has. */
+export type LoadedAlgorithm<N extends NetworkKind, Params> = AlgorithmModule<N, Params> | ContinuousAlgorithmModule<Params> | MarlAlgorithmModule<Params>;
+export type AlgorithmKind = LoadedAlgorithm<NetworkKind, unknown>['kind'];
 
 export interface AlgorithmDescriptor<Id extends string = string, P extends string = string, S extends Record<string, Setting> = Record<string, Setting>, N extends NetworkKind = NetworkKind> {
   id: Id;
@@ -67,14 +73,14 @@ export interface AlgorithmDescriptor<Id extends string = string, P extends strin
   /** Its hyperparameters: names equal the update rule's config fields, one default each. */
   settings: S;
   presets: readonly PresetDef<P, S>[];
-  /** The update rule, imported on demand (loops that build their own learner leave it out). */
-  load?: () => Promise<AlgorithmModule<N, ParamsOf<S>>>;
+  /**
+   * The update rule, imported on demand (loops that build their own learner leave it out). Its `kind`
+   * says how the engine builds it: from the network (`network`), from a Box env's sizes and bounds
+   * (`continuous`), or from a multi-agent task (`marl`).
+   */
+  load?: () => Promise<LoadedAlgorithm<N, ParamsOf<S>>>;
   /** The action space it acts in (default 'discrete'); the config refuses an env of the other kind. */
   actionSpace?: ActionSpaceKind;
-  /** Box-action algorithms: the update rule, built from the env's sizes and bounds (network: null). */
-  loadContinuous?: () => Promise<ContinuousAlgorithmModule<ParamsOf<S>>>;
-  /** Multi-agent algorithms (family 'marl'): the update rule, built from the MPE task it learns (network: null). */
-  loadMarl?: () => Promise<MarlAlgorithmModule<ParamsOf<S>>>;
 }
 
 /** The networks of a Box-action algorithm: sizes, the env's action bounds and the model settings. */
@@ -89,6 +95,8 @@ export interface ContinuousNetSpec {
 
 /** What a Box-action algorithm module exports: `create` builds its models and its update rule. */
 export interface ContinuousAlgorithmModule<Params> {
+  /** A Box-action update rule: it builds its own networks from the env (the descriptor's `network` is null). */
+  readonly kind: 'continuous';
   create(net: ContinuousNetSpec, params: Params, seed: number): Algorithm;
   /** How the actors act with its actor network (see src/engine/continuousPolicy.ts). */
   readonly policy: 'deterministic' | 'squashedGaussian' | 'gaussian';

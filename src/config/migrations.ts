@@ -3,17 +3,17 @@
  * through these tables.
  *   - Link version 2 gave every hyperparameter the name of its update rule's config field
  *     (`ppo.clip` → `ppo.clipCoef`).
- *   - Link version 3 gave every run one budget (budget.ts): the multi-agent runs' own
+ *   - Link version 3 gave continuous PPO's settings the prefix of its id (`ppoc.lr` →
+ *     `ppo-continuous.lr`), and every run one budget (budget.ts): the multi-agent runs' own
  *     `marl.envSteps` became `run.envSteps`, which the progress bar and `train --steps` read.
+ * The tables are Maps, not object literals: keys come from links and files, and `toString` or
+ * `__proto__` must find nothing.
  */
 import { ALGORITHM_IDS, descriptorOf, type AlgorithmId } from './registry';
 import { getPreset } from './presets';
 import { defaultSettings, isSettingKey } from './settings';
 
-/**
- * Version-1 key → the version-2 key(s) it sets (IMPALA's one ρ̄ set both of its clips). A Map, not
- * an object literal: keys come from links and files, and `toString` or `__proto__` must find nothing.
- */
+/** Version-1 key → the version-2 key(s) it sets (IMPALA's one ρ̄ set both of its clips). */
 const RENAMED_IN_V2: ReadonlyMap<string, readonly string[]> = new Map([
   ['ppo.clip', ['ppo.clipCoef']],
   ['ppo.epochs', ['ppo.updateEpochs']],
@@ -32,23 +32,36 @@ const RENAMED_IN_V2: ReadonlyMap<string, readonly string[]> = new Map([
   ['swarm.epochs', ['swarm.updateEpochs']],
 ]);
 
+
+/** Continuous PPO's settings, from the prefix `ppoc` to its id's, `ppo-continuous`. */
+const PPO_CONTINUOUS_SETTINGS = ['lr', 'gamma', 'gaeLambda', 'clipCoef', 'updateEpochs', 'numMinibatches', 'entCoef', 'vfCoef', 'maxGradNorm', 'annealLr'];
+const RENAMED_IN_V3: ReadonlyMap<string, readonly string[]> = new Map(PPO_CONTINUOUS_SETTINGS.map((k) => [`ppoc.${k}`, [`ppo-continuous.${k}`]]));
+
+/** The renames in link-version order: a link of version v takes every table of a later version. */
+const RENAMES: readonly { version: number; keys: ReadonlyMap<string, readonly string[]> }[] = [
+  { version: 2, keys: RENAMED_IN_V2 },
+  { version: 3, keys: RENAMED_IN_V3 },
+];
+
 /** Before version 3 the multi-agent loop read its budget from this key (and ignored `run.envSteps`). */
 const OLD_MARL_BUDGET = 'marl.envSteps';
 
 /** The key(s) an old key, from a link of version `fromVersion`, stands for today (the key itself when it was never renamed). */
 export function currentKeys(key: string, fromVersion = 1): readonly string[] {
   if (fromVersion < 3 && key === OLD_MARL_BUDGET) return ['run.envSteps'];
-  return (fromVersion < 2 ? RENAMED_IN_V2.get(key) : undefined) ?? [key];
+  let keys: readonly string[] = [key];
+  for (const { version, keys: table } of RENAMES) if (version > fromVersion) keys = keys.flatMap((k) => table.get(k) ?? [k]);
+  return keys;
 }
 
 /** Every key the input owns is kept as an own key of the result (`__proto__` included, for the checks after to refuse by name). */
-function renameV2(settings: Readonly<Record<string, unknown>>): Map<string, unknown> {
+function renameKeys(settings: ReadonlyMap<string, unknown>, table: ReadonlyMap<string, readonly string[]>): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const [key, value] of Object.entries(settings)) {
-    if (!RENAMED_IN_V2.has(key)) out.set(key, value);
+  for (const [key, value] of settings) {
+    if (!table.has(key)) out.set(key, value);
   }
-  for (const [key, value] of Object.entries(settings)) {
-    for (const renamed of RENAMED_IN_V2.get(key) ?? []) if (!out.has(renamed)) out.set(renamed, value);
+  for (const [key, value] of settings) {
+    for (const renamed of table.get(key) ?? []) if (!out.has(renamed)) out.set(renamed, value);
   }
   return out;
 }
@@ -79,8 +92,9 @@ function oneBudget(settings: Map<string, unknown>, preset: string | undefined): 
  * only what differs from its preset).
  */
 export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>, fromVersion = 1, preset?: string): Record<string, unknown> {
-  const renamed = fromVersion < 2 ? renameV2(settings) : new Map(Object.entries(settings));
-  return Object.fromEntries(fromVersion < 3 ? oneBudget(renamed, preset) : renamed);
+  let out = new Map(Object.entries(settings));
+  for (const { version, keys: table } of RENAMES) if (version > fromVersion) out = renameKeys(out, table);
+  return Object.fromEntries(fromVersion < 3 ? oneBudget(out, preset) : out);
 }
 
 /** A saved config (run file, run store) with its settings' keys migrated; anything else passes unchanged. */

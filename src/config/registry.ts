@@ -19,7 +19,8 @@ import { MADDPG } from './algorithms/maddpg';
 import { QMIX } from './algorithms/qmix';
 import { VDN } from './algorithms/vdn';
 import { IQL } from './algorithms/iql';
-import type { AlgorithmDescriptor } from './algorithm';
+import type { AlgorithmDescriptor, LoadedAlgorithm, NetworkKind, ParamsOf } from './algorithm';
+import type { Setting } from './settingKinds';
 
 export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, DDPG, TD3, SAC, PPO_CONTINUOUS, CQL, BC, MADDPG, QMIX, VDN, IQL, SWARM_V2] as const;
 
@@ -33,4 +34,13 @@ export function descriptorOf(id: AlgorithmId): AlgorithmDescriptor {
   const found: AlgorithmDescriptor | undefined = ALGORITHM_DESCRIPTORS.find((d) => d.id === id);
   if (!found) throw new Error(`unknown algorithm ${JSON.stringify(id)}`);
   return found;
+}
+
+/**
+ * The update rule of an algorithm, imported on demand; its `kind` says how to build it (from a
+ * network, a Box env's sizes and bounds, or a multi-agent task). Null for evolution strategies and
+ * the swarms, whose loops build their own learner.
+ */
+export function loadAlgorithm(id: AlgorithmId): Promise<LoadedAlgorithm<NetworkKind, ParamsOf<Record<string, Setting>>>> | null {
+  return descriptorOf(id).load?.() ?? null;
 }

@@ -22,7 +22,8 @@ import { checkLiveChange, MAX_LIVE_CHANGES, sortChanges, type LiveChange } from 
  * Version 2: setting keys are the update rules' field names (migrations.ts maps version-1 keys).
  * A version-2 link may also carry the run's live changes, `c: [[update, key, value], ...]`
  * (optional, so links made before it decode unchanged).
- * Version 3: one budget per run; a multi-agent run's `marl.envSteps` is now `run.envSteps`.
+ * Version 3: one budget per run (a multi-agent run's `marl.envSteps` is now `run.envSteps`), and
+ * continuous PPO's settings take its id as their prefix (`ppo-continuous.lr`, was `ppoc.lr`).
  */
 export const LINK_VERSION = 3;
 const OLDEST_LINK_VERSION = 1;
@@ -189,7 +190,8 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   }
   const config = resolveExperiment(preset, accepted);
   const changes: LiveChange[] = [];
-  for (const [update, key, value] of link.c ?? []) {
+  for (const [update, oldKey, value] of link.c ?? []) {
+    const key = typeof oldKey === 'string' ? (currentKeys(oldKey, link.v)[0] ?? oldKey) : oldKey;
     try {
       changes.push(checkLiveChange(config, update, key, value));
     } catch (err) {

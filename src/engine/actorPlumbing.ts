@@ -1,6 +1,6 @@
 /**
  * What the rollout actors share whatever their action space (RolloutActor, ContinuousRolloutActor):
- * the lazily made training VectorEnv and where its episodes stand, and the live view's demo
+ * the lazily made training VectorEnv and where its episodes stand, and the live view's greedy
  * episode. (The crash button's method is every actor's, from the worker host: core/remote/host.ts.)
  */
 import { deriveSeed } from '../core/rng';
@@ -8,7 +8,7 @@ import type { ResetResult, StepResult } from '../envs/types';
 import { VectorEnv } from '../envs/vectorEnv';
 
 /** A greedy episode's render states: frame f's value of keys[k] is frames[f·keys.length + k]. */
-export interface DemoEpisode {
+export interface GreedyEpisode {
   envId: string;
   keys: string[];
   frames: Float32Array;
@@ -38,15 +38,15 @@ export class ActorVector {
   }
 }
 
-/** The env surface a demo episode needs, with actions of type `A`. */
-export interface DemoEnv<A> {
+/** The env surface a greedy episode needs, with actions of type `A`. */
+export interface GreedyEpisodeEnv<A> {
   reset(): ResetResult;
   renderState(): Record<string, number>;
   step(action: A): StepResult;
 }
 
 /** Play one episode with `choose` and keep the render states of its first `maxFrames` frames. */
-export function playDemoEpisode<A>(env: DemoEnv<A>, envId: string, maxFrames: number, choose: (obs: Float32Array) => A): DemoEpisode {
+export function playGreedyEpisode<A>(env: GreedyEpisodeEnv<A>, envId: string, maxFrames: number, choose: (obs: Float32Array) => A): GreedyEpisode {
   let obs = env.reset().obs;
   const keys = Object.keys(env.renderState());
   const frames: number[] = [];

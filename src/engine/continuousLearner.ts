@@ -1,6 +1,6 @@
 /**
  * Builds a Box-action run's learner from its descriptor: the env's sizes and bounds, the model
- * settings, and the update rule `loadContinuous` imports (DDPG, TD3, SAC, CQL, BC).
+ * settings, and the Box-action update rule its descriptor's `load` imports (DDPG, TD3, SAC, CQL, BC).
  */
 import type { ContinuousAlgorithmModule } from '../config/algorithm';
 import type { ExperimentConfig } from '../config/config';
@@ -44,9 +44,9 @@ export function continuousNetFor(config: ExperimentConfig): ActorSpec {
 export async function buildContinuousLearner(config: ExperimentConfig): Promise<BuiltContinuousLearner> {
   const s = config.settings;
   const d = descriptorOf(s.algorithm);
-  if (!d.loadContinuous) throw new Error(`algorithm ${d.id} is not a Box-action algorithm`);
+  const module = await d.load?.();
+  if (module?.kind !== 'continuous') throw new Error(`algorithm ${d.id} is not a Box-action algorithm`);
   const net = continuousNetFor(config);
-  const module = await d.loadContinuous();
   const params = paramsOf(s, d);
   const algorithm = module.create(net, params, s.seed);
   const agent = new ContinuousAgent(algorithm, net.obsDim, net.actionDim, new Rng(deriveSeed(s.seed, 0xa9e7)), module.batchDraws?.(params));

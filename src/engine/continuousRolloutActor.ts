@@ -15,7 +15,7 @@ import { Rng, deriveSeed } from '../core/rng';
 import { makeEnv } from '../envs/registry';
 import type { BoxActionEnv, TimeLimitedEnv } from '../envs/types';
 import { ContinuousPolicy, GREEDY, type ContinuousPolicyKind, type ExploreMode } from './continuousPolicy';
-import { ActorVector, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
+import { ActorVector, playGreedyEpisode, type GreedyEpisode } from './actorPlumbing';
 
 export interface ContinuousRolloutActorOptions {
   envId: string;
@@ -237,10 +237,10 @@ export class ContinuousRolloutActor {
   }
 
   /** One greedy episode's render states for the page's live view. */
-  demoEpisode(weights: Float32Array[] | null, maxFrames = 500): DemoEpisode {
+  recordGreedyEpisode(weights: Float32Array[] | null, maxFrames = 500): GreedyEpisode {
     if (weights) this.policy.setWeights(weights);
     const env = makeBoxEnv(this.options.envId, deriveSeed(this.options.seed, this.options.actorIndex, 0xde70));
-    return playDemoEpisode(env, this.options.envId, maxFrames, (obs) => {
+    return playGreedyEpisode(env, this.options.envId, maxFrames, (obs) => {
       const raw = this.policy.act(obs, 1, this.rng, GREEDY);
       return this.options.policy === 'gaussian' ? this.clipped(raw) : raw;
     });

@@ -50,8 +50,8 @@ export async function datasetFromPolicy(config: ExperimentConfig, weights: Float
   const mix: readonly DatasetMixPart[] = DATASET_MIXES[mixName];
   const s = config.settings;
   const d = descriptorOf(s.algorithm);
-  if (!d.loadContinuous) throw new Error(`a dataset needs a Box-action algorithm (DDPG, TD3, SAC), not ${d.label}`);
-  const module = await d.loadContinuous();
+  const module = await d.load?.();
+  if (module?.kind !== 'continuous') throw new Error(`a dataset needs a Box-action algorithm (DDPG, TD3, SAC), not ${d.label}`);
   const net = continuousNetFor(config);
   const actor = new ContinuousRolloutActor({ envId: s['env.id'], numEnvs: 1, seed: s.seed, actorIndex: 0, policy: module.policy, net });
   actor.setWeights(weights, 0);

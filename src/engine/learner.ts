@@ -25,9 +25,10 @@ export interface BuiltLearner<N extends NetworkKind> {
 /** The network of kind `network` and the config's update rule on it; throws if the algorithm trains another kind. */
 export async function buildLearner<N extends NetworkKind>(config: ExperimentConfig, network: N): Promise<BuiltLearner<N>> {
   const d = descriptorOf(config.settings.algorithm);
-  if (d.network !== network || !d.load) throw new Error(`algorithm ${d.id} does not train a ${network} network in this loop`);
+  const loaded = d.network === network ? await d.load?.() : undefined;
+  if (loaded?.kind !== 'network') throw new Error(`algorithm ${d.id} does not train a ${network} network in this loop`);
   const seed = config.settings.seed;
   const model = NETWORKS[network](modelSpecFor(config, network), seed);
-  const algorithm = (await d.load()).create(model, paramsOf(config.settings, d), seed);
+  const algorithm = loaded.create(model, paramsOf(config.settings, d), seed);
   return { model, algorithm };
 }

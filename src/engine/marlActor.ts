@@ -38,7 +38,7 @@ export interface MarlEpisodeMessage {
 }
 
 /** A greedy episode's frames for the live view: frame f's value of keys[k] is frames[f·keys.length + k]. */
-export interface MarlDemoEpisode {
+export interface MarlGreedyEpisode {
   envId: string;
   keys: string[];
   frames: Float32Array;
@@ -89,8 +89,8 @@ export class MarlActor {
   private readonly rng: Rng;
   private obs: Float32Array | null = null;
   private resets = 0;
-  private demoEnv: MpeEnv | null = null;
-  private demoPolicy: MarlPolicy | null = null;
+  private greedyEnv: MpeEnv | null = null;
+  private greedyPolicy: MarlPolicy | null = null;
 
   constructor(private readonly options: MarlActorOptions) {
     const { task, numEnvs, acting } = options;
@@ -171,12 +171,12 @@ export class MarlActor {
   }
 
   /** A greedy episode on a separate copy (training streams untouched), as frames for the live view. */
-  demoEpisode(weights: Float32Array[] | null): MarlDemoEpisode {
+  recordGreedyEpisode(weights: Float32Array[] | null): MarlGreedyEpisode {
     const { task, acting, seed, actorIndex } = this.options;
-    if (!this.demoEnv) this.demoEnv = makeMpeEnv(task.envId, { seed: deriveSeed(seed, actorIndex, 0xde70) });
-    if (!this.demoPolicy) this.demoPolicy = new MarlPolicy(task, acting);
-    const env = this.demoEnv;
-    const policy = this.demoPolicy;
+    if (!this.greedyEnv) this.greedyEnv = makeMpeEnv(task.envId, { seed: deriveSeed(seed, actorIndex, 0xde70) });
+    if (!this.greedyPolicy) this.greedyPolicy = new MarlPolicy(task, acting);
+    const env = this.greedyEnv;
+    const policy = this.greedyPolicy;
     if (weights) policy.setWeights(weights);
     policy.resetEpisode();
     const S = task.stateDim;

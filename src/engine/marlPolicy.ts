@@ -3,7 +3,7 @@
  * networks (MADDPG's per-agent actors, QMIX's shared recurrent agent network), in the same weight
  * layout as their tfjs models (src/algorithms/maddpg.ts, qmix.ts), so that actors need no tfjs.
  * Actions: MADDPG samples u ~ softmax(ℓ); QMIX / VDN / IQL act ε-greedily on Q over the agent's
- * own actions. Greedy (demo) acting takes the argmax in both. exp and tanh are core/portableMath.ts's:
+ * own actions. Greedy (greedy-episode) acting takes the argmax in both. exp and tanh are core/portableMath.ts's:
  * the page's and Node's engines differ in the last bit of Math's.
  */
 import { agentInputDim, writeAgentInputs, type MarlActingSpec, type MarlTaskSpec } from '../algorithms/marl';

@@ -59,7 +59,7 @@ export async function callWithWeights<S>(sentVersion: number[], i: number, publi
   return result;
 }
 
-/** The room a stream producer asks for before each request (src/cluster/segmentSource.ts). */
+/** The room a stream producer asks for before each request (src/engine/streamedExperience.ts, implemented by src/cluster). */
 export interface StreamRoom {
   /** Segments one request asks for (packed into one stream message; default 1). */
   readonly pack?: number;

@@ -26,7 +26,7 @@ import { NoiseTable } from '../algorithms/noiseTable';
 import { setFlatWeights } from '../algorithms/es';
 import { makeEnv } from '../envs/registry';
 import type { TimeLimitedEnv } from '../envs/types';
-import { ActorVector, playDemoEpisode, type DemoEpisode } from './actorPlumbing';
+import { ActorVector, playGreedyEpisode, type GreedyEpisode } from './actorPlumbing';
 import { SegmentWriter, type EpisodeBatch, type Segment, type VectorStepResult } from './segments';
 
 export type { EpisodeBatch, Segment } from './segments';
@@ -46,7 +46,7 @@ export function defaultFastPathMaxBatch(simd: boolean): number {
 }
 export { validateEpisodeBatch, validateSegment } from './segments';
 
-export type { DemoEpisode } from './actorPlumbing';
+export type { GreedyEpisode } from './actorPlumbing';
 
 export interface RolloutActorOptions {
   envId: string;
@@ -77,7 +77,7 @@ export class RolloutActor {
   private version = -1;
   private readonly training: ActorVector;
   private noise: NoiseTable | null = null;
-  private demoEnv: TimeLimitedEnv | null = null;
+  private greedyEnv: TimeLimitedEnv | null = null;
 
   constructor(private readonly options: RolloutActorOptions) {
     const { envId, numEnvs, seed, actorIndex } = options;
@@ -227,7 +227,7 @@ export class RolloutActor {
         for (let i = 0; i < theta.length; i++) params[i] = theta[i] + sign * sigma * eps[i];
         setFlatWeights(model, params);
         this.fast?.setFlatWeights(params);
-        const { ret, length } = this.greedyEpisode();
+        const { ret, length } = this.greedyReturn();
         steps += length;
         if (sign === 1) returnPos[k] = ret;
         else returnNeg[k] = ret;
@@ -237,17 +237,17 @@ export class RolloutActor {
   }
 
   /**
-   * Play one episode greedily on a separate demo copy of the env (training streams untouched)
+   * Play one episode greedily on a separate copy of the env (training streams untouched)
    * and return its render states, for the playground's live environment view.
    */
-  demoEpisode(weights: Float32Array[] | null, maxFrames = 500): DemoEpisode {
+  recordGreedyEpisode(weights: Float32Array[] | null, maxFrames = 500): GreedyEpisode {
     if (weights) this.loadWeights(weights);
-    if (!this.demoEnv) this.demoEnv = makeEnv(this.options.envId, { seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xde70) });
-    return playDemoEpisode(this.demoEnv, this.options.envId, maxFrames, (obs) => argmax(this.scores(obs, 1, this.options.model.kind !== 'q')));
+    if (!this.greedyEnv) this.greedyEnv = makeEnv(this.options.envId, { seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xde70) });
+    return playGreedyEpisode(this.greedyEnv, this.options.envId, maxFrames, (obs) => argmax(this.scores(obs, 1, this.options.model.kind !== 'q')));
   }
 
 
-  private greedyEpisode(): { ret: number; length: number } {
+  private greedyReturn(): { ret: number; length: number } {
     const env = this.envs[0];
     let obs = env.reset().obs;
     let ret = 0;

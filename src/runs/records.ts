@@ -3,7 +3,7 @@
  * learner posts them to the page. Plain data only (no tensors, no classes).
  */
 
-import type { DecompTrace } from '../swarm/decompTrace';
+import type { DecompTrace } from './traces';
 
 export interface UpdateRecord {
   type: 'update';
@@ -125,8 +125,8 @@ export interface DecompTraceRecord {
 }
 
 /** A greedy episode played by an actor with recent weights, for the live environment view. */
-export interface DemoRecord {
-  type: 'demo';
+export interface GreedyEpisodeRecord {
+  type: 'greedyEpisode';
   update: number;
   envId: string;
   keys: string[];
@@ -214,7 +214,7 @@ export interface HeatmapSnapshot {
   value: number[] | null;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | DecompTraceRecord | DemoRecord | CheckpointRecord | ChangeRecord | InspectRecord;
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | DecompTraceRecord | GreedyEpisodeRecord | CheckpointRecord | ChangeRecord | InspectRecord;
 
 /**
  * Caps on what one record may hold. The run-file schema (src/runs/runFile.ts) refuses files past

@@ -64,6 +64,8 @@ import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
 import { DEMO_REHEARSAL, DemoRehearsal, type Demonstrations } from './demoStart';
 import type { LambdaSchedules, ScheduleSpec } from './types';
+import { defaultParams } from '../config/algorithm';
+import { PPO } from '../config/algorithms/ppo';
 
 /** Zeroed rows for B decisions of an observation of obsDim floats. */
 function emptyDecisionRows(B: number, obsDim: number) {
@@ -103,7 +105,7 @@ export interface DecompTrainingOptions {
   credit?: DecompCreditMode;
   /** With credit 'stage-critic': the baseline of the first stage's decisions (default 'value', see the file comment). */
   firstStageBaseline?: FirstStageBaseline;
-  /** PPO's value-loss weight (default PPO_DEFAULTS.vfCoef). */
+  /** PPO's value-loss weight (default: the PPO descriptor's vfCoef). */
   vfCoef?: number;
   /** With per-decision or stage credit: who gets r_parallel's shares (default 'creator'; see decisionCredit.ts). */
   parallelCredit?: ParallelCredit;
@@ -464,6 +466,7 @@ export class DecompLearner {
   ) {
     this.model = new SetPolicyModel({ hidden: options.hidden, seed: options.seed, startBias: options.startBias });
     const ppo = new Ppo(this.model, {
+      ...defaultParams(PPO.settings),
       lr: options.lr,
       entCoef: options.entCoef,
       updateEpochs: options.updateEpochs,

@@ -2,7 +2,8 @@
 // actor workers, so the page's main thread only renders.
 import * as Comlink from 'comlink';
 import * as tf from '@tensorflow/tfjs';
-import { chooseBackend, setAutoPlan, webgpuMemory } from '../core/backend';
+import { chooseBackend, setAutoPlan } from '../core/backend';
+import { webgpuMemory } from '../core/webgpuBufferPool';
 import { resolveExperiment, type ExperimentConfig } from '../config/config';
 import { descriptorOf } from '../config/registry';
 import { measuredAutoPlan } from './backendProbe';

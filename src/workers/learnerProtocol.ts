@@ -4,7 +4,7 @@
  */
 import type { ExperimentConfig } from '../config/config';
 import type { LiveChange } from '../config/liveSettings';
-import type { BackendRecord, DemoRecord, RunRecord, SummaryRecord } from '../runs/records';
+import type { BackendRecord, GreedyEpisodeRecord, RunRecord, SummaryRecord } from '../runs/records';
 import type { ClusterLearnerStatus, ClusterLearnOptions } from '../cluster/tabLearner';
 
 export type { ClusterLearnerStatus, ClusterLearnOptions };
@@ -37,7 +37,7 @@ export interface LearnerApi {
   /** Crash actor `index`'s worker on purpose; the pool replaces it and the run goes on. */
   crashActor(index: number): Promise<void>;
   /** One greedy episode of a saved run's weights (a PARLCKPT file), for the environment view. */
-  watch(config: ExperimentConfig, checkpoint: Uint8Array): Promise<DemoRecord>;
+  watch(config: ExperimentConfig, checkpoint: Uint8Array): Promise<GreedyEpisodeRecord>;
 }
 
 /**

@@ -63,7 +63,7 @@ test('QuickStart trains in the browser: actors in Web Workers, a live return cur
   await expect(page.getByTestId('status')).toHaveText(/running|done/);
   await expect(page.getByTestId('env-steps')).not.toHaveText(pausedAt ?? '', { timeout: 60_000 });
   // The live view replays greedy episodes that actor 0 plays with recent weights.
-  await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'demo', { timeout: 60_000 });
+  await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'greedy-episode', { timeout: 60_000 });
   await expect(page.getByTestId('env-caption')).toContainText(/The agent at update \d+: a greedy episode/);
   await page.screenshot({ path: `${shots}quickstart-running.png`, fullPage: true });
   await expectStatus(page, 'done', 100_000);

@@ -1,7 +1,7 @@
 /**
  * The live view follows training: it replays greedy episodes of recent weights, and the update
  * it names moves on as the run goes. It once stayed on update 1 ("return 9") long after the run
- * reached 475: a run of a few seconds got one demo, and a view scrolled away and back could miss
+ * reached 475: a run of a few seconds got one greedy episode, and a view scrolled away and back could miss
  * that it was on screen again.
  */
 import type { Locator } from '@playwright/test';
@@ -17,7 +17,7 @@ test('after a short run the live view shows the agent from near the end of it', 
   const total = Number(((await page.getByTestId('updates').textContent()) ?? '').replace(/\D/g, ''));
   expect(total).toBeGreaterThan(20);
   const caption = page.getByTestId('env-caption');
-  // The newest demo starts once the one on screen has played to its end (500 frames at most).
+  // The newest greedy episode starts once the one on screen has played to its end (500 frames at most).
   await expect.poll(() => updateShown(caption), { timeout: 30_000, intervals: [1_000] }).toBeGreaterThanOrEqual(Math.floor(total * 0.75));
   await expect(caption).not.toContainText('at update 1:');
   // The time the run took to reach its target is on screen.
@@ -33,7 +33,7 @@ test('the live view moves on while the run trains, also after being scrolled awa
   await page.getByTestId('start').click();
   await expectStatus(page, 'running', 60_000);
   const caption = page.getByTestId('env-caption');
-  await expect(caption).toHaveAttribute('data-source', 'demo', { timeout: 60_000 });
+  await expect(caption).toHaveAttribute('data-source', 'greedy-episode', { timeout: 60_000 });
   const first = await updateShown(caption);
   await expect.poll(() => updateShown(caption), { timeout: 60_000, intervals: [1_000] }).toBeGreaterThan(first);
   // Away and straight back (the observer may report both in one callback).

@@ -18,8 +18,8 @@ test('QMIX on simple_spread trains in the page: per-agent and mixer charts, the 
   for (const metric of [/^loss/i, /q agent.0/i, /mixer \|w1\| mean/i, /return agent.2/i, /collisions/i, /occupied.?landmarks/i]) {
     await expect(losses.locator('.mini-title', { hasText: metric }).first()).toBeVisible();
   }
-  // The view replays a greedy demo episode of the trained agents.
-  await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'demo', { timeout: 30_000 });
+  // The view replays a greedy episode of the trained agents.
+  await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'greedy-episode', { timeout: 30_000 });
   await expect(page.getByTestId('env-caption')).toContainText(/Greedy episode after update \d+: team return -?\d/);
   const painted = await page.getByTestId('mpe-canvas').evaluate((c: HTMLCanvasElement) => {
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;

@@ -24,7 +24,7 @@ const RUNS: [title: string, config: ExperimentConfig][] = [
   ],
   [
     'Gaussian PPO on Pendulum',
-    resolveExperiment('ppo-continuous-pendulum', { backend: 'wasm', actors: 1, envsPerActor: 2, seed: 5, 'sampling.segmentLength': 128, 'model.hidden': 16, 'ppoc.updateEpochs': 2, 'ppoc.numMinibatches': 4, 'run.envSteps': 2_048 }),
+    resolveExperiment('ppo-continuous-pendulum', { backend: 'wasm', actors: 1, envsPerActor: 2, seed: 5, 'sampling.segmentLength': 128, 'model.hidden': 16, 'ppo-continuous.updateEpochs': 2, 'ppo-continuous.numMinibatches': 4, 'run.envSteps': 2_048 }),
   ],
 ];
 

@@ -156,7 +156,7 @@ test('train, crash an actor, pause and resume, reload mid-run, overlay runs, exp
   expect(Buffer.from(original.run.weights!.base64, 'base64').equals(weightsFile)).toBe(true);
   // Watch: the saved weights play a greedy episode in the live view.
   await page.getByTestId('run').first().getByTestId('watch-run').click();
-  await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'demo');
+  await expect(page.getByTestId('env-caption')).toHaveAttribute('data-source', 'greedy-episode');
   await expect(page.getByTestId('env-caption')).toContainText(`Saved weights from update ${finalUpdate}`);
 
   const fresh = await browser.newContext();

@@ -9,6 +9,27 @@ describe('library entry', () => {
     }
   });
 
+  it('exports every algorithm the registry holds: each loads an update rule of its kind, or is one whose loop builds its own (ES, the swarms)', async () => {
+    expect(lib.ALGORITHM_IDS.length).toBe(lib.ALGORITHM_DESCRIPTORS.length);
+    const kinds: Record<string, string> = {};
+    for (const id of lib.ALGORITHM_IDS) {
+      const d = lib.descriptorOf(id);
+      const loading = lib.loadAlgorithm(id);
+      if (loading === null) {
+        // The loops that build their own learner: evolution strategies and the two swarms.
+        expect(['es', 'swarm', 'swarmV2'], id).toContain(d.loop);
+        continue;
+      }
+      const loaded = await loading;
+      kinds[id] = loaded.kind;
+      expect(typeof loaded.create, id).toBe('function');
+      if (d.family === 'marl') expect(loaded.kind, id).toBe('marl');
+      else if (d.actionSpace === 'box') expect(loaded.kind, id).toBe('continuous');
+      else expect([loaded.kind, d.network !== null], id).toEqual(['network', true]);
+    }
+    expect(new Set(Object.values(kinds))).toEqual(new Set(['network', 'continuous', 'marl']));
+  });
+
   it('makes a working CartPole through the registry', () => {
     const env = lib.makeEnv('CartPole-v1');
     const { obs } = env.reset({ seed: 1 });

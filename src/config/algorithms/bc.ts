@@ -39,5 +39,5 @@ export const BC = defineAlgorithm({
       settings: { ...BC_PENDULUM, 'bc.dataset': 'pendulum-medium' },
     },
   ],
-  loadContinuous: () => import('../../algorithms/bc'),
+  load: () => import('../../algorithms/bc'),
 });

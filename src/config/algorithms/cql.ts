@@ -55,5 +55,5 @@ export const CQL = defineAlgorithm({
       settings: { ...CQL_PENDULUM, 'cql.dataset': 'pendulum-medium' },
     },
   ],
-  loadContinuous: () => import('../../algorithms/cql'),
+  load: () => import('../../algorithms/cql'),
 });

@@ -9,7 +9,10 @@ export const DDPG = defineAlgorithm({
   label: 'DDPG',
   loop: 'offPolicyContinuous',
   ...BOX_ACTION_ALGORITHM,
-  // Defaults: Stable-Baselines3 DDPG (lr 1e-3, τ 0.005, γ 0.99, batch 256, learning_starts 100).
+  // Defaults: Stable-Baselines3 DDPG (learning_rate 1e-3 for actor and critic, tau 0.005, gamma 0.99,
+  // batch_size 256, buffer_size 1e6, learning_starts 100) with rl-baselines3-zoo's Gaussian action
+  // noise std 0.1 (hyperparams/ddpg.yml, Pendulum-v1; which also sets gamma 0.98, buffer 2e5,
+  // learning_starts 1e4 and net_arch [400, 300]). Lillicrap et al. used 1e-4 / 1e-3 and τ = 0.001.
   settings: {
     ...offPolicySettings('ddpg', { lr: 1e-3, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
     ...explorationSettings('ddpg', 0.1),
@@ -33,5 +36,5 @@ export const DDPG = defineAlgorithm({
       },
     },
   ],
-  loadContinuous: () => import('../../algorithms/ddpg'),
+  load: () => import('../../algorithms/ddpg'),
 });

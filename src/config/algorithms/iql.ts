@@ -19,5 +19,5 @@ export const IQL = defineAlgorithm({
       settings: SPREAD_RUN,
     },
   ],
-  loadMarl: () => import('../../algorithms/qmix').then((m) => m.iql),
+  load: () => import('../../algorithms/qmix').then((m) => m.iql),
 });

@@ -64,5 +64,5 @@ export const MADDPG = defineAlgorithm({
       settings: { ...REFERENCE, 'marl.env': 'simple_tag_v3' },
     },
   ],
-  loadMarl: () => import('../../algorithms/maddpg').then((m) => m.maddpg),
+  load: () => import('../../algorithms/maddpg').then((m) => m.maddpg),
 });

@@ -28,5 +28,5 @@ export const QMIX = defineAlgorithm({
       settings: SPREAD_RUN,
     },
   ],
-  loadMarl: () => import('../../algorithms/qmix').then((m) => m.qmix),
+  load: () => import('../../algorithms/qmix').then((m) => m.qmix),
 });

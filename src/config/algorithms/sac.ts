@@ -10,7 +10,10 @@ export const SAC = defineAlgorithm({
   label: 'SAC',
   loop: 'offPolicyContinuous',
   ...BOX_ACTION_ALGORITHM,
-  // Defaults: Stable-Baselines3 SAC (lr 3e-4, τ 0.005, γ 0.99, batch 256, learning_starts 100, α auto from 1.0, H̄ = −|A|).
+  // Defaults: Stable-Baselines3 SAC (learning_rate 3e-4 for actor, critics and α, tau 0.005,
+  // gamma 0.99, ent_coef 'auto' starting at 1.0, target_entropy 'auto' = −dim(A), batch_size 256,
+  // buffer_size 1e6, learning_starts 100). rl-baselines3-zoo's Pendulum-v1 (hyperparams/sac.yml)
+  // changes only learning_rate to 1e-3 over 20k steps.
   settings: {
     ...offPolicySettings('sac', { lr: 3e-4, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
     alphaLr: num('sac', 'α learning rate', 1e-5, 0.05, 3e-4, 'Adam step size of log α.', true),
@@ -60,5 +63,5 @@ export const SAC = defineAlgorithm({
       },
     },
   ],
-  loadContinuous: () => import('../../algorithms/sac'),
+  load: () => import('../../algorithms/sac'),
 });

@@ -10,7 +10,11 @@ export const TD3 = defineAlgorithm({
   label: 'TD3',
   loop: 'offPolicyContinuous',
   ...BOX_ACTION_ALGORITHM,
-  // Defaults: CleanRL td3_continuous_action.py / SB3 TD3 (lr 3e-4 … 1e-3, policy delay 2, target noise 0.2 clipped at 0.5).
+  // Defaults: Stable-Baselines3 TD3 (learning_rate 1e-3, tau 0.005, gamma 0.99, policy_delay 2,
+  // target_policy_noise 0.2, target_noise_clip 0.5, batch_size 256, buffer_size 1e6,
+  // learning_starts 100), the paper's values for delay, σ̃ and c, with rl-baselines3-zoo's
+  // exploration noise std 0.1 (hyperparams/td3.yml, Pendulum-v1, which also sets gamma 0.98,
+  // buffer 2e5, learning_starts 1e4 and net_arch [400, 300]).
   settings: {
     ...offPolicySettings('td3', { lr: 1e-3, gamma: 0.99, bufferSize: 1_000_000, batchSize: 256, learningStarts: 100 }),
     policyDelay: int('td3', 'Policy delay', 1, 10, 2, 'Critic updates per actor (and target) update.'),
@@ -50,5 +54,5 @@ export const TD3 = defineAlgorithm({
       },
     },
   ],
-  loadContinuous: () => import('../../algorithms/td3'),
+  load: () => import('../../algorithms/td3'),
 });

@@ -19,5 +19,5 @@ export const VDN = defineAlgorithm({
       settings: SPREAD_RUN,
     },
   ],
-  loadMarl: () => import('../../algorithms/qmix').then((m) => m.vdn),
+  load: () => import('../../algorithms/qmix').then((m) => m.vdn),
 });

@@ -12,12 +12,12 @@ import { envSpec } from '../../envs/registry';
 import { BoundedQueue } from '../boundedQueue';
 import { collectSegmentCentral, InferenceServer } from '../centralInference';
 import { concatSegments, validateSegment, type Segment } from '../segments';
-import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
+import { actorRates, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import { buildLearner } from '../learner';
 import { callWithWeights, produceInto, produceIntoStream } from '../producers';
 import { VtraceSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
-import { openStreamedExperience } from '../../cluster/segmentSource';
+import { openStreamedExperience } from '../streamedExperience';
 
 /** Policy lag of each segment in a batch: learner version minus the version that produced it. */
 export function policyLags(learnerVersion: number, segs: readonly { policyVersion: number }[]): number[] {
@@ -37,7 +37,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
 
   // The weights the producers act with, and their version.
   let published = { weights: await agent.getWeightsAsync(), version: 0 };
-  // Cluster actors: segments and weights go through JetStream (src/cluster/segmentSource.ts); null otherwise.
+  // Cluster actors: segments and weights go through JetStream (src/engine/streamedExperience.ts, implemented by src/cluster); null otherwise.
   const stream = central ? null : await openStreamedExperience({ config: ctx.config, capacity: s['sampling.queueCapacity'], check: (x) => validateSegment(x, spec.obsDim, spec.numActions) });
   if (stream?.resumed) {
     agent.setWeights(stream.resumed.weights);
@@ -68,7 +68,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
       });
     }
   }
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   const actors = await rolloutPool(ctx, 'actorCritic', s.envsPerActor, (index) => {
     sentVersion[index] = -1; // a new actor needs the weights again
   });
@@ -129,7 +129,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
           policyLags: lags,
         });
         await stream?.commit(progress.update, published.version, () => agent.getWeightsAsync(), progress.envSteps);
-        demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

@@ -6,11 +6,11 @@ import { remoteClass } from '../../core/remote/remoteClass';
 import { getActorKey, type ActorClass } from '../../core/remote/registry';
 import { fitUpdateRecord, type ActorStatusRecord, type SummaryRecord, type UpdateRecord } from '../../runs/records';
 import { encodeCheckpoint } from '../../core/checkpoint';
-import { trimWebgpuBufferPool } from '../../core/backend';
+import { betweenUpdates } from '../../core/backend';
 import type { Model, ModelOutput } from '../../core/model';
 import type { MlpSpec } from '../../core/mlp';
 import { modelSpecFor } from '../../config/modelSpec';
-import { RolloutActor, type DemoEpisode, type RolloutActorOptions } from '../rolloutActor';
+import { RolloutActor, type GreedyEpisode, type RolloutActorOptions } from '../rolloutActor';
 import type { LoopContext, LoopOutcome } from './types';
 import { inspectNetwork } from '../inspect';
 import { sleep } from '../../core/abortableSleep';
@@ -177,15 +177,15 @@ export function pauseOnNonFinite(ctx: LoopContext, metrics: Record<string, numbe
 }
 
 /**
- * Every few seconds, ask actor 0 for a greedy demo episode with the latest weights and pass it
- * to the page (fire and forget: training never waits for it). Early in a run the demos come
- * sooner: the interval is an eighth of the time since the first demo, between MIN_DEMO_MS and
+ * Every few seconds, ask actor 0 for a greedy episode with the latest weights and pass it
+ * to the page (fire and forget: training never waits for it). Early in a run the greedy episodes come
+ * sooner: the interval is an eighth of the time since the first greedy episode, between MIN_GREEDY_EPISODE_MS and
  * `everyMs`. A run that ends within seconds (QuickStart on wasm) once showed only its first,
- * untrained demo; now its last demo is from near its end.
+ * untrained greedy episode; now its last greedy episode is from near its end.
  */
-export const MIN_DEMO_MS = 250;
+export const MIN_GREEDY_EPISODE_MS = 250;
 
-export class DemoTicker {
+export class GreedyEpisodeTicker {
   private first: number | null = null;
   private last = -Infinity;
   private inFlight = false;
@@ -195,14 +195,14 @@ export class DemoTicker {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** How long to wait after the last demo, `elapsedMs` after the first one. */
+  /** How long to wait after the last greedy episode, `elapsedMs` after the first one. */
   intervalAt(elapsedMs: number): number {
-    return Math.min(this.everyMs, Math.max(MIN_DEMO_MS, elapsedMs / 8));
+    return Math.min(this.everyMs, Math.max(MIN_GREEDY_EPISODE_MS, elapsedMs / 8));
   }
 
   tick(
     ctx: LoopContext,
-    pool: { size: number; call(i: number, method: 'demoEpisode', weights: Float32Array[] | null): Promise<DemoEpisode> },
+    pool: { size: number; call(i: number, method: 'recordGreedyEpisode', weights: Float32Array[] | null): Promise<GreedyEpisode> },
     update: number,
     weights: () => Float32Array[],
   ): void {
@@ -213,9 +213,9 @@ export class DemoTicker {
     this.last = now;
     this.inFlight = true;
     pool
-      .call(0, 'demoEpisode', weights())
-      .then((d) => ctx.emit({ type: 'demo', update, envId: d.envId, keys: d.keys, frames: Array.from(d.frames), episodeReturn: d.episodeReturn }))
-      .catch(() => undefined) // a dead actor just skips one demo
+      .call(0, 'recordGreedyEpisode', weights())
+      .then((d) => ctx.emit({ type: 'greedyEpisode', update, envId: d.envId, keys: d.keys, frames: Array.from(d.frames), episodeReturn: d.episodeReturn }))
+      .catch(() => undefined) // a dead actor just skips one greedy episode
       .finally(() => (this.inFlight = false));
   }
 }
@@ -403,9 +403,8 @@ export class LoopProgress {
     };
     this.unreported = 0;
     this.ctx.emit(fitUpdateRecord(record));
-    // Between updates only the variables are in use: drop tfjs-webgpu's pooled buffers of batch
-    // sizes that may never come back (see trimWebgpuBufferPool; a no-op on other backends).
-    trimWebgpuBufferPool();
+    // Between updates only the variables are in use: the backend's tuning may free what it pooled.
+    betweenUpdates();
     if (this.tracker.solved && this.ctx.config.settings['run.stopAtTarget']) {
       this.stopReason = 'target';
       return true;

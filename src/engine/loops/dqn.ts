@@ -12,7 +12,7 @@ import { deriveSeed } from '../../core/rng';
 import { envSpec } from '../../envs/registry';
 import { concatSegments, validateSegment, type Segment } from '../segments';
 import { buildLearner } from '../learner';
-import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
+import { actorRates, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Turn a [T, N] segment into transitions (s, a, r, s', terminated). */
@@ -42,7 +42,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(online);
   progress.applyChangesTo(algorithm);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   let gradientSteps = 0;
   let sinceTrain = 0;
   let sinceTarget = 0;
@@ -92,7 +92,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: segs.map(() => 0),
         });
-        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

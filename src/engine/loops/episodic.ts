@@ -11,7 +11,7 @@ import type { ReinforceBatch } from '../../algorithms/reinforce';
 import { envSpec } from '../../envs/registry';
 import { validateEpisodeBatch, type EpisodeBatch } from '../segments';
 import { buildLearner } from '../learner';
-import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
+import { actorRates, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -23,7 +23,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.model);
   progress.applyChangesTo(agent.alg);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
 
   return progress.run(
     actors,
@@ -47,7 +47,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
           metrics,
           actorStepsPerSecond: actorRates(s.actors, batches, (performance.now() - startedAt) / 1000),
         });
-        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

@@ -20,7 +20,7 @@ import { Agent } from '../../core/agent';
 import { deriveSeed, Rng } from '../../core/rng';
 import { MarlActor, mpeTaskSpec, type MarlActorOptions, type MarlEpisodeMessage } from '../marlActor';
 import { EpisodeReplay } from '../marlReplay';
-import { actorHandle, actorRates, createReportingPool, DemoTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Why a message from an actor cannot be used, or null. */
@@ -74,9 +74,10 @@ export function episodeMetrics(task: MarlTaskSpec, msgs: readonly MarlEpisodeMes
 export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const s: ExperimentSettings = ctx.config.settings;
   const d = descriptorOf(s.algorithm);
-  if (!d.loadMarl) throw new Error(`algorithm ${d.id} is not a multi-agent algorithm`);
+  const loaded = await d.load?.();
+  if (loaded?.kind !== 'marl') throw new Error(`algorithm ${d.id} is not a multi-agent algorithm`);
   const task = mpeTaskSpec(s['marl.env']);
-  const algorithm = (await d.loadMarl()).create(task, paramsOf(s, d), s.seed);
+  const algorithm = loaded.create(task, paramsOf(s, d), s.seed);
   const agent = new Agent(algorithm);
   const replay = new EpisodeReplay(algorithm.replayEpisodes, task.episodeLength, task.stateDim, task.agents.length);
   const rng = new Rng(deriveSeed(s.seed, 0x3a7));
@@ -87,7 +88,7 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(algorithm.model);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   let episodes = 0;
   let gradientSteps = 0;
 
@@ -133,7 +134,7 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
           metrics,
           actorStepsPerSecond: actorRates(s.actors, msgs.map((m) => ({ actorIndex: m.actorIndex, steps: m.numEpisodes * m.T })), (performance.now() - startedAt) / 1000),
         });
-        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

@@ -20,7 +20,7 @@ import type { ExploreMode } from '../continuousPolicy';
 import { ContinuousRolloutActor, validateContinuousSegment, type ContinuousRolloutActorOptions, type ContinuousSegment } from '../continuousRolloutActor';
 import { callWithWeights, produceInto } from '../producers';
 import { policyLags } from './async';
-import { actorHandle, actorRates, createReportingPool, DemoTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -43,7 +43,7 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let stopping = false;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.algorithm.model);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   const actors = await createReportingPool(
     ctx,
     actorHandle(ctx, ContinuousRolloutActor),
@@ -120,7 +120,7 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: lags,
         });
-        demo.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => published.weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

@@ -4,7 +4,7 @@
  * with the current policy to measure it. Each update record carries those evaluation returns
  * (its env steps are evaluation steps only) and the mean of the update metrics since the last one.
  * The budget is `gradientSteps` (config/budget.ts): the progress bar and the charts count the
- * records' `metrics.gradientSteps`. The evaluating actor also plays the page's demo episodes.
+ * records' `metrics.gradientSteps`. The evaluating actor also plays the page's greedy episodes.
  */
 import { ContinuousReplayBuffer } from '../../algorithms/replayBuffer';
 import { deriveSeed } from '../../core/rng';
@@ -13,7 +13,7 @@ import { buildContinuousLearner, numParam } from '../continuousLearner';
 import { GREEDY } from '../continuousPolicy';
 import { ContinuousRolloutActor, type ContinuousRolloutActorOptions } from '../continuousRolloutActor';
 import { loadDataset } from '../datasetSource';
-import { actorHandle, createReportingPool, DemoTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { actorHandle, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -41,7 +41,7 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
       await actor.init();
     },
   );
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   let gradientSteps = 0;
 
   return progress.run(
@@ -61,7 +61,7 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
         metrics.gradientSteps = gradientSteps;
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(before))) continue;
         const weights = await agent.getWeightsAsync();
-        // The evaluation call takes these arrays away (transferred): the demo gets its own copy.
+        // The evaluation call takes these arrays away (transferred): the greedy episode gets its own copy.
         const forDemo = weights.map((w) => w.slice());
         const evaluation = await actors.pool.call(0, 'rollEpisodes', weights, evalEpisodes, GREEDY, false);
         const returns = evaluation.returns;
@@ -69,7 +69,7 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
         for (const r of returns) sum += r;
         metrics.evalReturn = sum / Math.max(returns.length, 1);
         const stop = progress.finishUpdate({ steps: 0, startedAt, returns, lengths: evaluation.lengths, metrics, actorStepsPerSecond: [0] });
-        demo.tick(ctx, actors.pool, progress.update, () => forDemo);
+        greedyEpisodes.tick(ctx, actors.pool, progress.update, () => forDemo);
         if (stop) break;
       }
     },

@@ -11,7 +11,7 @@ import { GaussianPpo } from '../../algorithms/ppoContinuous';
 import { actionStats } from '../continuousAgent';
 import { buildContinuousLearner, numParam } from '../continuousLearner';
 import { ContinuousRolloutActor, validateContinuousSegment, type ContinuousRolloutActorOptions, type ContinuousSegment } from '../continuousRolloutActor';
-import { actorHandle, actorRates, createReportingPool, DemoTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** GAE over one actor's segment, rows t·N + n (see the header). */
@@ -43,7 +43,7 @@ export async function onPolicyContinuousLoop(ctx: LoopContext): Promise<LoopOutc
   const budget = s['run.envSteps'];
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(ppo.model);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
   const actors = await createReportingPool(
     ctx,
     actorHandle(ctx, ContinuousRolloutActor),
@@ -98,7 +98,7 @@ export async function onPolicyContinuousLoop(ctx: LoopContext): Promise<LoopOutc
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: segs.map(() => 0),
         });
-        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

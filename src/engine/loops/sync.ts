@@ -11,7 +11,7 @@ import { Rng, deriveSeed } from '../../core/rng';
 import { envSpec } from '../../envs/registry';
 import { collectSegmentCentral, InferenceServer } from '../centralInference';
 import { concatSegments, validateSegment } from '../segments';
-import { actorRates, DemoTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
+import { actorRates, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, rolloutPool } from './common';
 import { buildLearner } from '../learner';
 import { GaeSegmentAgent } from '../segmentAgents';
 import type { LoopContext, LoopOutcome } from './types';
@@ -31,7 +31,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(model);
   progress.applyChangesTo(algorithm);
-  const demo = new DemoTicker();
+  const greedyEpisodes = new GreedyEpisodeTicker();
 
   return progress.run(
     actors,
@@ -70,7 +70,7 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: segs.map(() => 0),
         });
-        demo.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
         if (stop) break;
       }
     },

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { joinLinkFor } from '../../cluster/joinLink';
-import { MAX_TAB_ACTORS } from '../../cluster/protocol';
+import { joinLinkFor, MAX_TAB_ACTORS } from '../../workers/clusterClient';
 import { usePlayground } from '../store';
 import { isAtRest } from '../session/deps';
 import { useCluster } from '../session/clusterControl';

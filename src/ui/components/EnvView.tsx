@@ -1,20 +1,20 @@
 /**
  * The environment, drawn on a canvas, only while the canvas is on screen and the tab is visible.
- * While training, it replays the newest demo episode: a greedy episode actor 0 plays with recent
- * weights every few seconds (`demo` records). An episode is played to its end before the next
- * newest one starts, so long episodes are seen whole. Before the first demo arrives, a seeded
+ * While training, it replays the newest greedy episode: a greedy episode actor 0 plays with recent
+ * weights every few seconds (`greedyEpisode` records). An episode is played to its end before the next
+ * newest one starts, so long episodes are seen whole. Before the first greedy episode arrives, a seeded
  * uniform-random policy plays in the main thread (the env classes cost microseconds a step), and
  * the panel says so.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { DemoRecord } from '../../runs/records';
+import type { GreedyEpisodeRecord } from '../../runs/records';
 import { Rng } from '../../core/rng';
 import { makeEnv } from '../../envs/registry';
 import { usePlayground } from '../store';
 import { descriptorOf } from '../../config/registry';
 import { MpeView } from './MpeView';
 import { CONTINUOUS_DRAW } from './ContinuousEnvViews';
-import { useNewestDemo } from './useNewestDemo';
+import { useNewestGreedyEpisode } from './useNewestGreedyEpisode';
 
 const W = 320;
 const H = 200;
@@ -106,9 +106,9 @@ export function randomCaption(updates: number): string {
 }
 
 /** What the caption says about the episode on the canvas. */
-type Playing = { kind: 'random'; n: number; ret: number } | { kind: 'demo'; update: number; ret: number; frames: number; saved: boolean };
+type Playing = { kind: 'random'; n: number; ret: number } | { kind: 'greedy-episode'; update: number; ret: number; frames: number; saved: boolean };
 
-function demoState(d: DemoRecord, f: number): Record<string, number> {
+function greedyEpisodeState(d: GreedyEpisodeRecord, f: number): Record<string, number> {
   const k = d.keys.length;
   const out: Record<string, number> = {};
   for (let i = 0; i < k; i++) out[d.keys[i]] = d.frames[f * k + i];
@@ -125,7 +125,7 @@ function ClassicEnvView() {
   const envId = usePlayground((s) => s.config.settings['env.id']);
   const seed = usePlayground((s) => s.config.settings.seed);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const newest = useNewestDemo(envId);
+  const newest = useNewestGreedyEpisode(envId);
   const [playing, setPlaying] = useState<Playing>({ kind: 'random', n: 0, ret: 0 });
   const updates = usePlayground((s) => s.updates);
 
@@ -144,14 +144,14 @@ function ClassicEnvView() {
     env.reset({ seed });
     let ret = 0;
     let episodes = 0;
-    let current: DemoRecord | null = null;
+    let current: GreedyEpisodeRecord | null = null;
     let frame = 0;
     let holdUntil = 0;
     let visible = true;
     let raf = 0;
     let last = 0;
     // The newest entry decides: a busy page can get several in one callback (out, then in again),
-    // and reading the first one left the view frozen on an old demo while it was on screen.
+    // and reading the first one left the view frozen on an old greedy episode while it was on screen.
     const observer = new IntersectionObserver((entries) => (visible = entries[entries.length - 1].isIntersecting));
     observer.observe(canvas);
     const paint = (state: Record<string, number>) => {
@@ -162,14 +162,14 @@ function ClassicEnvView() {
     const tick = (t: number) => {
       raf = requestAnimationFrame(tick);
       if (!visible || document.hidden) {
-        // Nobody is watching the replay: line up the newest demo (and its caption) to play from
+        // Nobody is watching the replay: line up the newest greedy episode (and its caption) to play from
         // its start once the view is back on screen.
         const next = newest.current;
         if (next && next !== current) {
           current = next;
           frame = 0;
           holdUntil = 0;
-          setPlaying({ kind: 'demo', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length, saved: next.saved === true });
+          setPlaying({ kind: 'greedy-episode', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length, saved: next.saved === true });
         }
         return;
       }
@@ -184,18 +184,18 @@ function ClassicEnvView() {
         setPlaying({ kind: 'random', n: episodes, ret: 0 });
       }
       if (current === null || frame >= current.frames.length / current.keys.length) {
-        // Start the newest demo (or replay the one just shown until a newer one comes).
+        // Start the newest greedy episode (or replay the one just shown until a newer one comes).
         const next = newest.current;
         if (next) {
           current = next;
           frame = 0;
-          setPlaying({ kind: 'demo', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length, saved: next.saved === true });
+          setPlaying({ kind: 'greedy-episode', update: next.update, ret: next.episodeReturn, frames: next.frames.length / next.keys.length, saved: next.saved === true });
         }
       }
       if (current) {
         const count = current.frames.length / current.keys.length;
         frame = Math.min(frame + due - 1, count - 1);
-        paint(demoState(current, frame));
+        paint(greedyEpisodeState(current, frame));
         frame += 1;
         if (frame >= current.frames.length / current.keys.length) holdUntil = t + HOLD_MS;
         return;
@@ -224,8 +224,8 @@ function ClassicEnvView() {
         {envId} <span className="muted">live view</span>
       </h2>
       <canvas ref={canvasRef} className="env-canvas" style={{ aspectRatio: `${W} / ${H}` }} role="img" aria-label={`${envId} animation`} data-testid="env-canvas" />
-      {playing.kind === 'demo' ? (
-        <p className="help" data-testid="env-caption" data-source="demo">
+      {playing.kind === 'greedy-episode' ? (
+        <p className="help" data-testid="env-caption" data-source="greedy-episode">
           {playing.saved ? (
             <>
               <strong>Saved weights</strong> from update {playing.update}: a greedy episode, return {playing.ret.toFixed(0)} ({playing.frames} steps).

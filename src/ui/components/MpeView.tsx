@@ -1,24 +1,24 @@
 /**
- * The live view of a multi-agent run: the newest demo episode (a greedy episode actor 0 plays
+ * The live view of a multi-agent run: the newest greedy episode (a greedy episode actor 0 plays
  * with recent weights, src/engine/marlActor.ts) drawn as PettingZoo draws MPE: landmarks and
  * agents as circles of their size and colour in a camera spanning ±the farthest entity, and the
- * speaker's message (speaker_listener) under the picture. Before the first demo, a uniformly
+ * speaker's message (speaker_listener) under the picture. Before the first greedy episode, a uniformly
  * random joint policy plays in the page.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Rng } from '../../core/rng';
 import { makeMpeEnv, messageWord, type MpeRenderFrame } from '../../envs/mpe';
-import type { DemoRecord } from '../../runs/records';
+import type { GreedyEpisodeRecord } from '../../runs/records';
 import { usePlayground } from '../store';
 import { optionText } from './settingText';
-import { useNewestDemo } from './useNewestDemo';
+import { useNewestGreedyEpisode } from './useNewestGreedyEpisode';
 
 const SIZE = 260;
 const FRAME_MS = 120;
 const HOLD_MS = 800;
 
-/** A demo frame (keys `name.x`, `name.y`, `name.size`, `name.r/g/b`, `name.goal`, `speaker.msgK`) as a render frame. */
-export function frameFromDemo(template: MpeRenderFrame, d: DemoRecord, f: number): MpeRenderFrame {
+/** A greedy-episode frame (keys `name.x`, `name.y`, `name.size`, `name.r/g/b`, `name.goal`, `speaker.msgK`) as a render frame. */
+export function frameFromGreedyEpisode(template: MpeRenderFrame, d: GreedyEpisodeRecord, f: number): MpeRenderFrame {
   const k = d.keys.length;
   const v: Record<string, number> = {};
   for (let i = 0; i < k; i++) v[d.keys[i]] = d.frames[f * k + i];
@@ -60,13 +60,13 @@ function draw(ctx: CanvasRenderingContext2D, frame: MpeRenderFrame): void {
   }
 }
 
-type Playing = { kind: 'random' } | { kind: 'demo'; update: number; ret: number };
+type Playing = { kind: 'random' } | { kind: 'greedy-episode'; update: number; ret: number };
 
 export function MpeView() {
   const envId = usePlayground((s) => s.config.settings['marl.env']);
   const seed = usePlayground((s) => s.config.settings.seed);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const newest = useNewestDemo(envId);
+  const newest = useNewestGreedyEpisode(envId);
   const [playing, setPlaying] = useState<Playing>({ kind: 'random' });
   const [message, setMessage] = useState<string | null>(null);
 
@@ -89,7 +89,7 @@ export function MpeView() {
     });
     env.resetInto(state, 0, seed);
     const template = env.render();
-    let current: DemoRecord | null = null;
+    let current: GreedyEpisodeRecord | null = null;
     let frame = 0;
     let last = 0;
     let holdUntil = 0;
@@ -107,11 +107,11 @@ export function MpeView() {
         if (next) {
           current = next;
           frame = 0;
-          setPlaying({ kind: 'demo', update: next.update, ret: next.episodeReturn });
+          setPlaying({ kind: 'greedy-episode', update: next.update, ret: next.episodeReturn });
         }
       }
       if (current) {
-        show(frameFromDemo(template, current, frame));
+        show(frameFromGreedyEpisode(template, current, frame));
         frame += 1;
         if (frame >= current.frames.length / current.keys.length) holdUntil = t + HOLD_MS;
         return;
@@ -137,9 +137,9 @@ export function MpeView() {
         </p>
       )}
       <p className="help" data-testid="env-caption" data-source={playing.kind}>
-        {playing.kind === 'demo'
+        {playing.kind === 'greedy-episode'
           ? `Greedy episode after update ${playing.update}: team return ${playing.ret.toFixed(1)} (Σ over agents, 25 steps).`
-          : 'Random joint actions until the first demo episode arrives.'}
+          : 'Random joint actions until the first greedy episode arrives.'}
       </p>
     </section>
   );

@@ -6,7 +6,7 @@
  * claims (passed / failed) and for retries (a subtask given again), the hard budget as a dashed
  * line, and a caption in plain words.
  */
-import type { DecompTrace, DecompTraceStage, RetryReason } from '../../swarm/decompTrace';
+import type { DecompTrace, DecompTraceStage, RetryReason } from '../../runs/traces';
 import { usePlayground } from '../store';
 
 const OUTCOME_COLORS = { done: '#4ade80', failed: '#f87171', timeout: '#f59e0b' } as const;

@@ -1,5 +1,4 @@
-import type { HostReport } from '../../cluster/natsSpawner';
-import type { ClusterLearnerReport } from '../../cluster/learnerAttach';
+import type { ClusterLearnerReport, HostReport } from '../../workers/clusterClient';
 import type { ActorStatusRecord } from '../../runs/records';
 
 export interface HostRow extends HostReport {

@@ -4,9 +4,7 @@
  * actors (the learner worker connects; see src/cluster/tabLearner.ts). The two are independent:
  * a teacher's tab may do both, a student's tab only contributes.
  */
-import { randomId } from '../../cluster/ids';
-import { tokenProblem, wsUrlProblem, type JoinTarget } from '../../cluster/joinLink';
-import type { TabHost, TabHostOptions } from '../../cluster/tabHost';
+import { randomId, tokenProblem, wsUrlProblem, type JoinTarget, type TabHost, type TabHostOptions } from '../../workers/clusterClient';
 import type { ClusterLearnerStatus, ClusterLearnOptions } from '../../workers/learnerProtocol';
 import { createClusterStore, type ClusterStore } from './clusterStore';
 

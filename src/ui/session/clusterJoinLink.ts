@@ -4,7 +4,7 @@
  * no history entry keeps the token and a Copy link made later cannot carry it) and handed to the
  * Cluster panel, which says what it grants and waits for the user to contribute.
  */
-import { parseJoinFragment } from '../../cluster/joinLink';
+import { parseJoinFragment } from '../../workers/clusterClient';
 import type { ClusterStore } from './clusterStore';
 
 export function takeJoinLink(store: ClusterStore, location: Pick<Location, 'hash' | 'pathname' | 'search'> = window.location, history: Pick<History, 'replaceState' | 'state'> = window.history): boolean {

@@ -5,8 +5,7 @@
  * link lives beside a run, not inside one.
  */
 import { create } from 'zustand';
-import type { JoinTarget } from '../../cluster/joinLink';
-import type { TabHostReport } from '../../cluster/tabHost';
+import type { JoinTarget, TabHostReport } from '../../workers/clusterClient';
 import type { ClusterLearnerStatus } from '../../workers/learnerProtocol';
 
 /** off → connecting → on; an error sends it back to off with the reason. */

@@ -207,9 +207,9 @@ export function createRunControl({ store, learner, runs, generations, timing, op
     try {
       const client = learner.get();
       // s.config is the run's own now. The bytes are a fresh copy from IndexedDB; sending them moves them.
-      const demo = await learner.whileAlive(client, client.api.watch(s.config, weights.bytes));
+      const episode = await learner.whileAlive(client, client.api.watch(s.config, weights.bytes));
       // A run started (or reset) meanwhile owns the view now.
-      if (demo.ok && generations.isCurrent(gen)) store.getState().ingest([demo.value]);
+      if (episode.ok && generations.isCurrent(gen)) store.getState().ingest([episode.value]);
     } catch (err) {
       store.getState().notify('warning', `Could not play the saved weights: ${message(err)}`);
     }

@@ -69,8 +69,8 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
       case 'decompTrace':
         patch.decompTrace = r;
         break;
-      case 'demo':
-        if (r.frames.length > 0 && r.keys.length > 0) patch.demo = r;
+      case 'greedyEpisode':
+        if (r.frames.length > 0 && r.keys.length > 0) patch.greedyEpisode = r;
         break;
       case 'summary':
         patch.summary = r;

@@ -95,7 +95,7 @@ export function emptyMetrics(): MetricsData {
     lagHistogram: {},
     lostSegments: 0,
     decompTrace: null,
-    demo: null,
+    greedyEpisode: null,
     actors: [],
     actorStats: [],
     changeMarks: [],

@@ -1,7 +1,7 @@
 /** The shapes of the page's state: what the charts plot, and one interface per store slice. */
 import type { ExperimentConfig } from '../../config/config';
 import type { ExperimentSettings } from '../../config/settings';
-import type { ActorStatusRecord, BackendRecord, DecompTraceRecord, DemoRecord, InspectRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord } from '../../runs/records';
+import type { ActorStatusRecord, BackendRecord, DecompTraceRecord, GreedyEpisodeRecord, InspectRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord } from '../../runs/records';
 import type { LiveChange, LiveValue } from '../../config/liveSettings';
 import type { RunMeta } from '../../runs/runStore';
 
@@ -139,8 +139,8 @@ export interface MetricsData {
   lostSegments: number;
   /** The newest swarm-v2 episode trace (subagent kinds, checks, retries). */
   decompTrace: DecompTraceRecord | null;
-  /** The newest greedy demo episode (actor 0, recent weights), for the live environment view. */
-  demo: DemoRecord | null;
+  /** The newest greedy episode (actor 0, recent weights), for the live environment view. */
+  greedyEpisode: GreedyEpisodeRecord | null;
   actors: ActorStatusRecord['actors'];
   actorStats: ActorStats[];
   /** The live changes this run applied, in order. */

@@ -5,6 +5,7 @@ import { Rng } from '../../../src/core/rng';
 import { Ddpg, type DdpgConfig } from '../../../src/algorithms/ddpg';
 import type { ContinuousBatch } from '../../../src/algorithms/offPolicy';
 import { actorSpec, criticSpec, disposeBatch, expectFlatTensorCount, obsDim, randomBatch, read, same, runOnWasm } from './offPolicySetup';
+import { DDPG_PARAMS } from './descriptorParams';
 
 runOnWasm();
 
@@ -16,7 +17,7 @@ function make(config: Partial<DdpgConfig> = {}, seed = 1): Ddpg {
       actorTarget: new DeterministicActor(actorSpec, seed + 100),
       criticTarget: new QCritic(criticSpec, seed + 100),
     },
-    config,
+    { ...DDPG_PARAMS, ...config },
   );
 }
 

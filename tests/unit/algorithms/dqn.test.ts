@@ -4,9 +4,10 @@ import { typedArrayPath } from '../../../src/core/backendSums';
 import { chooseBackend } from '../../../src/core/backend';
 import { QMlp, type MlpSpec } from '../../../src/core/mlp';
 import { Rng } from '../../../src/core/rng';
-import { DQN_DEFAULTS, Dqn, linearEpsilon, type DqnBatch } from '../../../src/algorithms/dqn';
+import { DQN_FIXED, Dqn, linearEpsilon, type DqnBatch } from '../../../src/algorithms/dqn';
 import { clipByGlobalNorm } from '../../../src/core/tensorUtils';
 import { actOnce, expectNoLeak, numActions, obsDim } from './helpers';
+import { DQN_PARAMS } from './descriptorParams';
 
 beforeAll(async () => {
   await chooseBackend({ preferred: 'wasm' });
@@ -50,7 +51,7 @@ describe('Dqn', () => {
   it('holds a target network that learn() never changes until syncTarget()', () => {
     const online = new QMlp(spec, 1);
     const target = new QMlp(spec, 2);
-    const alg = new Dqn(online, target, { lr: 1e-2 });
+    const alg = new Dqn(online, target, { ...DQN_PARAMS, lr: 1e-2 });
     expect(alg.models()).toEqual([online, target]);
     expect(sameWeights(target.getWeights(), online.getWeights())).toBe(true); // θ⁻ ← θ at construction
     const w0 = target.getWeights();
@@ -60,7 +61,7 @@ describe('Dqn', () => {
     expect(sameWeights(online.getWeights(), w0)).toBe(false);
     alg.syncTarget();
     expect(sameWeights(target.getWeights(), online.getWeights())).toBe(true);
-    expect(() => new Dqn(online, online)).toThrow(/separate/);
+    expect(() => new Dqn(online, online, DQN_PARAMS)).toThrow(/separate/);
     alg.dispose();
   });
 
@@ -68,7 +69,7 @@ describe('Dqn', () => {
     for (const doubleDqn of [false, true]) {
       const online = new QMlp(spec, 3);
       const target = new QMlp(spec, 4);
-      const alg = new Dqn(online, target, { gamma: 0.9, doubleDqn });
+      const alg = new Dqn(online, target, { ...DQN_PARAMS, gamma: 0.9, doubleDqn });
       online.setWeights(new QMlp(spec, 5).getWeights()); // make online ≠ target
       const b = transitions(16, 2);
       const y = tf.tidy(() => alg.tdTargets(tf.tensor1d(b.rewards), tf.tensor2d(b.nextObs, [16, obsDim]), tf.tensor1d(Float32Array.from(b.dones))).dataSync());
@@ -85,7 +86,7 @@ describe('Dqn', () => {
 
   it('Huber loss: 0.5·δ² inside κ, κ(|δ| − κ/2) outside; raising Q(s,a) toward y lowers it', () => {
     const model = new QMlp({ obsDim: 1, numActions: 2, hidden: [], activation: 'relu', kind: 'q' }, 1);
-    const alg = new Dqn(model, new QMlp({ obsDim: 1, numActions: 2, hidden: [], activation: 'relu', kind: 'q' }, 2));
+    const alg = new Dqn(model, new QMlp({ obsDim: 1, numActions: 2, hidden: [], activation: 'relu', kind: 'q' }, 2), DQN_PARAMS);
     const loss = (bias0: number, y: number) => {
       model.setWeights([new Float32Array([0, 0]), new Float32Array([bias0, 0])]); // Q(s, ·) = [bias0, 0]
       return tf.tidy(() => alg.lossTerms(tf.tensor2d([[1]]), tf.tensor1d([0], 'int32'), tf.tensor1d([y])).loss.dataSync()[0]);
@@ -97,8 +98,8 @@ describe('Dqn', () => {
   });
 
   it('repeated learn() on a fixed batch lowers the loss; ε-greedy sample()', () => {
-    const alg = new Dqn(new QMlp(spec, 6), new QMlp(spec, 7), { lr: 3e-3 });
-    expect(alg.config).toEqual({ ...DQN_DEFAULTS, lr: 3e-3 });
+    const alg = new Dqn(new QMlp(spec, 6), new QMlp(spec, 7), { ...DQN_PARAMS, lr: 3e-3 });
+    expect(alg.config).toEqual({ ...DQN_FIXED, ...DQN_PARAMS, lr: 3e-3 });
     const b = transitions(64, 3);
     const first = alg.learn(b);
     expect(Object.keys(first).sort()).toEqual(['epsilon', 'gradNorm', 'loss', 'qMean']);
@@ -117,7 +118,7 @@ describe('Dqn', () => {
   });
 
   it('no tensor leaks across learn / predict / sample / syncTarget', () => {
-    const alg = new Dqn(new QMlp(spec, 8), new QMlp(spec, 9), { doubleDqn: true, tau: 0.5 });
+    const alg = new Dqn(new QMlp(spec, 8), new QMlp(spec, 9), { ...DQN_PARAMS, doubleDqn: true, tau: 0.5 });
     const b = transitions(32, 4);
     expectNoLeak(() => {
       alg.learn(b);
@@ -132,7 +133,7 @@ describe('Dqn', () => {
 
 describe('Dqn.learn, the fast path', () => {
   it('takes exactly the steps of clipByGlobalNorm + tf.train.adam (per variable), bit for bit', () => {
-    const config = { lr: 1e-2, doubleDqn: true };
+    const config = { ...DQN_PARAMS, lr: 1e-2, doubleDqn: true };
     const fast = new QMlp(spec, 4);
     const ref = new QMlp(spec, 4);
     const fastAlg = new Dqn(fast, new QMlp(spec, 4), config);
@@ -163,7 +164,7 @@ describe('Dqn.learn, the fast path', () => {
 
 describe('Dqn.learn({ steps }): several gradient steps, one readback', () => {
   it('gives the weights of one learn() per batch and the float64 means of their metrics', () => {
-    const config = { lr: 1e-2, doubleDqn: true };
+    const config = { ...DQN_PARAMS, lr: 1e-2, doubleDqn: true };
     const one = new Dqn(new QMlp(spec, 11), new QMlp(spec, 12), config);
     const many = new Dqn(new QMlp(spec, 11), new QMlp(spec, 12), config);
     one.epsilon = many.epsilon = 0.3;
@@ -183,7 +184,7 @@ describe('Dqn.learn({ steps }): several gradient steps, one readback', () => {
   });
 
   it('reads back once however many steps on the tensor path (GPU backends), and frees every step tensor', () => {
-    const alg = new Dqn(new QMlp(spec, 13), new QMlp(spec, 14));
+    const alg = new Dqn(new QMlp(spec, 13), new QMlp(spec, 14), DQN_PARAMS);
     const batches = [0, 1, 2, 3, 4].map((i) => transitions(8, 300 + i));
     alg.learn({ steps: batches.slice(0, 1) }); // Adam's moments are created on the first step
     const backend = tf.backend();

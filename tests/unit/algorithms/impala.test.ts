@@ -2,9 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from '../../../src/core/backend';
 import { ActorCriticMlp, type MlpSpec } from '../../../src/core/mlp';
-import { IMPALA_DEFAULTS, Impala, type ImpalaBatch } from '../../../src/algorithms/impala';
+import { IMPALA_FIXED, Impala, type ImpalaBatch } from '../../../src/algorithms/impala';
 import { gae } from '../../../src/algorithms/gae';
 import { actOnce, expectNoLeak, logProbsOf, numActions, obsDim, rollout } from './helpers';
+import { IMPALA_PARAMS } from './descriptorParams';
 
 beforeAll(async () => {
   await chooseBackend({ preferred: 'wasm' });
@@ -37,15 +38,15 @@ function valuesOf(model: ActorCriticMlp, obs: Float32Array): Float32Array {
 
 describe('Impala', () => {
   it('has the paper defaults', () => {
-    const alg = new Impala(new ActorCriticMlp(spec, 1));
-    expect(alg.config).toEqual(IMPALA_DEFAULTS);
+    const alg = new Impala(new ActorCriticMlp(spec, 1), IMPALA_PARAMS);
+    expect(alg.config).toEqual({ ...IMPALA_FIXED, ...IMPALA_PARAMS });
     expect(alg.config.maxGradNorm).toBe(40);
     alg.dispose();
   });
 
   it('loss sign: raising log π of a positive-advantage action lowers the policy loss', () => {
     const model = new ActorCriticMlp(tiny, 1);
-    const alg = new Impala(model);
+    const alg = new Impala(model, IMPALA_PARAMS);
     const pg = (bias0: number) => {
       model.setWeights([new Float32Array([0, 0]), new Float32Array([bias0, 0]), new Float32Array([0]), new Float32Array([0])]);
       return tf.tidy(() => alg.lossTerms(tf.tensor2d([[1], [1]]), tf.tensor1d([0, 1], 'int32'), tf.tensor1d([1, -1]), tf.tensor1d([0, 0])).pgLoss.dataSync()[0]);
@@ -57,7 +58,7 @@ describe('Impala', () => {
 
   it('on-policy targets: ρ = 1 and v_s = the GAE(λ = 1) returns under the current values', () => {
     const model = new ActorCriticMlp(spec, 2);
-    const alg = new Impala(model, { gamma: 0.9 });
+    const alg = new Impala(model, { ...IMPALA_PARAMS, gamma: 0.9 });
     const b = segment(model, 6, 3, 3);
     const t = alg.targets(b);
     t.rhos.forEach((r) => expect(r).toBeCloseTo(1, 5));
@@ -70,7 +71,7 @@ describe('Impala', () => {
 
   it('off-policy segment: ρ is clipped at 1; learn() lowers the loss on a fixed segment', () => {
     const model = new ActorCriticMlp(spec, 3);
-    const alg = new Impala(model, { lr: 3e-3, optimizer: 'adam' });
+    const alg = new Impala(model, { ...IMPALA_PARAMS, lr: 3e-3, optimizer: 'adam' });
     const b = segment(model, 8, 4, 4, 0.5);
     const t = alg.targets(b);
     expect(Math.max(...t.rhos)).toBeLessThanOrEqual(1);
@@ -87,7 +88,7 @@ describe('Impala', () => {
 
   it('no tensor leaks across learn calls', () => {
     const model = new ActorCriticMlp(spec, 4);
-    const alg = new Impala(model);
+    const alg = new Impala(model, IMPALA_PARAMS);
     const b = segment(model, 5, 2, 5, 0.3);
     expectNoLeak(() => {
       alg.learn(b);

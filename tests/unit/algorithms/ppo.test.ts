@@ -5,8 +5,9 @@ import { ActorCriticMlp, type MlpSpec } from '../../../src/core/mlp';
 import { resolveAdvantages, type ActorCriticModel } from '../../../src/algorithms/common';
 import { Rng } from '../../../src/core/rng';
 import { clipByGlobalNorm } from '../../../src/core/tensorUtils';
-import { PPO_DEFAULTS, Ppo, type PpoBatch } from '../../../src/algorithms/ppo';
+import { PPO_FIXED, Ppo, type PpoBatch } from '../../../src/algorithms/ppo';
 import { actOnce, expectNoLeak, logProbsOf, numActions, obsDim, rollout } from './helpers';
+import { PPO_PARAMS } from './descriptorParams';
 
 beforeAll(async () => {
   await chooseBackend({ preferred: 'wasm' });
@@ -23,15 +24,15 @@ function batchFor(model: ActorCriticModel, T: number, N: number, seed: number): 
 
 describe('Ppo', () => {
   it('has CleanRL defaults', () => {
-    const alg = new Ppo(new ActorCriticMlp(spec, 1), { clipCoef: 0.1 });
-    expect(alg.config).toEqual({ ...PPO_DEFAULTS, clipCoef: 0.1 });
-    expect(() => new Ppo(new ActorCriticMlp(spec, 1), { numMinibatches: 0 })).toThrow(/numMinibatches/);
+    const alg = new Ppo(new ActorCriticMlp(spec, 1), { ...PPO_PARAMS, clipCoef: 0.1 });
+    expect(alg.config).toEqual({ ...PPO_FIXED, ...PPO_PARAMS, clipCoef: 0.1 });
+    expect(() => new Ppo(new ActorCriticMlp(spec, 1), { ...PPO_PARAMS, numMinibatches: 0 })).toThrow(/numMinibatches/);
     alg.dispose();
   });
 
   it('loss sign, ratio, clipping and approx KL on a hand-made minibatch', () => {
     const model = new ActorCriticMlp(tiny, 1);
-    const alg = new Ppo(model, { normAdv: false, clipVloss: false, entCoef: 0 });
+    const alg = new Ppo(model, { ...PPO_PARAMS, normAdv: false, clipVloss: false, entCoef: 0 });
     const terms = (bias0: number, oldLogP: number) => {
       model.setWeights([new Float32Array([0, 0]), new Float32Array([bias0, 0]), new Float32Array([0]), new Float32Array([0])]);
       return tf.tidy(() => {
@@ -66,7 +67,7 @@ describe('Ppo', () => {
 
   it('value clipping: L_v = 0.5·mean(max((V − R)², (V_clip − R)²))', () => {
     const model = new ActorCriticMlp(tiny, 1);
-    const alg = new Ppo(model, { clipCoef: 0.2 });
+    const alg = new Ppo(model, { ...PPO_PARAMS, clipCoef: 0.2 });
     model.setWeights([new Float32Array([0, 0]), new Float32Array([0, 0]), new Float32Array([0]), new Float32Array([1])]); // V = 1
     const v = tf.tidy(() =>
       alg
@@ -86,7 +87,7 @@ describe('Ppo', () => {
   });
 
   it('learn() returns mean metrics, lowers the loss on a fixed batch, and is seeded', () => {
-    const make = () => new Ppo(new ActorCriticMlp(spec, 3), { lr: 3e-3, seed: 7 });
+    const make = () => new Ppo(new ActorCriticMlp(spec, 3), { ...PPO_PARAMS, lr: 3e-3, seed: 7 });
     const a = make();
     const b = batchFor(a.model, 8, 4, 2);
     const first = a.learn(b);
@@ -104,7 +105,7 @@ describe('Ppo', () => {
   });
 
   it('targetKl stops early; checks the batch', () => {
-    const alg = new Ppo(new ActorCriticMlp(spec, 4), { lr: 1e-2, targetKl: 1e-12 });
+    const alg = new Ppo(new ActorCriticMlp(spec, 4), { ...PPO_PARAMS, lr: 1e-2, targetKl: 1e-12 });
     const b = batchFor(alg.model, 8, 4, 5);
     expect(alg.learn(b).epochs).toBe(1);
     expect(() => alg.learn({ ...b, logProbs: new Float32Array(3) })).toThrow(/logProbs \[32\]/);
@@ -113,7 +114,7 @@ describe('Ppo', () => {
   });
 
   it('no tensor leaks across learn calls', () => {
-    const alg = new Ppo(new ActorCriticMlp(spec, 5), { numMinibatches: 2, updateEpochs: 2 });
+    const alg = new Ppo(new ActorCriticMlp(spec, 5), { ...PPO_PARAMS, numMinibatches: 2, updateEpochs: 2 });
     const b = batchFor(alg.model, 4, 4, 6);
     expectNoLeak(() => {
       alg.learn(b);
@@ -164,7 +165,7 @@ describe('Ppo.learn, the fast path', () => {
   }
 
   it('takes exactly the steps of tf.gather + clipByGlobalNorm + tf.train.adam, over several learn() calls', () => {
-    const config = { seed: 5, numMinibatches: 4, updateEpochs: 3, lr: 3e-3 };
+    const config = { ...PPO_PARAMS, seed: 5, numMinibatches: 4, updateEpochs: 3, lr: 3e-3 };
     const fast = new ActorCriticMlp(spec, 2);
     const ref = new ActorCriticMlp(spec, 2);
     const fastAlg = new Ppo(fast, config);
@@ -180,7 +181,7 @@ describe('Ppo.learn, the fast path', () => {
   });
 
   it('runs fewer kernels than the per-variable path: at least 11K − 15 fewer per minibatch for K variables', async () => {
-    const config = { numMinibatches: 4, updateEpochs: 2 };
+    const config = { ...PPO_PARAMS, numMinibatches: 4, updateEpochs: 2 };
     const fastAlg = new Ppo(new ActorCriticMlp(spec, 3), config);
     const refModel = new ActorCriticMlp(spec, 3);
     const refAlg = new Ppo(refModel, config);

@@ -6,6 +6,7 @@ import { Rng } from '../../../src/core/rng';
 import { Ppo, type PpoBatch, type PpoConfig } from '../../../src/algorithms/ppo';
 import { fusedLossSupported, fusedPpoLoss } from '../../../src/algorithms/ppoFusedLoss';
 import { expectNoLeak, logProbsOf } from './helpers';
+import { PPO_PARAMS } from './descriptorParams';
 
 /**
  * The fused loss must give the tfjs graph's bits: the loss, every metric and every weight after
@@ -46,7 +47,7 @@ function expectBitEqual(a: Float32Array[], b: Float32Array[]): void {
 /** Train two copies from the same start, fused and graph, and compare everything bit for bit. */
 function compare(config: Partial<PpoConfig>, numActions: number, skew: number): void {
   const models = [new ActorCriticMlp(spec(numActions), 7), new ActorCriticMlp(spec(numActions), 7)];
-  const algs = models.map((m, i) => new Ppo(m, { lr: 3e-3, updateEpochs: 3, numMinibatches: 2, ...config, fusedLoss: i === 0, seed: 3 }));
+  const algs = models.map((m, i) => new Ppo(m, { ...PPO_PARAMS, lr: 3e-3, updateEpochs: 3, numMinibatches: 2, ...config, fusedLoss: i === 0, seed: 3 }));
   try {
     for (let round = 0; round < 3; round++) {
       const batch = batchFor(models[0], 66, numActions, 11 + round, skew); // 33-row minibatches: a mean over 2^k rows would hide the order of its rounding
@@ -99,7 +100,7 @@ describe.each(['cpu', 'wasm'] as const)('fused PPO loss on %s', (backend) => {
 
   it('leaves no tensors behind', () => {
     const model = new ActorCriticMlp(spec(2), 7);
-    const alg = new Ppo(model, { updateEpochs: 1, numMinibatches: 2 });
+    const alg = new Ppo(model, { ...PPO_PARAMS, updateEpochs: 1, numMinibatches: 2 });
     const batch = batchFor(model, 32, 2, 5, 0.2);
     expectNoLeak(() => alg.learn(batch), 5);
     alg.dispose();

@@ -4,7 +4,8 @@ import { chooseBackend } from '../../../src/core/backend';
 import { Agent } from '../../../src/core/agent';
 import { buildPolicyModel as buildModel, type MlpSpec } from '../../../src/core/mlp';
 import { Rng } from '../../../src/core/rng';
-import { REINFORCE_DEFAULTS, Reinforce, discountedReturns, normalize, type ReinforceBatch } from '../../../src/algorithms/reinforce';
+import { REINFORCE_FIXED, Reinforce, discountedReturns, normalize, type ReinforceBatch } from '../../../src/algorithms/reinforce';
+import { REINFORCE_PARAMS } from './descriptorParams';
 
 beforeAll(async () => {
   await chooseBackend();
@@ -56,14 +57,14 @@ describe('discountedReturns', () => {
 
 describe('Reinforce', () => {
   it('has defaults', () => {
-    const alg = new Reinforce(buildModel(spec, 1), { lr: 0.01 });
-    expect(alg.config).toEqual({ ...REINFORCE_DEFAULTS, lr: 0.01 });
+    const alg = new Reinforce(buildModel(spec, 1), { ...REINFORCE_PARAMS, lr: 0.01 });
+    expect(alg.config).toEqual({ ...REINFORCE_FIXED, ...REINFORCE_PARAMS, lr: 0.01 });
     alg.dispose();
   });
 
   it('loss sign: raising log π of an action with positive Ĝ lowers the loss', () => {
     const model = buildModel({ obsDim: 1, numActions: 2, hidden: [], activation: 'tanh' }, 1);
-    const alg = new Reinforce(model);
+    const alg = new Reinforce(model, REINFORCE_PARAMS);
     // one state, action 0 with Ĝ = +1 and action 1 with Ĝ = −1
     const lossFor = (bias0: number) => {
       model.setWeights([new Float32Array([0, 0]), new Float32Array([bias0, 0])]);
@@ -80,7 +81,7 @@ describe('Reinforce', () => {
   });
 
   it('entropy bonus: loss = pgLoss − entCoef·H', () => {
-    const alg = new Reinforce(buildModel(spec, 2), { entCoef: 0.1 });
+    const alg = new Reinforce(buildModel(spec, 2), { ...REINFORCE_PARAMS, entCoef: 0.1 });
     const b = fixedBatch(8, 1);
     const terms = tf.tidy(() => {
       const t = alg.lossTerms(tf.tensor2d(b.obs, [8, 4]), tf.tensor1d(b.actions, 'int32'), tf.tensor1d(new Float32Array(8).fill(1)));
@@ -94,7 +95,7 @@ describe('Reinforce', () => {
   });
 
   it('a few learn() steps on a fixed batch lower the loss, and metrics are numbers', () => {
-    const alg = new Reinforce(buildModel(spec, 3), { lr: 0.01 });
+    const alg = new Reinforce(buildModel(spec, 3), { ...REINFORCE_PARAMS, lr: 0.01 });
     const batch = fixedBatch(64, 2);
     const first = alg.learn(batch);
     expect(Object.keys(first).sort()).toEqual(['entropy', 'gradNorm', 'loss', 'pgLoss', 'returnMean', 'returnStd']);
@@ -107,8 +108,8 @@ describe('Reinforce', () => {
 
   it('accepts precomputed returns (same result as rewards + dones)', () => {
     const batch = fixedBatch(20, 4);
-    const a = new Reinforce(buildModel(spec, 5), { gamma: 0.9 });
-    const b = new Reinforce(buildModel(spec, 5), { gamma: 0.9 });
+    const a = new Reinforce(buildModel(spec, 5), { ...REINFORCE_PARAMS, gamma: 0.9 });
+    const b = new Reinforce(buildModel(spec, 5), { ...REINFORCE_PARAMS, gamma: 0.9 });
     const ma = a.learn(batch);
     const mb = b.learn({ obs: batch.obs, actions: batch.actions, batchSize: 20, returns: discountedReturns(batch.rewards!, batch.dones!, 0.9) });
     expect(mb.loss).toBe(ma.loss);
@@ -120,14 +121,14 @@ describe('Reinforce', () => {
 
   it('maxGradNorm clips the update but reports the raw norm', () => {
     const batch = fixedBatch(32, 6);
-    const a = new Reinforce(buildModel(spec, 7), { maxGradNorm: 1e-3 });
+    const a = new Reinforce(buildModel(spec, 7), { ...REINFORCE_PARAMS, maxGradNorm: 1e-3 });
     const m = a.learn(batch);
     expect(m.gradNorm).toBeGreaterThan(1e-3);
     a.dispose();
   });
 
   it('no tensor leaks over 200 learn / predict / sample calls', () => {
-    const agent = new Agent(new Reinforce(buildModel(spec, 8)));
+    const agent = new Agent(new Reinforce(buildModel(spec, 8), REINFORCE_PARAMS));
     const batch = fixedBatch(32, 7);
     const rng = new Rng(1);
     agent.learn(batch); // creates Adam's moment variables
@@ -149,7 +150,7 @@ describe('Reinforce', () => {
     const batch = fixedBatch(32, 9);
     const run = async (backend: string) => {
       await tf.setBackend(backend);
-      const alg = new Reinforce(buildModel(spec, 10), { lr: 0.01 });
+      const alg = new Reinforce(buildModel(spec, 10), { ...REINFORCE_PARAMS, lr: 0.01 });
       const ms = [alg.learn(batch), alg.learn(batch), alg.learn(batch)];
       const w = alg.model.getWeights();
       alg.dispose();

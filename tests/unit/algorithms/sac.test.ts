@@ -3,6 +3,7 @@ import * as tf from '@tensorflow/tfjs';
 import { QCritic, SquashedGaussianActor } from '../../../src/core/continuousMlp';
 import { Sac, type SacBatch, type SacConfig } from '../../../src/algorithms/sac';
 import { actorSpec, criticSpec, disposeBatch, expectFlatTensorCount, obsDim, noiseOf, randomBatch, read, same, runOnWasm } from './offPolicySetup';
+import { SAC_PARAMS } from './descriptorParams';
 
 runOnWasm();
 
@@ -15,7 +16,7 @@ function make(config: Partial<SacConfig> = {}, seed = 1): Sac {
       critic1Target: new QCritic(criticSpec, seed + 101),
       critic2Target: new QCritic(criticSpec, seed + 102),
     },
-    config,
+    { ...SAC_PARAMS, ...config },
   );
 }
 

@@ -4,6 +4,7 @@ import { GsdeActor, QCritic, SquashedGaussianActor, type ActorSpec } from '../..
 import { GSDE_EPSILON } from '../../../src/core/gsde';
 import { create, Sac, sacModels, type SacBatch, type SacConfig } from '../../../src/algorithms/sac';
 import { actionDim, criticSpec, disposeBatch, noiseOf, obsDim, randomBatch, read, runOnWasm, same } from './offPolicySetup';
+import { SAC_PARAMS } from './descriptorParams';
 
 runOnWasm();
 
@@ -19,7 +20,7 @@ function make(config: Partial<SacConfig> = {}, seed = 1, spec = sdeSpec): Sac {
       critic1Target: new QCritic(criticSpec, seed + 101),
       critic2Target: new QCritic(criticSpec, seed + 102),
     },
-    config,
+    { ...SAC_PARAMS, ...config },
   );
 }
 

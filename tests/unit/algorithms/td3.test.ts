@@ -4,6 +4,7 @@ import { DeterministicActor, QCritic, normalNoise } from '../../../src/core/cont
 import { Rng } from '../../../src/core/rng';
 import { Td3, type Td3Batch, type Td3Config } from '../../../src/algorithms/td3';
 import { actorSpec, criticSpec, disposeBatch, expectFlatTensorCount, obsDim, noiseOf, randomBatch, read, same, runOnWasm } from './offPolicySetup';
+import { TD3_PARAMS } from './descriptorParams';
 
 runOnWasm();
 
@@ -17,7 +18,7 @@ function make(config: Partial<Td3Config> = {}, seed = 1): Td3 {
       critic1Target: new QCritic(criticSpec, seed + 101),
       critic2Target: new QCritic(criticSpec, seed + 102),
     },
-    config,
+    { ...TD3_PARAMS, ...config },
   );
 }
 

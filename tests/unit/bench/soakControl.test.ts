@@ -46,7 +46,7 @@ describe('serveControl', () => {
     }
   });
 
-  it("serves src/core/backend.ts bundled as the global parlBackend for the part 'ours'", async () => {
+  it("serves src/core/webgpuBufferPool.ts bundled as the global parlBackend for the part 'ours'", async () => {
     const server = await serveControl('bare-tfjs', ['train', 'ours'], 0);
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -5,7 +5,7 @@ import { loadCheckpoint, openExperience, SegmentPublisher, type ConsumerStats, t
 import { HostService } from '../../../src/cluster/hostService';
 import { jetstreamExperience } from '../../../src/cluster/jetstreamExperience';
 import { NatsActorSpawner } from '../../../src/cluster/natsSpawner';
-import type { StreamedExperience } from '../../../src/cluster/segmentSource';
+import type { StreamedExperience } from '../../../src/engine/streamedExperience';
 import { ActorPool } from '../../../src/core/remote/actorPool';
 import { remoteClass } from '../../../src/core/remote/remoteClass';
 import { produceIntoStream } from '../../../src/engine/producers';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import LZString from 'lz-string';
 import { describe, expect, it } from 'vitest';
-import { migrateConfig, migrateSettingKeys } from '../../../src/config/migrations';
+import { migrateConfig, migrateSettingKeys, reviveConfig } from '../../../src/config/migrations';
 import { decodeExperiment, encodeExperiment, LINK_VERSION } from '../../../src/config/urlState';
 import { resolveExperiment } from '../../../src/config/config';
 import { SETTING_KEYS } from '../../../src/config/settings';
@@ -77,5 +78,33 @@ describe('migrations', () => {
     expect(resolveExperiment(migrated.preset, kept(migrated.settings)).settings['dqn.doubleDqn']).toBe(true);
     expect(migrateConfig('not a config')).toBe('not a config');
     expect(migrateConfig({ settings: [1, 2] })).toEqual({ settings: [1, 2] });
+  });
+});
+
+describe('links and saved runs made before continuous PPO took its id as prefix (version 2: ppoc.*)', () => {
+  const token = (payload: unknown) => LZString.compressToEncodedURIComponent(JSON.stringify(payload));
+
+  it('open with every ppoc.* setting, hidden ones too, under ppo-continuous.*', () => {
+    const decoded = decodeExperiment(token({ v: 2, p: 'ppo-continuous-pendulum', s: { seed: 6, 'ppoc.lr': 0.002, 'ppoc.updateEpochs': 3, 'ppoc.annealLr': false }, ui: { h: ['ppoc.gamma', 'config'] } }));
+    expect(decoded.ignored).toEqual([]);
+    expect(decoded.config.settings).toMatchObject({ seed: 6, 'ppo-continuous.lr': 0.002, 'ppo-continuous.updateEpochs': 3, 'ppo-continuous.annealLr': false });
+    expect(decoded.ui.hide).toEqual(['ppo-continuous.gamma', 'config']);
+    expect(Object.keys(decoded.config.settings).filter((k) => k.startsWith('ppoc.'))).toEqual([]);
+  });
+
+  it('maps every continuous PPO setting, and only from links older than version 3', () => {
+    const now = SETTING_KEYS.filter((k) => k.startsWith('ppo-continuous.'));
+    const old = Object.fromEntries(now.map((k) => [k.replace('ppo-continuous.', 'ppoc.'), 1]));
+    expect(Object.keys(migrateSettingKeys(old, 2)).sort()).toEqual([...now].sort());
+    expect(migrateSettingKeys({ 'ppoc.lr': 1 }, 3)).toEqual({ 'ppoc.lr': 1 });
+    // A version-3 link with an old key is refused with a reason, not silently renamed.
+    const decoded = decodeExperiment(token({ v: 3, p: 'ppo-continuous-pendulum', s: { 'ppoc.lr': 0.002 } }));
+    expect(decoded.ignored.map((p) => p.field)).toEqual(['ppoc.lr']);
+  });
+
+  it('a saved run (run file or run store) with ppoc.* settings revives under the new keys', () => {
+    const revived = reviveConfig({ preset: 'ppo-continuous-pendulum', settings: { 'ppoc.lr': 0.002, seed: 2 } }) as { preset: string; settings: Record<string, unknown> };
+    expect(revived.settings).toMatchObject({ 'ppo-continuous.lr': 0.002, seed: 2 });
+    expect(resolveExperiment(revived.preset, revived.settings).settings['ppo-continuous.lr']).toBe(0.002);
   });
 });

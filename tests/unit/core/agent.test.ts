@@ -5,6 +5,7 @@ import { Agent, categoricalRows } from '../../../src/core/agent';
 import { buildModel } from '../../../src/core/mlp';
 import { Rng } from '../../../src/core/rng';
 import { Reinforce } from '../../../src/algorithms/reinforce';
+import { REINFORCE_PARAMS } from '../algorithms/descriptorParams';
 
 beforeAll(async () => {
   await chooseBackend();
@@ -15,7 +16,7 @@ const obs = new Float32Array(Array.from({ length: 3 * 6 }, (_, i) => Math.cos(i)
 
 describe('Agent', () => {
   it('predict is the argmax of the logits', () => {
-    const agent = new Agent(new Reinforce(buildModel(spec, 1)));
+    const agent = new Agent(new Reinforce(buildModel(spec, 1), REINFORCE_PARAMS));
     const a = agent.predict(obs, 6);
     const logits = tf.tidy(() => agent.model.forward(tf.tensor2d(obs, [6, 3])).logits.arraySync());
     expect(Array.from(a)).toEqual(logits.map((row) => row.indexOf(Math.max(...row))));
@@ -24,7 +25,7 @@ describe('Agent', () => {
   });
 
   it('sample is deterministic for a seed and follows the probabilities', async () => {
-    const agent = new Agent(new Reinforce(buildModel(spec, 1)));
+    const agent = new Agent(new Reinforce(buildModel(spec, 1), REINFORCE_PARAMS));
     const a1 = agent.sample(obs, 6, new Rng(5));
     const a2 = agent.sample(obs, 6, new Rng(5));
     const a3 = await agent.sampleAsync(obs, 6, new Rng(5));
@@ -47,14 +48,14 @@ describe('Agent', () => {
   });
 
   it('preprocess checks the batch', () => {
-    const agent = new Agent(new Reinforce(buildModel(spec, 1)));
+    const agent = new Agent(new Reinforce(buildModel(spec, 1), REINFORCE_PARAMS));
     expect(() => agent.predict(new Float32Array(7), 2)).toThrow(/length 7 is not a positive multiple of batch 2/);
     agent.dispose();
   });
 
   it('weights via the agent are the model weights, and setWeights works', () => {
-    const a = new Agent(new Reinforce(buildModel(spec, 1)));
-    const b = new Agent(new Reinforce(buildModel(spec, 2)));
+    const a = new Agent(new Reinforce(buildModel(spec, 1), REINFORCE_PARAMS));
+    const b = new Agent(new Reinforce(buildModel(spec, 2), REINFORCE_PARAMS));
     b.setWeights(a.getWeights());
     expect(Array.from(b.predict(obs, 6))).toEqual(Array.from(a.predict(obs, 6)));
     expect(Array.from(b.probabilities(obs, 6))).toEqual(Array.from(a.probabilities(obs, 6)));

@@ -18,6 +18,7 @@ import {
 import { Agent } from '../../../src/core/agent';
 import { buildPolicyModel as buildModel, type MlpSpec } from '../../../src/core/mlp';
 import { Reinforce } from '../../../src/algorithms/reinforce';
+import { REINFORCE_PARAMS } from '../algorithms/descriptorParams';
 
 const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length));
 const spec: MlpSpec = { obsDim: 4, numActions: 3, hidden: [8], activation: 'relu' };
@@ -213,7 +214,7 @@ describe('files and IndexedDB', () => {
 });
 
 describe('Agent.save / restore', () => {
-  const make = (seed: number) => new Agent(new Reinforce(buildModel(spec, seed)));
+  const make = (seed: number) => new Agent(new Reinforce(buildModel(spec, seed), REINFORCE_PARAMS));
 
   it('restores exactly from a file', async () => {
     const a = make(1);
@@ -240,7 +241,7 @@ describe('Agent.save / restore', () => {
 
   it('refuses a checkpoint of another architecture', async () => {
     const a = make(1);
-    const other = new Agent(new Reinforce(buildModel({ ...spec, hidden: [9] }, 1)));
+    const other = new Agent(new Reinforce(buildModel({ ...spec, hidden: [9] }, 1), REINFORCE_PARAMS));
     const path = join(dir, 'other.ckpt');
     await other.save(path);
     await expect(a.restore(path)).rejects.toThrow(/checkpoint shapes .* do not match the model's/);

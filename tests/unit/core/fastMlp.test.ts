@@ -150,7 +150,7 @@ describe('a RolloutActor acts the same on the fast path and the tfjs path', () =
     }
     expect(differentActions).toBeGreaterThan(100); // the comparison covered both actions
     // Greedy episodes (the live view, ES) agree too.
-    expect(fast.demoEpisode(null).length).toBe(slow.demoEpisode(null).length);
+    expect(fast.recordGreedyEpisode(null).length).toBe(slow.recordGreedyEpisode(null).length);
     model.dispose();
     fast.dispose();
     slow.dispose();

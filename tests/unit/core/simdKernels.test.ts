@@ -10,6 +10,7 @@ import { Ppo } from '../../../src/algorithms/ppo';
 import { assembleWat } from '../../../src/core/simd/assemble';
 import { SimdKernels, kernelsWasmBytes, simdKernelsLoaded } from '../../../src/core/simd/kernels';
 import { installSimdTanh, originalTanhKernel, simdTanhStats, uninstallSimdTanh } from '../../../src/core/simd/tanhKernel';
+import { PPO_PARAMS } from '../algorithms/descriptorParams';
 
 const fromBits = (u: ArrayLike<number>) => new Float32Array(Uint32Array.from(u).buffer);
 const bitsOf = (x: Float32Array) => new Uint32Array(x.buffer, x.byteOffset, x.length);
@@ -138,7 +139,7 @@ describe('SIMD tanh', () => {
     const learnWeights = () => {
       const spec = { obsDim: 4, numActions: 2, hidden: [64, 64], activation: 'tanh' as const, kind: 'actorCritic' as const };
       const model = new ActorCriticMlp(spec, 1);
-      const ppo = new Ppo(model, { updateEpochs: 3, numMinibatches: 2, lr: 1e-3 });
+      const ppo = new Ppo(model, { ...PPO_PARAMS, updateEpochs: 3, numMinibatches: 2, lr: 1e-3 });
       const B = 128;
       const rng = new Rng(9);
       const batch = {

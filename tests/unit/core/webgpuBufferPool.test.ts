@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs';
-import { trimWebgpuBufferPool, webgpuMemory } from '../../../src/core/backend';
+import { betweenUpdates } from '../../../src/core/backend';
+import { trimWebgpuBufferPool, webgpuMemory } from '../../../src/core/webgpuBufferPool';
 import { STORAGE, installFakeWebgpu } from './fakeWebgpu';
 
 const backend = installFakeWebgpu({ a: {}, b: {} });
@@ -62,5 +63,20 @@ describe('trimWebgpuBufferPool', () => {
     expect(webgpuMemory()).toBeNull();
     expect(trimWebgpuBufferPool(0)).toBe(0);
     await tf.setBackend('webgpu');
+  });
+
+  it("is what the engine's backend-neutral hook does between updates on webgpu (cap 16 MiB), and nothing on cpu", async () => {
+    const bm = backend.bufferManager;
+    const release = (mib: number) => bm.releaseBuffer(bm.acquireBuffer(mib * 2 ** 20 + 16 * made.length, STORAGE));
+    release(10);
+    betweenUpdates();
+    expect(webgpuMemory()!.numFreeBuffers).toBe(1); // 10 MiB free: under the cap, kept
+    release(10);
+    await tf.setBackend('cpu');
+    betweenUpdates();
+    await tf.setBackend('webgpu');
+    expect(webgpuMemory()!.numFreeBuffers).toBe(2); // the hook left another backend's turn alone
+    betweenUpdates();
+    expect(webgpuMemory()).toMatchObject({ numFreeBuffers: 0, numBytesAllocated: webgpuMemory()!.numBytesUsed });
   });
 });

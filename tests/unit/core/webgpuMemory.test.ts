@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyWebgpuSizeClasses, webgpuSizeClass, type WebgpuBackendLike } from '../../../src/core/backend';
+import { applyWebgpuSizeClasses, webgpuSizeClass, type WebgpuBackendLike } from '../../../src/core/webgpuBufferPool';
 
 describe('webgpuSizeClass', () => {
   it('rounds up to four classes per power of two, in steps of at least 16 bytes', () => {

@@ -3,7 +3,7 @@
  * class, on a device that records the buffers it makes), registered in tfjs under the name 'webgpu'.
  */
 import { describe, expect, it } from 'vitest';
-import { trimWebgpuBufferPool, enableWebgpuSizeClasses, webgpuMemory } from '../../../src/core/backend';
+import { trimWebgpuBufferPool, enableWebgpuSizeClasses, webgpuMemory } from '../../../src/core/webgpuBufferPool';
 import { STORAGE, installFakeWebgpu } from './fakeWebgpu';
 
 const backend = installFakeWebgpu({});

@@ -47,7 +47,7 @@ describe('off-policy continuous loop (Ape-X style actors in worker threads)', ()
 
 describe('on-policy continuous loop (Gaussian PPO)', () => {
   it('runs a few synchronous updates with zero policy lag and a learned σ', async () => {
-    const { training, updates } = run('ppo-continuous-pendulum', { seed: 1, actors: 2, envsPerActor: 1, 'sampling.segmentLength': 256, 'model.hidden': 16, 'ppoc.updateEpochs': 2, 'ppoc.numMinibatches': 4, 'run.envSteps': 1_024 });
+    const { training, updates } = run('ppo-continuous-pendulum', { seed: 1, actors: 2, envsPerActor: 1, 'sampling.segmentLength': 256, 'model.hidden': 16, 'ppo-continuous.updateEpochs': 2, 'ppo-continuous.numMinibatches': 4, 'run.envSteps': 1_024 });
     const summary = await training.run();
     expect(summary.stopReason).toBe('budget');
     expect(updates().map((u) => u.envSteps)).toEqual([512, 1024]);

@@ -16,9 +16,9 @@ describe('offline loop (shipped dataset public/datasets/pendulum-mixed.json)', (
     const summary = await run.run();
     expect(summary.stopReason).toBe('budget');
     expect(updates().map((u) => u.metrics.gradientSteps)).toEqual([50, 100]);
-    // The live view shows the agent, not random actions: the evaluating actor plays a demo after the first update
-    // (it answers the demo before the second evaluation).
-    const demos = records.filter((r) => r.type === 'demo');
+    // The live view shows the agent, not random actions: the evaluating actor plays a greedy episode after the first update
+    // (it answers it before the second evaluation).
+    const demos = records.filter((r) => r.type === 'greedyEpisode');
     expect(demos.length).toBeGreaterThan(0);
     expect(demos[0]).toMatchObject({ update: 1, envId: 'Pendulum-v1' });
     for (const u of updates()) {

@@ -19,7 +19,7 @@ describe('watching saved weights', () => {
     const config = resolveExperiment('ppo-cartpole', { seed: 4 });
     const bytes = checkpointOf('ppo-cartpole', 'actorCritic', 99);
     const a = await watchEpisode(config, bytes);
-    expect(a).toMatchObject({ type: 'demo', update: 7, envId: 'CartPole-v1', saved: true });
+    expect(a).toMatchObject({ type: 'greedyEpisode', update: 7, envId: 'CartPole-v1', saved: true });
     expect(a.keys).toContain('theta');
     const length = a.episodeReturn; // CartPole pays 1 per step
     expect(a.frames.length).toBe(a.keys.length * Math.min(length, 500));

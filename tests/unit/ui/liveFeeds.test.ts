@@ -1,9 +1,9 @@
 /**
  * What the throughput chart and the live view are fed: per-actor throughput over the update's
- * wall time, and demo episodes often enough that a short run's last demo is near its end.
+ * wall time, and greedy episodes often enough that a short run's last greedy episode is near its end.
  */
 import { describe, expect, it } from 'vitest';
-import { actorRates, DemoTicker, MIN_DEMO_MS } from '../../../src/engine/loops/common';
+import { actorRates, GreedyEpisodeTicker, MIN_GREEDY_EPISODE_MS } from '../../../src/engine/loops/common';
 import type { LoopContext } from '../../../src/engine/loops/types';
 import type { RunRecord } from '../../../src/runs/records';
 
@@ -27,16 +27,16 @@ describe('actorRates', () => {
   });
 });
 
-describe('DemoTicker', () => {
+describe('GreedyEpisodeTicker', () => {
   function harness() {
     let clock = 0;
     const emitted: { update: number }[] = [];
-    const ctx = { emit: (r: RunRecord) => r.type === 'demo' && emitted.push({ update: r.update }) } as Pick<LoopContext, 'emit'> as LoopContext;
+    const ctx = { emit: (r: RunRecord) => r.type === 'greedyEpisode' && emitted.push({ update: r.update }) } as Pick<LoopContext, 'emit'> as LoopContext;
     const pool = {
       size: 1,
       call: () => Promise.resolve({ envId: 'CartPole-v1', keys: ['x'], frames: new Float32Array([0]), episodeReturn: 1, length: 1 }),
     };
-    const ticker = new DemoTicker(3_000, () => clock);
+    const ticker = new GreedyEpisodeTicker(3_000, () => clock);
     return {
       emitted,
       async update(u: number, at: number) {
@@ -50,20 +50,20 @@ describe('DemoTicker', () => {
     };
   }
 
-  it('a run of 5 s with an update every 10 ms shows a demo from its last half second', async () => {
+  it('a run of 5 s with an update every 10 ms shows a greedy episode from its last half second', async () => {
     const h = harness();
     for (let u = 1; u <= 500; u++) await h.update(u, u * 10);
     expect(h.emitted[0].update).toBe(1);
     const last = h.emitted[h.emitted.length - 1].update;
-    // 5 s after the start the interval is 5000 / 8 = 625 ms: the last demo is at most 62 updates old.
+    // 5 s after the start the interval is 5000 / 8 = 625 ms: the last greedy episode is at most 62 updates old.
     expect(last).toBeGreaterThanOrEqual(500 - 63);
-    // With a fixed 3 s interval there would have been 2 demos (updates 1 and 301).
+    // With a fixed 3 s interval there would have been 2 greedy episodes (updates 1 and 301).
     expect(h.emitted.length).toBeGreaterThan(5);
   });
 
-  it('settles at one demo every 3 s in a long run, and never more often than every 250 ms', () => {
-    const t = new DemoTicker(3_000, () => 0);
-    expect(t.intervalAt(0)).toBe(MIN_DEMO_MS);
+  it('settles at one greedy episode every 3 s in a long run, and never more often than every 250 ms', () => {
+    const t = new GreedyEpisodeTicker(3_000, () => 0);
+    expect(t.intervalAt(0)).toBe(MIN_GREEDY_EPISODE_MS);
     expect(t.intervalAt(1_000)).toBe(250);
     expect(t.intervalAt(8_000)).toBe(1_000);
     expect(t.intervalAt(600_000)).toBe(3_000);

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExperimentConfig } from '../../../src/config/config';
 import { encodeCheckpoint } from '../../../src/core/checkpoint';
-import type { BackendRecord, DemoRecord, RunRecord, SummaryRecord, UpdateRecord } from '../../../src/runs/records';
+import type { BackendRecord, GreedyEpisodeRecord, RunRecord, SummaryRecord, UpdateRecord } from '../../../src/runs/records';
 import { parseRunFile } from '../../../src/runs/runFile';
 import { RunStore } from '../../../src/runs/runStore';
 import { createSession, type LearnerClient, type Session, type StartLearner } from '../../../src/ui/session';
@@ -78,9 +78,9 @@ class FakeLearner {
       stop: async () => void this.calls.push('stop'),
       crashActor: async (index) => void this.calls.push(`crash ${index}`),
       change: async (key, value) => void this.calls.push(`change ${key}=${String(value)}`),
-      watch: async (config): Promise<DemoRecord> => {
+      watch: async (config): Promise<GreedyEpisodeRecord> => {
         this.calls.push('watch');
-        return { type: 'demo', update: 3, envId: config.settings['env.id'], keys: ['x'], frames: [0, 1], episodeReturn: 2, saved: true };
+        return { type: 'greedyEpisode', update: 3, envId: config.settings['env.id'], keys: ['x'], frames: [0, 1], episodeReturn: 2, saved: true };
       },
     },
     proxy: (fn) => fn,
@@ -392,7 +392,7 @@ describe('session: saved runs', () => {
     const id = await trainedRun(ctx, [5]);
     await ctx.session.watchRun(id);
     expect(ctx.learners[0].calls.at(-1)).toBe('watch');
-    expect(ctx.store.getState().demo).toMatchObject({ type: 'demo', saved: true });
+    expect(ctx.store.getState().greedyEpisode).toMatchObject({ type: 'greedyEpisode', saved: true });
 
     const run = ctx.session.startRun();
     await vi.waitFor(() => expect(ctx.learners[0].running).toBe(true));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActorStatusRecord, DemoRecord, NoticeRecord, SwarmEpisodeStats, UpdateRecord } from '../../../src/runs/records';
+import type { ActorStatusRecord, GreedyEpisodeRecord, NoticeRecord, SwarmEpisodeStats, UpdateRecord } from '../../../src/runs/records';
 import { applyRecords, createPlaygroundStore, emptyMetrics, MAX_NOTICES, MAX_POINTS, type IngestedRecord, type RecordsState, type SavedSwarmEpisode } from '../../../src/ui/store';
 
 function state(over: Partial<RecordsState> = {}): RecordsState {
@@ -91,12 +91,12 @@ describe('applyRecords (pure: state, records -> patch)', () => {
     expect(apply(state({ status: 'stopping' }), [{ type: 'state', state: 'running' }]).status).toBe('stopping');
   });
 
-  it('keeps the newest trace, a demo only when it has frames, the summary, actors and backend', () => {
-    const demo: DemoRecord = { type: 'demo', update: 1, envId: 'CartPole-v1', keys: ['x'], frames: [0.1], episodeReturn: 1 };
-    const empty: DemoRecord = { ...demo, update: 2, frames: [] };
+  it('keeps the newest trace, a greedy episode only when it has frames, the summary, actors and backend', () => {
+    const episode: GreedyEpisodeRecord = { type: 'greedyEpisode', update: 1, envId: 'CartPole-v1', keys: ['x'], frames: [0.1], episodeReturn: 1 };
+    const empty: GreedyEpisodeRecord = { ...episode, update: 2, frames: [] };
     const actors: ActorStatusRecord['actors'] = [{ index: 0, name: 'actor-0', state: 'busy', respawns: 0, lastError: null }];
-    const s = apply(state(), [demo, empty, { type: 'actors', actors }, { type: 'backend', name: 'cpu', reason: 'r', attempts: [] }]);
-    expect(s.demo).toEqual(demo);
+    const s = apply(state(), [episode, empty, { type: 'actors', actors }, { type: 'backend', name: 'cpu', reason: 'r', attempts: [] }]);
+    expect(s.greedyEpisode).toEqual(episode);
     expect(s.actors).toEqual(actors);
     expect(s.backend?.name).toBe('cpu');
   });

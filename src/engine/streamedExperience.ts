@@ -1,9 +1,11 @@
 /**
- * What the async (IMPALA) loop needs when its segments come through a stream instead of the
- * actors' answers: the loop stays free of NATS; the cluster learner (learner.ts) installs a factory.
+ * The engine's port for streamed experience: what the async (IMPALA) loop needs when its segments
+ * come through a stream instead of the actors' answers. The engine owns the interface and stays free
+ * of NATS; the cluster implements it (src/cluster/jetstreamExperience.ts) and installs a factory
+ * (src/cluster/learnerAttach.ts).
  */
 import type { ExperimentConfig } from '../config/config';
-import type { Segment } from '../engine/segments';
+import type { Segment } from './segments';
 
 export interface StreamedExperience {
   /**
