@@ -76,7 +76,6 @@ export function App({ autostart = false }: { autostart?: boolean }) {
             <PanelBoundary name="settings">
               {shown('presets') && <PresetGallery />}
               {shown('config') && <ConfigPanel />}
-              <SharePanel />
             </PanelBoundary>
           </aside>
         )}
@@ -84,6 +83,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
           <div className="panel panel-controls" id="run-controls">
             <PanelBoundary name="run controls">
               <RunControls />
+              <SharePanel />
               <ProgressPanel />
             </PanelBoundary>
           </div>
