@@ -36,6 +36,7 @@ export function SharePanel() {
   return (
     <div className="share" id="share" data-testid="share">
       <div className="share-row">
+        <span className="share-label muted">Share this experiment</span>
         <button type="button" onClick={() => void copy()} data-testid="copy-link" title="Copy a link that opens this experiment with the same settings and seed">
           Copy link
         </button>

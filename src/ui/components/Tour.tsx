@@ -70,7 +70,7 @@ export function Tour({ onClose }: { onClose: () => void }) {
   }, [onClose]);
   if (!step) return null;
   return (
-    <div className={`tour${atTop ? ' tour-top' : ''}`} role="dialog" aria-modal="false" aria-labelledby="tour-title" data-testid="tour" data-target={step.target}>
+    <div className={`tour${atTop ? ' tour-top' : ''}`} role="dialog" aria-modal="false" aria-labelledby="tour-title" data-testid="tour" data-target={step.target} data-names={step.names}>
       <div className="muted">
         {i + 1} / {steps.length}
       </div>

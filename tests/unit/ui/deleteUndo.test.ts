@@ -8,6 +8,7 @@ import { createGenerations } from '../../../src/ui/session/generations';
 import { createRunStoreLink } from '../../../src/ui/session/runStoreLink';
 import { createSavedRuns } from '../../../src/ui/session/savedRuns';
 
+let dbCount = 0;
 const stores: RunStore[] = [];
 afterEach(() => {
   for (const s of stores.splice(0)) s.close();
@@ -19,7 +20,7 @@ const update = (n: number): UpdateRecord => ({
 });
 
 async function setup() {
-  const db = await RunStore.open(`undo-test-${Date.now()}-${Math.random()}`);
+  const db = await RunStore.open(`undo-test-${++dbCount}`);
   stores.push(db);
   const store = createPlaygroundStore();
   const runs = createRunStoreLink(async () => db, store);
