@@ -82,8 +82,10 @@ export function App({ autostart = false }: { autostart?: boolean }) {
         <section className="center" aria-label="Training">
           <div className="panel panel-controls" id="run-controls">
             <PanelBoundary name="run controls">
-              <RunControls />
-              <SharePanel />
+              <div className="controls-row">
+                <RunControls />
+                <SharePanel />
+              </div>
               <ProgressPanel />
             </PanelBoundary>
           </div>

@@ -53,7 +53,7 @@ test('the URL follows the settings; a copied link opens the same experiment; tea
   await setNumber(page, 'Seed', 1234);
   await setNumber(page, 'Budget (env steps)', 2000);
   await expect.poll(() => page.url()).toContain('#x=');
-  await page.getByText('Link options').click();
+  await page.getByText('Share this experiment').click();
   await page.getByLabel('Start training when the link opens').check();
   await page.getByRole('checkbox', { name: 'settings' }).check();
   await page.getByRole('checkbox', { name: 'teaching notes' }).check();

@@ -35,28 +35,26 @@ export function SharePanel() {
   };
   return (
     <div className="share" id="share" data-testid="share">
-      <div className="share-row">
-        <span className="share-label muted">Share this experiment</span>
-        <button type="button" onClick={() => void copy()} data-testid="copy-link" title="Copy a link that opens this experiment with the same settings and seed">
-          Copy link
-        </button>
-        <details className="share-options">
-          <summary>Link options</summary>
-          <div className="group-fields">
-            <label className="check">
-              <input type="checkbox" checked={autostart} onChange={(e) => setAutostart(e.target.checked)} /> Start training when the link opens
-            </label>
-            <fieldset className="hide-list">
-              <legend>Hide for a teaching link</legend>
-              {HIDEABLE.map((h) => (
-                <label key={h} className="check">
-                  <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {hideLabel(h)}
-                </label>
-              ))}
-            </fieldset>
-          </div>
-        </details>
-      </div>
+      <button type="button" onClick={() => void copy()} data-testid="copy-link" title="Copy a link that opens this experiment with the same settings and seed">
+        Copy link
+      </button>
+      <details className="share-options">
+        <summary>Share this experiment</summary>
+        <div className="share-popover">
+          <label className="check">
+            <input type="checkbox" checked={autostart} onChange={(e) => setAutostart(e.target.checked)} /> Start training when the link opens
+          </label>
+          <fieldset className="hide-list">
+            <legend>Hide for a teaching link</legend>
+            {HIDEABLE.map((h) => (
+              <label key={h} className="check">
+                <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {hideLabel(h)}
+              </label>
+            ))}
+          </fieldset>
+          <p className="help">Copy link then makes a teaching link with these choices.</p>
+        </div>
+      </details>
       {link && <input className="share-link" readOnly value={link} aria-label="Link to this experiment" data-testid="share-link" onFocus={(e) => e.target.select()} />}
     </div>
   );
