@@ -1,7 +1,7 @@
 /**
  * A look inside the learner's network, as TensorFlow Playground shows its own: the dense stack's
- * weights and its activations on one state, and for the classic-control tasks the policy and the
- * value over a 2-D slice of the state space (two state variables on a grid, the others fixed).
+ * weights and its activations on one state (for continuous control, the actor's), and for the
+ * classic-control tasks the policy and the value over a 2-D slice of the state space (two state variables on a grid, the others fixed).
  * Computed from the weights the learner already reads for checkpoints, in one batched pass over
  * the grid (src/runs/networkMath.ts), and sent as one compact record.
  */
@@ -109,9 +109,43 @@ function snapshotOf(net: DenseLayers, stack: string, input: number[], inputNames
   };
 }
 
+/** What the continuous-control actors see and do, and the state their activations are shown for. */
+export const CONTINUOUS_VIEWS: Readonly<Record<string, { obsNames: string[]; actionNames: string[]; state: number[] }>> = {
+  // Hanging straight down and at rest: where every swing-up starts.
+  'Pendulum-v1': { obsNames: ['cos θ', 'sin θ', 'angular velocity'], actionNames: ['torque'], state: [-1, 0, 0] },
+  // At rest in the valley (the env's start is near −0.5).
+  'MountainCarContinuous-v0': { obsNames: ['position', 'velocity'], actionNames: ['push'], state: [-0.5, 0] },
+};
+
+/**
+ * A Box-action actor as one dense stack (SAC, TD3, CQL, DDPG, Gaussian PPO): its trunk
+ * (`actor/i`), and where it has one the mean head (`actor/mean`, after the trunk's activated last
+ * layer). The output is the action before the tanh that bounds it; null when there is no actor.
+ */
+export function actorStack(specs: readonly WeightSpec[], weights: readonly Float32Array[], activation: 'tanh' | 'relu'): DenseLayers | null {
+  const trunk = denseStack(specs, weights, 'actor', activation);
+  if (!trunk) return null;
+  const k = specs.findIndex((spec) => spec.name === 'actor/mean/kernel');
+  const b = specs.findIndex((spec) => spec.name === 'actor/mean/bias');
+  if (k < 0 || b < 0) return trunk;
+  if (specs[k].shape[0] !== trunk.sizes[trunk.sizes.length - 1]) return null;
+  return { sizes: [...trunk.sizes, specs[k].shape[1]], weights: [...trunk.weights, weights[k]], biases: [...trunk.biases, weights[b]], activation };
+}
+
+function actorRecord(envId: string, net: DenseLayers, update: number): InspectRecord {
+  const obsDim = net.sizes[0];
+  const actionDim = net.sizes[net.sizes.length - 1];
+  const view = CONTINUOUS_VIEWS[envId] as (typeof CONTINUOUS_VIEWS)[string] | undefined;
+  const fits = view !== undefined && view.obsNames.length === obsDim && view.actionNames.length === actionDim;
+  const inputNames = fits ? view.obsNames : Array.from({ length: obsDim }, (_, i) => `obs ${i}`);
+  const actions = fits ? view.actionNames : Array.from({ length: actionDim }, (_, i) => `action ${i}`);
+  const input = fits ? [...view.state] : new Array<number>(obsDim).fill(0);
+  return { type: 'inspect', update, network: snapshotOf(net, 'actor', input, inputNames, actions.map((a) => `${a} (before tanh)`)), heatmap: null };
+}
+
 /**
  * The inspect record for the learner's current weights, or null when its network is not a dense
- * policy or Q stack (the swarm's orchestrator, the continuous-control nets).
+ * policy, Q or actor stack (the swarm's orchestrator, the multi-agent nets).
  */
 export function inspectNetwork(config: ExperimentConfig, specs: readonly WeightSpec[], weights: readonly Float32Array[], update: number): InspectRecord | null {
   const s = config.settings;
@@ -119,7 +153,10 @@ export function inspectNetwork(config: ExperimentConfig, specs: readonly WeightS
   const policy = denseStack(specs, weights, 'policy', activation);
   const q = policy ? null : denseStack(specs, weights, 'q', activation);
   const main = policy ?? q;
-  if (!main) return null;
+  if (!main) {
+    const actor = actorStack(specs, weights, activation);
+    return actor ? actorRecord(s['env.id'], actor, update) : null;
+  }
   const value = policy ? denseStack(specs, weights, 'value', activation) : null;
   const slice = STATE_SLICES[s['env.id']] as StateSlice | undefined;
   const obsDim = main.sizes[0];

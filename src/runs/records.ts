@@ -174,7 +174,7 @@ export interface InspectRecord {
 
 /** One dense stack (policy, value or Q): layer widths, weights and the activations on `input`. */
 export interface NetworkSnapshot {
-  /** Which stack: 'policy', 'value' or 'q'. */
+  /** Which stack: 'policy', 'value', 'q' or a continuous-control 'actor'. */
   stack: string;
   /** Names of the inputs (the env's observation keys) and of the outputs (actions, or 'V'). */
   inputNames: string[];

@@ -75,14 +75,16 @@ export function App({ autostart = false }: { autostart?: boolean }) {
             <PanelBoundary name="settings">
               {shown('presets') && <PresetGallery />}
               {shown('config') && <ConfigPanel />}
-              <SharePanel />
             </PanelBoundary>
           </aside>
         )}
         <section className="center" aria-label="Training">
           <div className="panel panel-controls" id="run-controls">
             <PanelBoundary name="run controls">
-              <RunControls />
+              <div className="controls-row">
+                <RunControls />
+                <SharePanel />
+              </div>
               <ProgressPanel />
             </PanelBoundary>
           </div>

@@ -1,6 +1,7 @@
 /**
  * Looking inside the agent: during a QuickStart run the policy heatmap and the network view
- * appear, and the heatmap changes as the policy learns (two snapshots, updates apart).
+ * appear, and the heatmap changes as the policy learns (two snapshots, updates apart); a SAC run
+ * shows its actor network.
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -37,6 +38,22 @@ test('the policy heatmap and the network view follow the policy as it learns', a
   const later = await snapshot(page);
   expect(later.pixels).not.toBe(first.pixels);
   await inside.screenshot({ path: `${shots}inside-the-agent.png` });
+  await page.getByTestId('stop').click();
+  await expectStatus(page, 'done', 60_000);
+});
+
+test('continuous control: SAC shows its actor network, in Pendulum’s words', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(`/#x=${encodeExperiment(resolveExperiment('sac-pendulum', { backend: 'wasm', seed: 3 }))}`);
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'running', 60_000);
+  const inside = page.getByTestId('agent-inside');
+  await expect(inside).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId('actor-note')).toContainText('The actor at update');
+  await expect(page.getByTestId('network-view')).toContainText('The actor network');
+  await expect(page.getByTestId('network-view')).toContainText('3 → 64 → 64 → 1');
+  await expect(page.getByTestId('shown-state')).toContainText('cos θ = -1, sin θ = 0, angular velocity = 0');
+  await inside.screenshot({ path: `${shots}inside-the-sac-actor.png` });
   await page.getByTestId('stop').click();
   await expectStatus(page, 'done', 60_000);
 });

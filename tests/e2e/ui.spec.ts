@@ -204,15 +204,19 @@ test('desktop at rest, and the guided tour', async ({ page }) => {
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('tour')).toHaveCount(0);
 
-  // "What am I looking at?": a topic opens the preset (and the settings) that show it.
+  // "What am I looking at?": CartPole's notes first, the swarm's folded; a topic opens the preset (and the settings) that show it.
+  await expect(page.locator('#teaching > details[data-topic]').first()).toHaveAttribute('data-family', 'classic');
+  await expect(page.locator('[data-topic="serial-collapse"]')).toBeHidden();
+  await page.getByTestId('other-topics').locator('> summary').click();
   await page.locator('[data-topic="serial-collapse"] summary').click();
   await page.getByRole('link', { name: /v2: λ1, λ2 annealed.*with Start bias \(work alone\) = 6/ }).click();
   await expect(page.getByLabel('Start bias (work alone)', { exact: true })).toHaveValue('6');
   await expect(page.getByLabel('Credit', { exact: true })).toHaveValue('stage-critic');
   await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm-v2');
-  // Spurious parallelism: the packer's start with a λ1 that never anneals.
+  // Spurious parallelism: the packer's start with a λ1 that never anneals. A swarm is open now, so its notes come first.
+  await expect(page.locator('#teaching > details[data-topic]').first()).toHaveAttribute('data-family', 'swarm');
   await page.locator('[data-topic="spurious-parallelism"] summary').click();
   await page.getByRole('link', { name: /λ1 never anneals.*with Start = demonstrations, Demonstrations from = packer/ }).click();
   await expect(page.getByLabel('Demonstrations from', { exact: true })).toHaveValue('packer');
-  await expect(page.getByLabel('λ1 schedule', { exact: true }).first()).toHaveValue('constant');
+  await expect(page.getByLabel('λ1 schedule', { exact: true })).toHaveValue('constant');
 });

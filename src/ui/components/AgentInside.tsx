@@ -1,6 +1,7 @@
 /**
  * Look inside the agent: the policy's heatmap over a slice of the state space beside its network.
- * Pointing at a cell of the heatmap shows the network's activations on that state.
+ * Pointing at a cell of the heatmap shows the network's activations on that state. A
+ * continuous-control run shows its actor, with the state its activations are for.
  */
 import { useState } from 'react';
 import { usePlayground } from '../store';
@@ -24,7 +25,17 @@ export function AgentInside() {
     <section className="agent-inside" aria-label="Inside the agent" data-testid="agent-inside">
       <h2>Inside the agent</h2>
       {h && <PolicyHeatmap heatmap={h} update={inspect.update} onPoint={onPoint} />}
+      {inspect.network.stack === 'actor' && (
+        <p className="help" data-testid="actor-note">
+          The actor at update {inspect.update}: from what it sees to the action it takes, before the tanh that keeps the action in its range. The critics that rate its actions learn beside it and are not drawn.
+        </p>
+      )}
       <NetworkView network={inspect.network} activation={activation} input={pointed} />
+      {!h && (
+        <p className="help" data-testid="shown-state">
+          Activations for the state {inspect.network.inputNames.map((name, i) => `${name} = ${String(inspect.network.input[i])}`).join(', ')}.
+        </p>
+      )}
     </section>
   );
 }

@@ -23,7 +23,7 @@ function relevant(key: SettingKey, algorithm: string): boolean {
 }
 
 export function groupedSettings(algorithm: ExperimentSettings['algorithm'], hidden: readonly string[]): [string, SettingKey[]][] {
-  const skip = new Set<string>([...hidden, ...lambdaEditorKeys()]);
+  const skip = new Set<string>([...hidden, ...(isSwarm(algorithm) ? lambdaEditorKeys(algorithm) : [])]);
   const groups = new Map<string, SettingKey[]>();
   for (const key of SETTING_KEYS) {
     if (skip.has(key) || !relevant(key, algorithm)) continue;

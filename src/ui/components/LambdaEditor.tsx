@@ -4,7 +4,8 @@
  * swarm2.lambda1Schedule, the shared swarm2.annealUpdates horizon, ...rate, ...stages), so the editor follows the swarm settings as they grow
  * and shows nothing when there are none.
  */
-import { SETTING_KEYS, type SettingKey } from '../../config/settings';
+import { SETTING_KEYS, type ExperimentSettings, type SettingKey } from '../../config/settings';
+import { descriptorOf } from '../../config/registry';
 import { sampleSchedule } from '../../swarm/schedules';
 import type { ScheduleKind, ScheduleSpec } from '../../swarm/types';
 import { usePlayground } from '../store';
@@ -21,9 +22,10 @@ const PART_PATTERNS: [Part, RegExp][] = [
 const LAMBDAS = ['lambda1', 'lambda2'] as const;
 type Lambda = (typeof LAMBDAS)[number];
 
-function keysFor(which: Lambda): Partial<Record<Part, SettingKey>> {
+/** The schedule's settings among the open swarm's own (`swarm2.`). */
+function keysFor(which: Lambda, prefix: string): Partial<Record<Part, SettingKey>> {
   const out: Partial<Record<Part, SettingKey>> = {};
-  const swarm = SETTING_KEYS.filter((k) => k.startsWith('swarm2.'));
+  const swarm = SETTING_KEYS.filter((k) => k.startsWith(`${prefix}.`));
   const mine = swarm.filter((k) => k.toLowerCase().replace(/[_.-]/g, '').includes(which));
   for (const key of mine) {
     const rest = key.slice(key.toLowerCase().indexOf('lambda') + which.length);
@@ -39,10 +41,11 @@ function keysFor(which: Lambda): Partial<Record<Part, SettingKey>> {
   return out;
 }
 
-/** Each schedule setting once: the horizon both schedules share is one field. */
-export function lambdaEditorKeys(): SettingKey[] {
+/** The settings the editor shows for `algorithm`, each once (a horizon both schedules share is one field). */
+export function lambdaEditorKeys(algorithm: ExperimentSettings['algorithm']): SettingKey[] {
+  const prefix = descriptorOf(algorithm).prefix;
   const keys = LAMBDAS.flatMap((w) => {
-    const k = keysFor(w);
+    const k = keysFor(w, prefix);
     return k.kind && k.start ? (Object.values(k) as SettingKey[]) : [];
   });
   return [...new Set(keys)];
@@ -53,8 +56,8 @@ const H = 90;
 const COLORS: Record<Lambda, string> = { lambda1: '#f472b6', lambda2: '#4ade80' };
 
 function useSpec(which: Lambda): ScheduleSpec | null {
-  const keys = keysFor(which);
   const settings = usePlayground((s) => s.config.settings);
+  const keys = keysFor(which, descriptorOf(settings.algorithm).prefix);
   if (!keys.kind || !keys.start) return null;
   const read = (k: SettingKey | undefined) => (k ? (settings[k] as unknown) : undefined);
   const spec: ScheduleSpec = {
@@ -77,6 +80,7 @@ function path(spec: ScheduleSpec, until: number, yMax: number): string {
 }
 
 export function LambdaEditor({ disabled }: { disabled: boolean }) {
+  const algorithm = usePlayground((s) => s.config.settings.algorithm);
   const spec1 = useSpec('lambda1');
   const spec2 = useSpec('lambda2');
   const specs = [spec1, spec2].filter((s): s is ScheduleSpec => s !== null);
@@ -98,7 +102,7 @@ export function LambdaEditor({ disabled }: { disabled: boolean }) {
         </figcaption>
       </figure>
       <div className="group-fields">
-        {lambdaEditorKeys().map((key) => (
+        {lambdaEditorKeys(algorithm).map((key) => (
           <SettingField key={key} settingKey={key} disabled={disabled} />
         ))}
       </div>

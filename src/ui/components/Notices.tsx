@@ -3,6 +3,8 @@ import { usePlayground } from '../store';
 
 /** How long a notice stays before it dismisses itself, by level (hovering or focusing it holds it). */
 export const NOTICE_MS = { info: 6_000, warning: 12_000, error: 30_000 } as const;
+/** A notice with a button (Undo) stays longer: time to read it and reach the button. */
+export const ACTION_NOTICE_MS = 12_000;
 
 /**
  * Non-blocking notices (a crashed actor, a bad link, a refused file), newest last. They sit in
@@ -28,7 +30,7 @@ export function Notices() {
         setTimeout(() => {
           live.delete(n.id);
           dismiss(n.id);
-        }, NOTICE_MS[n.level]),
+        }, n.action ? Math.max(ACTION_NOTICE_MS, NOTICE_MS[n.level]) : NOTICE_MS[n.level]),
       );
     }
     for (const [id, t] of live) {
@@ -71,9 +73,23 @@ export function Notices() {
               </ul>
             )}
           </div>
-          <button type="button" aria-label="Dismiss notice" onClick={() => dismiss(n.id)}>
-            ×
-          </button>
+          <div className="notice-buttons">
+            {n.action && (
+              <button
+                type="button"
+                data-testid="notice-action"
+                onClick={() => {
+                  n.action?.run();
+                  dismiss(n.id);
+                }}
+              >
+                {n.action.label}
+              </button>
+            )}
+            <button type="button" aria-label="Dismiss notice" onClick={() => dismiss(n.id)}>
+              ×
+            </button>
+          </div>
         </div>
       ))}
     </div>

@@ -14,7 +14,7 @@ export const HIDE_LABELS: Record<string, string> = {
   'charts.throughput': 'throughput chart',
 };
 
-/** Copy a link to this experiment; autostart and hide make a clean teaching link. */
+/** Copy a link to this experiment, next to Start; its options (autostart, hide) make a clean teaching link. */
 export function SharePanel() {
   const [autostart, setAutostart] = useState(false);
   const [hide, setHide] = useState<string[]>([]);
@@ -34,26 +34,29 @@ export function SharePanel() {
     }
   };
   return (
-    <details className="group share">
-      <summary>Share this experiment</summary>
-      <div className="group-fields">
-        <label className="check">
-          <input type="checkbox" checked={autostart} onChange={(e) => setAutostart(e.target.checked)} /> Start training when the link opens
-        </label>
-        <fieldset className="hide-list">
-          <legend>Hide for a teaching link</legend>
-          {HIDEABLE.map((h) => (
-            <label key={h} className="check">
-              <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {hideLabel(h)}
-            </label>
-          ))}
-        </fieldset>
-        <button type="button" onClick={() => void copy()} data-testid="copy-link">
-          Copy link
-        </button>
-        {link && <input className="share-link" readOnly value={link} aria-label="Link to this experiment" data-testid="share-link" onFocus={(e) => e.target.select()} />}
-      </div>
-    </details>
+    <div className="share" id="share" data-testid="share">
+      <button type="button" onClick={() => void copy()} data-testid="copy-link" title="Copy a link that opens this experiment with the same settings and seed">
+        Copy link
+      </button>
+      <details className="share-options">
+        <summary>Share this experiment</summary>
+        <div className="share-popover">
+          <label className="check">
+            <input type="checkbox" checked={autostart} onChange={(e) => setAutostart(e.target.checked)} /> Start training when the link opens
+          </label>
+          <fieldset className="hide-list">
+            <legend>Hide for a teaching link</legend>
+            {HIDEABLE.map((h) => (
+              <label key={h} className="check">
+                <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {hideLabel(h)}
+              </label>
+            ))}
+          </fieldset>
+          <p className="help">Copy link then makes a teaching link with these choices.</p>
+        </div>
+      </details>
+      {link && <input className="share-link" readOnly value={link} aria-label="Link to this experiment" data-testid="share-link" onFocus={(e) => e.target.select()} />}
+    </div>
   );
 }
 

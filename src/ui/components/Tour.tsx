@@ -1,13 +1,25 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 
-export const TOUR_STEPS: { target: string; title: string; text: string }[] = [
-  { target: 'presets', title: 'Pick an experiment', text: 'Each preset is a ready experiment with one sentence on what it shows. Every setting below it has its range, default and a line of help.' },
-  { target: 'run-controls', title: 'Run it', text: 'Start trains in Web Workers: a learner on the fastest backend this browser measured, and actors that play the environment. Pause, step one update, stop or reset at any time.' },
-  { target: 'charts', title: 'Watch it learn', text: 'The return per episode and its running average; for swarm presets the reward parts, the λ weights and critical against total steps. “What is this?” under each title says what good and bad look like.' },
-  { target: 'env-view', title: 'The live view', text: 'The agent plays a greedy episode with recent weights every few seconds, so you see what the numbers mean.' },
-  { target: 'actors', title: 'The actors', text: 'Every actor worker with its throughput and errors. Crash one: the pool starts a new one in its place and training goes on.' },
-  { target: 'runs', title: 'Keep and compare', text: 'Every run is saved in this browser as it goes. Overlay runs on the return chart, export them as JSON or CSV, and share the experiment with Copy link.' },
-  { target: 'teaching', title: 'What am I looking at?', text: 'Short notes on the ideas behind the charts, those of the open preset first (how an agent learns, actors and policy lag; for the agent swarm, serial collapse, annealing and critical steps), each with the preset that shows it.' },
+/**
+ * The tour's cards. `target` is the id of the part a card outlines; `names` is the text of what
+ * the card is about, which that part must contain (the tour outlines what it names).
+ */
+export interface TourStep {
+  target: string;
+  names: string;
+  title: string;
+  text: string;
+}
+
+export const TOUR_STEPS: TourStep[] = [
+  { target: 'presets', names: 'Preset', title: 'Pick an experiment', text: 'Each preset is a ready experiment with one sentence on what it shows. Every setting below it has its range, default and a line of help.' },
+  { target: 'run-controls', names: 'Start', title: 'Run it', text: 'Start trains in Web Workers: a learner on the fastest backend this browser measured, and actors that play the environment. Pause, step one update, stop or reset at any time.' },
+  { target: 'share', names: 'Copy link', title: 'Share it', text: 'Copy link copies a link to this experiment: whoever opens it gets the same settings and seed. Link options make a teaching link that starts training by itself and hides parts of the page.' },
+  { target: 'charts', names: 'Episode return', title: 'Watch it learn', text: 'The episode return and its running average; for swarm presets the reward parts, the λ weights and critical against total steps. “What is this?” under each title says what good and bad look like.' },
+  { target: 'env-view', names: 'live view', title: 'The live view', text: 'The agent plays a greedy episode with recent weights every few seconds, so you see what the numbers mean.' },
+  { target: 'actors', names: 'Actors', title: 'The actors', text: 'Actors: every actor worker of a run with its throughput and errors. Crash one: the pool starts a new one in its place and training goes on.' },
+  { target: 'runs', names: 'Runs', title: 'Keep and compare', text: 'Runs: every run is saved in this browser as it goes. Overlay runs on the return chart, export them as JSON or CSV, rename or delete them (Delete can be undone for a few seconds).' },
+  { target: 'teaching', names: 'What am I looking at?', title: 'What am I looking at?', text: 'Short notes on the ideas behind the charts for the kind of learning the open preset shows (classic control, continuous control, offline, multi-agent or the agent swarm), each with the preset that shows it; the other kinds’ notes are folded below.' },
 ];
 
 /**
@@ -58,7 +70,7 @@ export function Tour({ onClose }: { onClose: () => void }) {
   }, [onClose]);
   if (!step) return null;
   return (
-    <div className={`tour${atTop ? ' tour-top' : ''}`} role="dialog" aria-modal="false" aria-labelledby="tour-title" data-testid="tour" data-target={step.target}>
+    <div className={`tour${atTop ? ' tour-top' : ''}`} role="dialog" aria-modal="false" aria-labelledby="tour-title" data-testid="tour" data-target={step.target} data-names={step.names}>
       <div className="muted">
         {i + 1} / {steps.length}
       </div>

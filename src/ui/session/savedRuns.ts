@@ -21,6 +21,7 @@ export interface SavedRuns {
   /** Show a saved run in the charts (when nothing is training). */
   openRun(id: string): Promise<void>;
   renameRun(id: string, name: string): Promise<void>;
+  /** Delete a run; a notice offers Undo for some seconds. */
   deleteRun(id: string): Promise<void>;
   /** Draw a saved run's mean return over the live chart, or stop drawing it. */
   toggleOverlay(id: string): Promise<void>;
@@ -67,12 +68,35 @@ export function createSavedRuns({ store, runs, generations, download }: SavedRun
     s.setOverlays(s.overlays.map((o) => (o.id === id ? { ...o, name } : o)));
   };
 
+  /**
+   * Delete a run, keeping it whole in memory (records, weights, name, config) while a notice
+   * offers Undo; Undo writes it back under its own id, overlaid again if it was.
+   */
   const deleteRun = async (id: string): Promise<void> => {
-    await (await runs.get())?.delete(id);
+    const db = await runs.get();
+    if (!db) return;
+    const kept = await db.get(id);
+    await db.delete(id);
     const s = store.getState();
+    const overlaid = s.overlays.find((o) => o.id === id);
+    const wasCurrent = s.currentRunId === id;
     s.setOverlays(s.overlays.filter((o) => o.id !== id));
     if (s.currentRunId === id) s.setCurrentRun(null);
     await runs.refresh();
+    if (!kept) return;
+    const undo = async () => {
+      try {
+        await db.importRun(kept);
+      } catch (err) {
+        store.getState().notify('error', `Could not bring back "${kept.name}": ${message(err)}`);
+        return;
+      }
+      await runs.refresh();
+      const now = store.getState();
+      if (overlaid && !now.overlays.some((o) => o.id === id)) now.setOverlays([...now.overlays, overlaid]);
+      if (wasCurrent && now.currentRunId === null && isAtRest(now.status)) now.setCurrentRun(id);
+    };
+    s.notify('info', `Deleted "${kept.name}".`, undefined, { label: 'Undo', run: () => void undo() });
   };
 
   const toggleOverlay = async (id: string): Promise<void> => {

@@ -127,9 +127,9 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set) => ({
 export const createNoticesSlice: SliceCreator<NoticesSlice> = (set) => ({
   notices: [],
   nextNoticeId: 1,
-  notify: (level, message, details) =>
+  notify: (level, message, details, action) =>
     set((s) => ({
-      notices: [...s.notices.slice(-(MAX_NOTICES - 1)), { id: s.nextNoticeId, level, message, ...(details ? { details } : {}) }],
+      notices: [...s.notices.slice(-(MAX_NOTICES - 1)), { id: s.nextNoticeId, level, message, ...(details ? { details } : {}), ...(action ? { action } : {}) }],
       nextNoticeId: s.nextNoticeId + 1,
     })),
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),

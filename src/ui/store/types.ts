@@ -68,6 +68,13 @@ export interface Notice {
   message: string;
   /** Longer detail, shown under the message (for example what a link lost). */
   details?: string[];
+  /** A button on the notice (Undo after a delete); pressing it runs `run` and dismisses the notice. */
+  action?: NoticeAction;
+}
+
+export interface NoticeAction {
+  label: string;
+  run(): void;
 }
 
 export interface ViewOptions {
@@ -168,7 +175,7 @@ export interface NoticesSlice {
   notices: Notice[];
   /** The id the next notice gets (ids are never reused, so a dismiss never hits a newer notice). */
   nextNoticeId: number;
-  notify(level: Notice['level'], message: string, details?: string[]): void;
+  notify(level: Notice['level'], message: string, details?: string[], action?: NoticeAction): void;
   dismiss(id: number): void;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupedSettings } from '../../../src/ui/components/ConfigPanel';
+import { lambdaEditorKeys } from '../../../src/ui/components/LambdaEditor';
 import type { ExperimentSettings } from '../../../src/config/settings';
 
 const keysFor = (algorithm: ExperimentSettings['algorithm']) => groupedSettings(algorithm, []).flatMap(([, keys]) => keys as string[]);
@@ -17,5 +18,15 @@ describe('config panel: settings shown for the chosen algorithm', () => {
     for (const k of ['ppo.lr', 'sampling.segmentLength', 'inference', 'env.id']) expect(keys).toContain(k);
     for (const k of ['sampling.queueCapacity', 'impala.lr', 'dqn.lr', 'swarm2.subtasks', 'reinforce.lr']) expect(keys).not.toContain(k);
     expect(keysFor('impala')).toContain('sampling.queueCapacity');
+  });
+});
+
+describe('config panel: one field per setting', () => {
+  it.each(['swarm-v2'] as const)('%s: the λ editor and the groups draw every setting once, and only its own', (algorithm) => {
+    const editor = lambdaEditorKeys(algorithm);
+    const all = [...keysFor(algorithm), ...editor];
+    expect(new Set(all).size).toBe(all.length);
+    expect(editor.length).toBeGreaterThan(0);
+    for (const k of editor) expect(k.startsWith('swarm2.')).toBe(true);
   });
 });

@@ -23,7 +23,17 @@ export function changeLabel(m: ChangeMark): string {
   return `${settingLabel(m.key)} ${formatLiveValue(m.from)} → ${formatLiveValue(m.to)}`;
 }
 
-export function changeLines(marks: readonly ChangeMark[], axis: keyof typeof X_OF) {
+/**
+ * Which side of its line a mark's label goes: towards the middle of the plot, so that a label
+ * never runs off the plot's edge (to the right of marks in the first half, to the left after).
+ */
+export function labelPosition(x: number, xMax: number): 'insideTopLeft' | 'insideTopRight' {
+  return xMax > 0 && x > xMax / 2 ? 'insideTopRight' : 'insideTopLeft';
+}
+
+/** The marks as lines; `xMax` is the largest x the chart shows (its data's last point). */
+export function changeLines(marks: readonly ChangeMark[], axis: keyof typeof X_OF, xMax: number) {
+  const right = Math.max(xMax, ...marks.map(X_OF[axis]));
   return marks.map((m, i) => (
     <ReferenceLine
       key={`change-${i}`}
@@ -32,7 +42,7 @@ export function changeLines(marks: readonly ChangeMark[], axis: keyof typeof X_O
       stroke={MARK_COLOR}
       strokeDasharray="2 3"
       ifOverflow="extendDomain"
-      label={{ value: changeLabel(m), fill: MARK_COLOR, fontSize: 10, position: 'insideTopRight' }}
+      label={{ value: changeLabel(m), fill: MARK_COLOR, fontSize: 10, position: labelPosition(X_OF[axis](m), right) }}
     />
   ));
 }

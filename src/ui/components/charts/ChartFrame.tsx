@@ -2,7 +2,8 @@ import { useRef, type ReactNode } from 'react';
 import { downloadBlob } from '../../session/download';
 import { usePlayground } from '../../store';
 import { figureToPng } from './pngExport';
-import { CHART_EXPLANATIONS } from './explanations';
+import { chartExplanation } from './explanations';
+import { teachingFamily } from '../family';
 
 interface Props {
   title: string;
@@ -49,10 +50,11 @@ export function ChartFrame({ title, caption, testId, points, wide, emptyHint, ch
 
 /** "What is this?": the chart's explanation, folded under its title. */
 export function ChartExplain({ testId }: { testId: string }) {
-  const e = CHART_EXPLANATIONS[testId];
+  const family = usePlayground((s) => teachingFamily(s.config.settings.algorithm));
+  const e = chartExplanation(testId, family);
   if (!e) return null;
   return (
-    <details className="chart-explain" data-testid={`explain-${testId}`}>
+    <details className="chart-explain" data-testid={`explain-${testId}`} data-family={family}>
       <summary>What is this?</summary>
       <p>{e.what}</p>
       <p>

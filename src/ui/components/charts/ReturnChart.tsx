@@ -50,7 +50,7 @@ const EpisodesChart = memo(function EpisodesChart() {
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {hasTarget && <ReferenceLine y={target} stroke={TARGET_COLOR} strokeDasharray="4 4" />}
-          {changeLines(marks, 'episode')}
+          {changeLines(marks, 'episode', episodes.length > 0 ? episodes[episodes.length - 1].episode : 0)}
           <Line dataKey="ret" name="return" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.2} />
         </LineChart>
       </ResponsiveContainer>
@@ -96,7 +96,7 @@ const MeanChart = memo(function MeanChart() {
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {hasTarget && <ReferenceLine y={target} stroke={TARGET_COLOR} strokeDasharray="4 4" />}
-          {changeLines(marks, byGradientSteps ? 'gradientSteps' : 'envSteps')}
+          {changeLines(marks, byGradientSteps ? 'gradientSteps' : 'envSteps', mean.length > 0 ? mean[mean.length - 1].x : 0)}
           <Line data={mean} dataKey="mean" name="this run" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
           {overlays.map((o, i) => (
             <Line key={o.id} data={overlayPoints[i]} dataKey="mean" name={overlayName(o)} stroke={SERIES_COLORS[(i + 2) % SERIES_COLORS.length]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.5} strokeDasharray="5 3" />

@@ -95,7 +95,7 @@ export const LambdaChart = memo(function LambdaChart() {
           <YAxis {...NUMBER_AXIS} width={40} domain={[0, max > 0 ? 'auto' : 1]} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {/* λ1 wide and solid under a thin dashed λ2: equal values still show both. */}
-          {changeLines(marks, 'update')}
+          {changeLines(marks, 'update', data.length > 0 ? data[data.length - 1].trainSteps : 0)}
           <Line dataKey="lambda1" name="λ1" stroke={SERIES_COLORS[2]} strokeWidth={3} dot={false} isAnimationActive={false} shape={staticLine} />
           <Line dataKey="lambda2" name="λ2" stroke={SERIES_COLORS[3]} strokeWidth={1.5} strokeDasharray="5 4" dot={false} isAnimationActive={false} shape={staticLine} />
         </LineChart>

@@ -1,3 +1,5 @@
+import type { TeachingFamily } from '../family';
+
 /**
  * Every chart explained in plain words: what it shows, what good looks like, what a failure
  * looks like. Keyed by the chart's test id; ChartFrame shows the entry under the chart's title.
@@ -15,7 +17,7 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
     bad: 'A flat average after many updates (nothing is learned: try a different learning rate), or an average that climbs and then collapses (the updates are too large).',
   },
   'loss-chart': {
-    what: 'The numbers the learning rule reports after each update, one small chart each, by update. Their scales differ, so each has its own. In the second agent swarm, subtasks per subagent above 1 means the orchestrator batches work into shared subagents (each result read costs context, so batching saves it), and context used near 1 means the context, not the step budget, decides how many subtasks get an answer.',
+    what: 'The numbers the learning rule reports after each update, one small chart each, by update. Their scales differ, so each has its own.',
     good: 'Policy loss wobbles around a level; value loss falls as the value estimate learns; entropy falls slowly as the agent grows sure of itself.',
     bad: 'Entropy at zero early (the agent stopped exploring), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself).',
   },
@@ -55,3 +57,57 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
     bad: 'The upper lane as long as the serial one (no parallel work), or many red and amber bars (subagents that fail or time out).',
   },
 };
+
+const DIAGNOSTICS = 'The numbers the learning rule reports after each update, one small chart each, by update. Their scales differ, so each has its own.';
+
+/** Where a family's charts mean something else (Pendulum's negative returns, offline tests, a team's return). */
+const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>>> = {
+  continuous: {
+    'return-chart': {
+      what: 'The score of each finished episode and the average of the last 20, by environment steps. In Pendulum every step costs something, so returns are negative and closer to zero is better: random torques score about −1,200 to −1,500, a policy that swings up and holds scores about −150 to −200. The dashed line is the target.',
+      good: 'The average leaves the random level and climbs towards the target; single episodes keep scattering, because some start hanging straight down.',
+      bad: 'An average still at the random level after the first several thousand steps (check the critic in the diagnostics below), or one that climbs and then falls back.',
+    },
+    'loss-chart': {
+      what: `${DIAGNOSTICS} Critic loss: how far the critics’ Q-values are from their targets. Mean Q: the return still to come that a critic expects, one line per critic. Actor loss: minus the Q-value the actor’s torques get (SAC adds its entropy term). SAC also shows its entropy and the temperature α that weighs it.`,
+      good: 'Mean Q settles near the returns the policy really gets, spread over the steps still to come; SAC’s α falls as its entropy comes down to the level it aims at.',
+      bad: 'Mean Q above 0 (impossible in Pendulum, where no step pays anything: the critics overestimate), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself).',
+    },
+  },
+  offline: {
+    'return-chart': {
+      what: 'Returns of greedy test episodes, played in the environment after each block of gradient steps; the learner never learns from them. On the Pendulum scale, about −1,200 to −1,500 is random and −150 to −200 solved; the dashed line is the target.',
+      good: 'Test returns rise from the random level towards the quality of the data or better. Points jump between tests: a few test episodes make a noisy measure.',
+      bad: 'Test returns that fall as training goes on while the losses look calm: the critic overrates actions the data does not contain (a larger conservative weight α_cql keeps it down).',
+    },
+    'loss-chart': {
+      what: `${DIAGNOSTICS} Critic loss includes the conservative penalty. Conservative gap: how much higher the critics rate actions the policy or chance proposes than the actions in the data. Evaluation return: the mean of the last test.`,
+      good: 'The conservative gap comes down and stays small and positive; mean Q stays within the returns Pendulum can give (below 0).',
+      bad: 'Mean Q climbing above 0 while the evaluation return falls: the critic is rating actions the data never tried, which happens with the conservative weight at 0.',
+    },
+  },
+  marl: {
+    'return-chart': {
+      what: 'The team’s return per 25-step episode (the sum over the agents), by environment steps. It is always negative: the team pays the distance from each landmark to its nearest agent, and more for collisions. In this project’s benchmark random moves score about −79, standing still about −72, and trained VDN and MADDPG about −57 to −60 after 40,000 steps.',
+      good: 'The average climbs above the random level and towards −60. The gain looks small on this scale, but ten points is real learning.',
+      bad: 'An average still at or below the random level long after exploration has ended. A dip below random at first is exploration (agents wandering off), not failure.',
+    },
+    'loss-chart': {
+      what: `${DIAGNOSTICS} Loss: how far the team’s Q-value is from its target (QMIX, VDN) or the critic and actor losses (MADDPG); exploration ε (QMIX, VDN, IQL): the share of random actions, falling as set.`,
+      good: 'The loss settles after exploration ends and stays bounded; where shown, ε falls to its floor.',
+      bad: 'A loss that grows steadily: every reward in simple_spread is negative, so a team Q-value that keeps rising means the learner feeds on its own overestimates (a target network copied too often does this).',
+    },
+  },
+  swarm: {
+    'loss-chart': {
+      what: `${DIAGNOSTICS} In the second agent swarm, subtasks per subagent above 1 means the orchestrator batches work into shared subagents (each result read costs context, so batching saves it), and context used near 1 means the context, not the step budget, decides how many subtasks get an answer.`,
+      good: 'Policy loss wobbles around a level; value loss falls as the value estimate learns; entropy falls slowly as the orchestrator grows sure of itself.',
+      bad: 'Entropy at zero early (the orchestrator stopped exploring), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself).',
+    },
+  },
+};
+
+/** The explanation of chart `testId` for the open preset's family: its own where it differs, else the shared one. */
+export function chartExplanation(testId: string, family: TeachingFamily): ChartExplanation | undefined {
+  return BY_FAMILY[family]?.[testId] ?? CHART_EXPLANATIONS[testId];
+}

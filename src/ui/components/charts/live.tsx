@@ -3,7 +3,8 @@
  *
  * - `useChartValue` reads a store value for a chart. It follows the store only while the chart is
  *   on screen (or near it); off screen the chart holds still and catches up when it scrolls back
- *   into view. Charts take their changes one at a time, each in its own task (see `pump`).
+ *   into view, or when the page is printed. Charts take their changes one at a time, each in its
+ *   own task (see `pump`).
  * - `forDisplay` thins a series for drawing (the store keeps up to 2,000 points a series; a chart a
  *   few hundred pixels wide shows no more than about 400), keeping the extremes, and returns the
  *   same array for the same input so memoised charts do not redraw.
@@ -48,9 +49,12 @@ export function Deferred({ children }: { children: ReactNode }) {
       if (live) flushSync(() => setMounted(true));
     };
     request(mount);
+    // A printout shows every chart, so none may still wait for its turn.
+    window.addEventListener('beforeprint', mount);
     return () => {
       live = false;
       waiting.delete(mount);
+      window.removeEventListener('beforeprint', mount);
     };
   }, []);
   return mounted ? children : null;
@@ -107,6 +111,12 @@ export function useChartValue<T>(selector: (s: PlaygroundState) => T): T {
       unsubscribe();
     };
   }, [visible, selector]);
+  useEffect(() => {
+    // Off-screen charts hold still, but a printout shows them all: bring each up to date first.
+    const current = () => flushSync(() => setValue(() => selector(usePlayground.getState())));
+    window.addEventListener('beforeprint', current);
+    return () => window.removeEventListener('beforeprint', current);
+  }, [selector]);
   return value;
 }
 

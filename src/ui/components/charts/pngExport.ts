@@ -21,9 +21,21 @@ function svgImage(svg: SVGSVGElement): Promise<HTMLImageElement> {
   });
 }
 
+const LEGEND_FONT = '11px system-ui, sans-serif';
+/** The legend's line sample and the gap after it, as legend.tsx's CSS draws them. */
+const SAMPLE = 18;
+
+/**
+ * How wide the PNG must be for every legend item to fit whole: the canvas font can be wider than
+ * the page's, so an item at the right edge of the figure would be cut.
+ */
+export function exportWidth(figureWidth: number, items: readonly { left: number; text: string }[], measure: (text: string) => number): number {
+  return Math.max(figureWidth, ...items.map((it) => it.left + SAMPLE + measure(it.text) + 6));
+}
+
 /** The HTML legends (legend.tsx) at their places: a line sample in each item's colour, then its name. */
 function drawLegends(ctx: CanvasRenderingContext2D, figure: HTMLElement, box: DOMRect): void {
-  ctx.font = '11px system-ui, sans-serif';
+  ctx.font = LEGEND_FONT;
   ctx.textBaseline = 'middle';
   ctx.lineWidth = 2;
   for (const li of figure.querySelectorAll<HTMLElement>('.chart-legend li')) {
@@ -38,7 +50,7 @@ function drawLegends(ctx: CanvasRenderingContext2D, figure: HTMLElement, box: DO
     ctx.moveTo(x, y);
     ctx.lineTo(x + 14, y);
     ctx.stroke();
-    ctx.fillText(li.textContent ?? '', x + 18, y);
+    ctx.fillText(li.textContent ?? '', x + SAMPLE, y);
   }
   ctx.setLineDash([]);
 }
@@ -47,13 +59,18 @@ export async function figureToPng(figure: HTMLElement, title: string): Promise<B
   const box = figure.getBoundingClientRect();
   const surfaces = [...figure.querySelectorAll<SVGSVGElement>('svg.recharts-surface, svg.export-surface')].filter((s) => s.getBoundingClientRect().width >= 60);
   const canvas = document.createElement('canvas');
-  canvas.width = Math.ceil(box.width * SCALE);
+  const probe = canvas.getContext('2d');
+  if (!probe) throw new Error('no 2d canvas');
+  probe.font = LEGEND_FONT;
+  const items = [...figure.querySelectorAll<HTMLElement>('.chart-legend li')].map((li) => ({ left: li.getBoundingClientRect().left - box.left, text: li.textContent ?? '' }));
+  const width = exportWidth(box.width, items, (text) => probe.measureText(text).width);
+  canvas.width = Math.ceil(width * SCALE);
   canvas.height = Math.ceil(box.height * SCALE);
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('no 2d canvas');
   ctx.scale(SCALE, SCALE);
   ctx.fillStyle = '#111a2e';
-  ctx.fillRect(0, 0, box.width, box.height);
+  ctx.fillRect(0, 0, width, box.height);
   ctx.fillStyle = '#e2e8f0';
   ctx.font = '600 14px system-ui, sans-serif';
   ctx.fillText(title, 8, 18);

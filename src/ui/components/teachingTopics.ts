@@ -1,0 +1,133 @@
+/**
+ * "What am I looking at?": short notes on the ideas behind the charts, grouped by the kind of
+ * learning they are about, each with the preset that shows it.
+ */
+import { PRESETS, type Preset } from '../../config/presets';
+import type { ExperimentSettings } from '../../config/settings';
+import type { TeachingFamily } from './family';
+
+export interface Topic {
+  id: string;
+  title: string;
+  text: string;
+  /** Preset names to try first, then a pattern over names and descriptions. */
+  names: string[];
+  pattern: RegExp;
+  /** A seed that shows the idea, where it shows in some seeds and not others (say so in `text`). */
+  seed?: number;
+  /** Settings the link changes from the preset (say which in `text`). */
+  settings?: Partial<ExperimentSettings>;
+  /** The kind of learning it is about: the open preset's family comes first, the others fold away. */
+  family: TeachingFamily;
+}
+
+export const TOPICS: Topic[] = [
+  {
+    id: 'how-it-learns',
+    family: 'classic',
+    title: 'How an agent learns here',
+    text: 'The agent tries the task over and over. Each try is an episode, and its return is the reward it collected (in CartPole, one point for every step the pole stays up, at most 500). Actors play episodes in parallel, each in its own Web Worker; the learner updates the network from what they saw and sends them the new weights. The live view plays the current policy, and the return chart should climb towards the dashed target line.',
+    names: ['quickstart'],
+    pattern: /quickstart/i,
+  },
+  {
+    id: 'continuous-actions',
+    family: 'continuous',
+    title: 'Continuous actions: Q-values and exploration',
+    text: 'In Pendulum the action is a torque, any number from −2 to 2, not a choice among a few buttons. SAC and TD3 learn two things side by side. A critic guesses, for a state and a torque, the return still to come: its Q-value (two critics, and the smaller guess is used, because a single one learns to overestimate). An actor proposes the torque the critic rates highest. To keep exploring, TD3 adds random noise to the actor’s torque while it collects data; SAC makes the actor itself random and pays it a bonus for that randomness (its entropy), with a weight α it tunes itself so the randomness shrinks as the task is learned. Every step the actors take goes into a replay buffer, and the learner trains on random samples of it, so old experience is used many times.',
+    names: ['sac-pendulum', 'td3-pendulum'],
+    pattern: /sac|td3/i,
+  },
+  {
+    id: 'pendulum-return',
+    family: 'continuous',
+    title: 'What a good Pendulum return is',
+    text: 'Each Pendulum episode is 200 steps, and every step costs more the further the pendulum is from upright, the faster it spins and the harder it pushes, so every return is negative and closer to zero is better. Random torques score about −1,200 to −1,500. A policy that swings the pendulum up and holds it scores about −150 to −200: that is solved (the dashed target line is −200). On the way there the average often sits near −800 to −1,000 for a while, then climbs quickly once the swing-up is found; single episodes keep scattering, because some start hanging straight down and need a longer swing.',
+    names: ['sac-pendulum', 'td3-pendulum'],
+    pattern: /pendulum/i,
+  },
+  {
+    id: 'offline-data',
+    family: 'offline',
+    title: 'Learning from a fixed dataset',
+    text: 'Offline learning never lets the agent try anything: it trains only on transitions someone saved before (here a shipped dataset of Pendulum steps from another policy), and takes no new environment steps while it learns. Progress is therefore counted in gradient steps, one per batch drawn from the dataset. Every so often the current policy is tested: a few greedy episodes in the real environment, whose returns are the points on the return chart (on the Pendulum scale: about −1,200 to −1,500 is random, −150 to −200 is solved). Those test episodes are only looked at, never learned from.',
+    names: ['cql-pendulum'],
+    pattern: /offline|cql|bc-/i,
+  },
+  {
+    id: 'conservative-penalty',
+    family: 'offline',
+    title: 'Why CQL is conservative',
+    text: 'A critic trained on a dataset is never told it is wrong about actions the data does not contain, and the actor goes straight for whatever the critic overrates: the policy falls apart while the critic’s numbers look fine. CQL (conservative Q-learning) adds a penalty that pushes Q down on actions the policy or chance proposes and up on the actions in the data, so the learned policy stays near what the data supports. The conservative gap among the diagnostics is that difference; the conservative weight α_cql sets how hard it pushes (0 turns it off, leaving plain SAC on the dataset). On data from one half-trained policy, turning it off makes the policy fall below random; on data with every kind of action it matters little.',
+    names: ['cql-pendulum-medium', 'cql-pendulum'],
+    pattern: /cql/i,
+  },
+  {
+    id: 'shared-reward',
+    family: 'marl',
+    title: 'Many agents, one reward',
+    text: 'In simple_spread three agents must cover three landmarks between them, without bumping into each other. They are scored as a team: each step the team loses the distance from every landmark to its nearest agent, and a little more for every collision. No agent is told which landmark is its own, so they must learn to split the work from a reward they share. Each agent sees only its own position, speed and where the others and the landmarks are relative to it. QMIX and VDN learn one Q-value per agent and add (VDN) or mix (QMIX) them into the team’s; MADDPG gives each agent an actor and a critic that sees every agent during training.',
+    names: ['qmix-spread', 'vdn-spread', 'maddpg-spread'],
+    pattern: /spread/i,
+  },
+  {
+    id: 'spread-return',
+    family: 'marl',
+    title: 'What a good simple_spread return is',
+    text: 'The return is the team’s over a 25-step episode, always negative: closer to zero is better. In this project’s benchmark random moves score about −79 and agents that stand still about −72; after 40,000 training steps VDN and MADDPG reach about −57 to −60 with greedy actions. So a curve that climbs from the random level by ten or twenty points is real learning, even if it looks small. Early in training the average often falls below random first: the agents explore with random actions and wander off. In the live view (as PettingZoo draws it: the agents blue circles, the landmarks small grey ones) good agents head for different landmarks and stop there.',
+    names: ['qmix-spread', 'vdn-spread', 'maddpg-spread'],
+    pattern: /spread/i,
+  },
+  {
+    id: 'serial-collapse',
+    family: 'swarm',
+    title: 'Serial collapse',
+    text: 'An orchestrator that starts out doing every subtask itself can stay that way: handing out a few subtasks does not bring the answer in sooner at first, so nothing pushes it to delegate. Under the swarm’s rules this comes from the start, not from the reward: from an unbiased start no held-out seed collapsed, with or without the λ bonuses; when the “direct” action starts 6 logits ahead, 4 of 10 never delegated in 120 updates (5 of 10 in 60). The link opens the swarm with that start (start bias 6).',
+    names: ['swarm-v2-annealed'],
+    pattern: /serial.?collapse|unshaped|no shaping/i,
+    settings: { 'swarm2.startBias': 6 },
+  },
+  {
+    id: 'spurious-parallelism',
+    family: 'swarm',
+    title: 'Spurious parallelism',
+    text: 'Subagents that add nothing: work already planned or claimed handed out again, items too small to be worth a subagent, or more results than the orchestrator’s context can hold. Parallelism rises while the finish rate falls. In the swarm it showed in 5 to 9 of 10 held-out seeds of every row, the unshaped one included, while every decision shared the episode’s return; judged stage by stage against a learned critic it fell to 0 to 3 of 10 after 60 updates and to none after 120, and a λ1 that never anneals (the report’s cause) did not bring it back; credit bootstrapped from the critic’s own estimates (GAE λ 0.8) did, in 3 of 5 tuning seeds. Every result read also fills the orchestrator’s context: the learned, greedy and planner orchestrators leave about a fifth of the subtasks without an answer for want of it; the scripted packer, which fills its subagents fuller and asks for no second opinions, leaves an eighth. The learned one gives batching up early in training (watch “subtasks per subagent” fall to 1 among the diagnostics); started from the packer’s demonstrations it keeps some, unless r_parallel keeps paying: with λ1 constant it ends with 35 subagents for 36 subtasks, claims fewer of them and scores 0.88 against 0.91 without shaping (held-out seeds). Subagents that cost context rather than fail: the finish rate stays near 1. The link starts from the packer’s demonstrations and keeps λ1 constant: watch subtasks per subagent among the diagnostics (seed 1: from 1.75 to 1.0 within 30 updates, while r_perf falls from 0.91 to 0.84).',
+    names: ['swarm-v2-constant-lambda1'],
+    pattern: /spurious/i,
+    settings: { 'swarm2.start': 'demonstrations', 'swarm2.teacher': 'packer' },
+  },
+  {
+    id: 'annealing',
+    family: 'swarm',
+    title: 'Annealing λ1 and λ2',
+    text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score. From the presets’ start the shaping changes little: after 120 updates on held-out seeds the shaped rows end at r_perf 0.85 to 0.86, the unshaped one at 0.85, within the spread between seeds. Started from the scripted packer’s demonstrations, the rows with λ1 end lower (0.88 to 0.89) than those without (0.91): each new subagent’s creating decision is paid a share of r_parallel and a join nothing, so batching loses while λ1 lasts and is not won back after. With those shares given to the stage’s launch instead (r_parallel credit: launch) the annealed row ends at 0.91 too, and it meets the target (0.9 at a third of serial) in 8 of 10 held-out seeds judged on each seed’s median over five training runs (one run alone: 7 or 8), against 5 to 6 without shaping in single runs: a small gain, about what one run differs from the next. At 100 subtasks it matters more: from the same start, 7 of 10 held-out seeds end at the target with the launch credit, 4 with the creators’ shares, whose subagents grow from about 50 to as many as 116 while λ1 lasts. The best scripted orchestrator, the packer, reaches 0.93.',
+    names: ['swarm-v2-annealed'],
+    pattern: /anneal/i,
+  },
+  {
+    id: 'critical-steps',
+    family: 'swarm',
+    title: 'Critical steps vs total steps',
+    text: 'Critical steps add, per stage, the orchestrator’s steps and the slowest subagent’s: that is latency. Total steps count every agent’s work. Parallelism lowers the first while the second can grow; the serial baseline and the lower bound frame the gap.',
+    names: ['swarm-v2-annealed'],
+    pattern: /critical|latency|swarm/i,
+  },
+  {
+    id: 'actors-lag',
+    family: 'classic',
+    title: 'Actors and policy lag',
+    text: 'Actors collect experience in Web Workers with a copy of the policy. When they run ahead of the learner, their batches come from older weights: the policy lag chart shows how many updates old, and V-trace (IMPALA) corrects for it.',
+    names: ['impala-cartpole', 'impala'],
+    pattern: /impala|policy lag|async/i,
+  },
+];
+
+/** The notes for the open preset's family first, then the rest (shown folded, under their family's name). */
+export function topicsFor(family: TeachingFamily): { own: Topic[]; other: Topic[] } {
+  return { own: TOPICS.filter((t) => t.family === family), other: TOPICS.filter((t) => t.family !== family) };
+}
+
+/** The preset a note opens: the first of its names that exists, else the first whose name or description matches. */
+export function findPreset(t: Topic): Preset | undefined {
+  return t.names.map((n) => PRESETS.find((p) => p.name === n)).find(Boolean) ?? PRESETS.find((p) => t.pattern.test(p.name) || t.pattern.test(p.description));
+}
