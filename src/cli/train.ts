@@ -20,7 +20,7 @@ import { TrainingRun } from '../engine/trainer';
 import { checkOutputPath, parseTrainArgs, TRAIN_USAGE, type TrainArgs } from './args';
 import { printHelpIfAsked } from './help';
 import { ProgressBar } from './progress';
-import { oneLine, runMain } from './runMain';
+import { oneLine, onStopSignal, runMain } from './runMain';
 import { takeClusterFlags } from '../cluster/flags';
 import { joinClusterAsLearner } from '../cluster/learner';
 
@@ -53,6 +53,9 @@ function writeCheckpoint(path: string, bytes: Uint8Array): void {
 }
 
 async function main(): Promise<number> {
+  // Installed first: a signal while the run starts up stops it as soon as it exists.
+  let run: TrainingRun | null = null;
+  const signalled = onStopSignal(() => run?.stop());
   let args: TrainArgs;
   let cluster: ReturnType<typeof takeClusterFlags>['cluster'];
   if (printHelpIfAsked(process.argv.slice(2), TRAIN_USAGE)) return 0;
@@ -89,7 +92,7 @@ async function main(): Promise<number> {
     if (writeError) return;
     writeError = `${what}: ${oneLine(err)}`;
     process.stderr.write(`${bar ? '\n' : ''}error: ${writeError}\n`);
-    run.stop();
+    run?.stop();
   };
   const write = (record: RunRecord) => {
     const line = `${JSON.stringify(record)}\n`;
@@ -107,7 +110,7 @@ async function main(): Promise<number> {
   const clusterLink = cluster ? await joinClusterAsLearner(cluster.server, cluster.creds, (line) => process.stderr.write(`${line}\n`), cluster.pack) : null;
   let lastWeights: Uint8Array | null = null;
   let lastSwarm: SwarmHeadline | null = null;
-  const run = new TrainingRun(
+  run = new TrainingRun(
     args.config,
     (record) => {
       if (record.type === 'swarm') lastSwarm = swarmHeadline(record.episodes);
@@ -128,7 +131,7 @@ async function main(): Promise<number> {
       if (record.type === 'notice') {
         process.stderr.write(`${bar ? '\n' : ''}${record.level}: ${record.message}\n`);
         // Headless there is nobody to press resume: a paused run (NaN loss) ends here.
-        if (record.level === 'error') run.stop();
+        if (record.level === 'error') run?.stop();
       }
       if (record.type === 'update' && bar) {
         const mean = record.meanReturn20 === null ? '-' : record.meanReturn20.toFixed(1);
@@ -138,9 +141,7 @@ async function main(): Promise<number> {
     nodePlatform(),
     { changes: args.changes },
   );
-  const stopOnSignal = () => run.stop();
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
+  if (signalled.signal !== null) run.stop();
   const summary = await run.run();
   await clusterLink?.close();
   bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s${lastSwarm ? `; swarm: ${formatSwarmHeadline(lastSwarm)}` : ''}`);

@@ -234,6 +234,16 @@ export const BACKOFF_MAX_MS = 1_000;
 /** After a run is interrupted (Stop, or no actors left), how long the loop gets to unwind before its resources are freed. */
 const UNWIND_MS = 2_000;
 
+/**
+ * Let timers and signal handlers run once per update. Node hands a worker's queued messages over
+ * in one go, so a loop whose actors keep a result waiting (an off-policy learner taking many
+ * gradient steps per update) can run update after update on promise callbacks alone, and Ctrl-C,
+ * SIGTERM and the heartbeat's timers would wait for ever. In the browser tasks take turns anyway.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return typeof setImmediate === 'function' ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
+}
+
 
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
@@ -318,6 +328,7 @@ export class LoopProgress {
    * never retries at once: it yields to timers, messages and signal handlers (Stop, SIGINT).
    */
   async proceed(): Promise<boolean> {
+    await yieldToEventLoop();
     if (this.update === this.updateAtProceed) await this.backoff('update');
     else this.failures.delete('update');
     this.updateAtProceed = this.update;
