@@ -244,6 +244,26 @@ function yieldToEventLoop(): Promise<void> {
   return typeof setImmediate === 'function' ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
 }
 
+/**
+ * For an update made of many synchronous steps (thousands of gradient steps): between steps,
+ * `stillRunning()` lets timers and signal handlers run about every SLICE_MS and says false once the
+ * run is stopping, so Stop and Ctrl-C do not wait for the whole update. The steps themselves, and
+ * so the numbers, are the same.
+ */
+export class UpdateSlicer {
+  private sliceStarted = performance.now();
+  constructor(private readonly gate: { readonly current: string }) {}
+
+  async stillRunning(): Promise<boolean> {
+    if (performance.now() - this.sliceStarted >= SLICE_MS) {
+      await yieldToEventLoop();
+      this.sliceStarted = performance.now();
+    }
+    return this.gate.current !== 'stopped';
+  }
+}
+const SLICE_MS = 50;
+
 
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
