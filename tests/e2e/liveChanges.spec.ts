@@ -58,7 +58,7 @@ test('a learning rate changed while QuickStart trains is marked, carried by the 
     .poll(async () => Number(((await page.getByTestId('updates').textContent()) ?? '0').replace(/\D/g, '')), { timeout: 180_000 })
     .toBeGreaterThan(UPDATES);
   await page.getByTestId('stop').click();
-  await expectStatus(page, 'stopped', 60_000);
+  await expectStatus(page, 'done', 60_000);
   await page.screenshot({ path: `${shots}live-change.png`, fullPage: true });
 
   // The page's own records of the run, from its export.
