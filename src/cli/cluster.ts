@@ -18,7 +18,7 @@ import { joinLinkFor } from '../cluster/joinLink';
 import { startNatsServer } from '../cluster/natsServer';
 import { originSet } from '../cluster/originGate';
 import { DEFAULT_PAGE_ORIGINS, generateToken, isLoopback } from '../cluster/serverConfig';
-import { runMain } from './runMain';
+import { onStopSignal, runMain, type StopSignal } from './runMain';
 import { printHelpIfAsked } from './help';
 
 const USAGE = 'Usage: npm run cluster -- [--listen HOST] [--port N] [--ws-port N] [--creds FILE] [--origin URL[,URL...]] [--app URL] [--tls-cert FILE --tls-key FILE]';
@@ -36,6 +36,10 @@ function appUrl(raw: string): string {
 }
 
 async function main(): Promise<number> {
+  // Installed first: a signal while nats-server starts still stops it and removes its files.
+  let signalledWith: (signal: StopSignal) => void = () => {};
+  const signalled = new Promise<string>((r) => (signalledWith = r));
+  const received = onStopSignal((signal) => signalledWith(signal));
   let flags: Map<string, string>;
   if (printHelpIfAsked(process.argv.slice(2), USAGE)) return 0;
   try {
@@ -78,6 +82,11 @@ async function main(): Promise<number> {
     allowedOrigins: origins,
     ...(tls ? { tlsCert: flags.get('--tls-cert'), tlsKey: flags.get('--tls-key') } : {}),
   });
+  if (received.signal !== null) {
+    await server.stop();
+    process.stderr.write(`cluster stopped (${received.signal})\n`);
+    return 0;
+  }
   try {
     writeCreds(credsPath, { version: 1, servers: [server.url], token, ws: server.wsUrl });
     const join = joinLinkFor(app, { url: server.wsUrl ?? '', token });
@@ -104,14 +113,12 @@ async function main(): Promise<number> {
     throw err;
   }
   const exited = new Promise<string>((r) => server.process.once('exit', (code) => r(`nats-server exited (code ${code})`)));
-  const signalled = new Promise<string>((r) => {
-    process.once('SIGINT', () => r('SIGINT'));
-    process.once('SIGTERM', () => r('SIGTERM'));
-  });
-  const why = await Promise.race([exited, signalled]);
+  let why = await Promise.race([exited, signalled]);
+  // Ctrl-C reaches nats-server too (same process group): its exit then is the signal's doing.
+  if (received.signal !== null) why = received.signal;
   await server.stop();
   process.stderr.write(`cluster stopped (${why})\n`);
-  return why.startsWith('nats-server') ? 1 : 0;
+  return received.signal === null ? 1 : 0;
 }
 
 runMain(main);

@@ -19,3 +19,23 @@ export function runMain(main: () => Promise<number>): void {
     },
   );
 }
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * Ctrl-C and SIGTERM ask the command to end cleanly: the first calls `stop` once; later ones
+ * (a second Ctrl-C, npm forwarding the terminal's signal again) are absorbed while the command
+ * ends. The handlers stay installed until the process exits: a signal that found no handler
+ * would kill the process before it writes its summary and last checkpoint.
+ */
+export function onStopSignal(stop: (signal: StopSignal) => void): { readonly signal: StopSignal | null } {
+  const state: { signal: StopSignal | null } = { signal: null };
+  const handle = (signal: StopSignal) => {
+    if (state.signal !== null) return;
+    state.signal = signal;
+    stop(signal);
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+  return state;
+}

@@ -9,7 +9,13 @@
  * and one line naming the flag, before training starts; a write that fails during the run
  * (a full disk) stops it with one line and exit code 1.
  */
-import { runMain } from './runMain';
-import { trainCommand } from './trainCommand';
+import { onStopSignal, runMain } from './runMain';
+import { trainCommand, type StopRequests } from './trainCommand';
 
-runMain(() => trainCommand(process.argv.slice(2)));
+// Installed first: a signal while the run starts up stops it as soon as it exists.
+const stops: StopRequests = { stop: null, signalled: false };
+onStopSignal(() => {
+  stops.signalled = true;
+  stops.stop?.();
+});
+runMain(() => trainCommand(process.argv.slice(2), stops));

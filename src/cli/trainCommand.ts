@@ -46,8 +46,18 @@ function writeCheckpoint(path: string, bytes: Uint8Array): void {
   renameSync(`${path}.partial`, path);
 }
 
+/**
+ * How the entry's Ctrl-C / SIGTERM handler reaches the run: `stop` is set once the run exists, and
+ * `signalled` says a signal came before it did (the entry installs its handler first thing).
+ */
+export interface StopRequests {
+  stop: (() => void) | null;
+  signalled: boolean;
+}
+
 /** Runs `npm run train` with these flags (argv without node and the script); resolves to the exit code. */
-export async function trainCommand(argv: string[]): Promise<number> {
+export async function trainCommand(argv: string[], stops: StopRequests = { stop: null, signalled: false }): Promise<number> {
+  let run: TrainingRun | null = null;
   let args: TrainArgs;
   let cluster: ReturnType<typeof takeClusterFlags>['cluster'];
   if (printHelpIfAsked(argv, TRAIN_USAGE)) return 0;
@@ -86,7 +96,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
     if (writeError) return;
     writeError = `${what}: ${oneLine(err)}`;
     process.stderr.write(`${bar ? '\n' : ''}error: ${writeError}\n`);
-    run.stop();
+    run?.stop();
   };
   const write = (record: RunRecord) => {
     const line = `${JSON.stringify(record)}\n`;
@@ -104,7 +114,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
   const clusterLink = cluster ? await joinClusterAsLearner(cluster.server, cluster.creds, (line) => process.stderr.write(`${line}\n`), cluster.pack) : null;
   let lastWeights: Uint8Array | null = null;
   let lastSwarm: SwarmHeadline | null = null;
-  const run = new TrainingRun(
+  run = new TrainingRun(
     args.config,
     (record) => {
       if (record.type === 'swarm') lastSwarm = swarmHeadline(record.episodes);
@@ -125,7 +135,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
       if (record.type === 'notice') {
         process.stderr.write(`${bar ? '\n' : ''}${record.level}: ${record.message}\n`);
         // Headless there is nobody to press resume: a paused run (NaN loss) ends here.
-        if (record.level === 'error') run.stop();
+        if (record.level === 'error') run?.stop();
       }
       if (record.type === 'update' && bar) {
         const mean = record.meanReturn20 === null ? '-' : record.meanReturn20.toFixed(1);
@@ -137,12 +147,10 @@ export async function trainCommand(argv: string[]): Promise<number> {
     nodePlatform(),
     { changes: args.changes },
   );
-  const stopOnSignal = () => run.stop();
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
-  const summary = await run.run();
-  process.off('SIGINT', stopOnSignal);
-  process.off('SIGTERM', stopOnSignal);
+  const started = run;
+  stops.stop = () => started.stop();
+  if (stops.signalled) started.stop();
+  const summary = await started.run();
   await clusterLink?.close();
   bar?.finish(`${summary.stopReason}: ${summary.episodes} episodes, ${summary.envSteps} steps, ${summary.wallSeconds.toFixed(1)} s${lastSwarm ? `; swarm: ${formatSwarmHeadline(lastSwarm)}` : ''}`);
   if (outFd !== null) {

@@ -13,11 +13,17 @@
  * The heartbeat is answered by the worker host, not by the actor's code, but it shares the
  * worker's event loop: a synchronous method that runs longer than `heartbeatTimeoutMs` looks hung
  * and gets replaced. Size the timeout above your longest synchronous call.
+ *
+ * An actor can also keep answering heartbeats and never answer a call (a call whose promise never
+ * settles, a host that drops calls). Each call therefore has a deadline derived from the pool's own
+ * measured times for that method (see CallDeadlines); an actor past it is reported ('died', reason
+ * 'unresponsive', "stopped answering calls") and replaced like a dead one.
  */
 import { ActorDiedError, type ActorDeath } from './errors';
 import type { ActorClass } from './registry';
 import type { MethodArgs, MethodKeys, MethodResult, RemoteActor, RemoteClassHandle } from './remoteClass';
 import { sleep } from '../abortableSleep';
+import { CallDeadlines, type CallDeadlineOptions } from './callDeadlines';
 
 export type PoolActorState = 'starting' | 'idle' | 'busy' | 'dead' | 'replaced';
 
@@ -63,6 +69,8 @@ export interface ActorPoolOptions<T> {
   onEvent?(event: PoolEvent): void;
   /** Runs on every actor the pool builds, the first ones included, before it takes pool calls. */
   afterSpawn?(actor: RemoteActor<T>, index: number): void | Promise<void>;
+  /** How late a call may be before its actor is replaced (see CallDeadlines); false: never. */
+  callDeadline?: CallDeadlineOptions | false;
 }
 
 interface Slot<T> {
@@ -119,10 +127,12 @@ export class ActorPool<T> {
   private readonly closing = new AbortController();
   private resolveAllGone!: () => void;
   private readonly allGone = new Promise<void>((resolve) => (this.resolveAllGone = resolve));
+  private readonly deadlines: CallDeadlines | null;
 
   private constructor(createActor: (index: number, signal: AbortSignal) => Promise<RemoteActor<T>>, options: ActorPoolOptions<T>) {
     this.createActor = createActor;
     this.options = options;
+    this.deadlines = options.callDeadline === false ? null : new CallDeadlines(options.callDeadline ?? {});
   }
 
   /**
@@ -251,12 +261,19 @@ export class ActorPool<T> {
     slot.calls++;
     slot.inFlight++;
     if (!actor.isDead) slot.state = 'busy';
+    const started = performance.now();
+    const deadlineMs = this.deadlines?.deadlineMs(String(method)) ?? null;
+    const late = deadlineMs === null ? undefined : setTimeout(() => this.stoppedAnswering(actor, String(method), deadlineMs), deadlineMs);
+    (late as { unref?: () => void } | undefined)?.unref?.();
     try {
-      return await actor.call(method, args, { timeoutMs: this.options.callTimeoutMs });
+      const result = await actor.call(method, args, { timeoutMs: this.options.callTimeoutMs });
+      this.deadlines?.record(String(method), performance.now() - started);
+      return result;
     } catch (err) {
       slot.lastError = describeError(err);
       throw err;
     } finally {
+      clearTimeout(late);
       slot.inFlight--;
       if (slot.actor === actor && !actor.isDead && slot.inFlight === 0) slot.state = 'idle';
     }
@@ -403,6 +420,14 @@ export class ActorPool<T> {
     slot.gone = true;
     this.emit({ type: 'gone', index: slot.index, actorName: slot.name, error, respawns: slot.respawns });
     if (this.slots.every((s) => s.gone)) this.resolveAllGone();
+  }
+
+  /** A call outlived its deadline: the actor is replaced as if it had died (its calls reject with ActorDiedError). */
+  private stoppedAnswering(actor: RemoteActor<T>, method: string, deadlineMs: number): void {
+    if (actor.isDead || this.closed) return;
+    this.deadlines?.missed(method);
+    const error = new Error(`[${actor.actorName}] stopped answering calls: ${method} got no answer within ${Math.round(deadlineMs)} ms (its heartbeat still answered)`);
+    void actor.terminate('unresponsive', error);
   }
 
   private startHeartbeat(): void {

@@ -25,3 +25,4 @@ export { setActorSpawner, getActorSpawner, nodeWorkerSpawner, isNodeRuntime, typ
 export { nodeEndpoint, dedupingEndpoint, type NodeMessageTarget } from './endpoint';
 export { runActorHost } from './host';
 export { ActorPool, ActorPoolStartError, type ActorPoolOptions, type PoolActorState, type PoolActorStatus, type PoolEvent } from './actorPool';
+export { CallDeadlines, type CallDeadlineOptions } from './callDeadlines';

@@ -233,6 +233,36 @@ export const BACKOFF_MAX_MS = 1_000;
 /** After a run is interrupted (Stop, or no actors left), how long the loop gets to unwind before its resources are freed. */
 const UNWIND_MS = 2_000;
 
+/**
+ * Let timers and signal handlers run once per update. Node hands a worker's queued messages over
+ * in one go, so a loop whose actors keep a result waiting (an off-policy learner taking many
+ * gradient steps per update) can run update after update on promise callbacks alone, and Ctrl-C,
+ * SIGTERM and the heartbeat's timers would wait for ever. In the browser tasks take turns anyway.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return typeof setImmediate === 'function' ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
+}
+
+/**
+ * For an update made of many synchronous steps (thousands of gradient steps): between steps,
+ * `stillRunning()` lets timers and signal handlers run about every SLICE_MS and says false once the
+ * run is stopping, so Stop and Ctrl-C do not wait for the whole update. The steps themselves, and
+ * so the numbers, are the same.
+ */
+export class UpdateSlicer {
+  private sliceStarted = performance.now();
+  constructor(private readonly gate: { readonly current: string }) {}
+
+  async stillRunning(): Promise<boolean> {
+    if (performance.now() - this.sliceStarted >= SLICE_MS) {
+      await yieldToEventLoop();
+      this.sliceStarted = performance.now();
+    }
+    return this.gate.current !== 'stopped';
+  }
+}
+const SLICE_MS = 50;
+
 
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
@@ -318,6 +348,7 @@ export class LoopProgress {
    * never retries at once: it yields to timers, messages and signal handlers (Stop, SIGINT).
    */
   async proceed(): Promise<boolean> {
+    await yieldToEventLoop();
     if (this.update === this.updateAtProceed) await this.backoff('update');
     else this.failures.delete('update');
     this.updateAtProceed = this.update;

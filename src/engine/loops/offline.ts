@@ -13,7 +13,7 @@ import { buildContinuousLearner, numParam } from '../continuousLearner';
 import { GREEDY } from '../continuousPolicy';
 import { ContinuousRolloutActor, type ContinuousRolloutActorOptions } from '../continuousRolloutActor';
 import { loadDataset } from '../datasetSource';
-import { actorHandle, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { actorHandle, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, UpdateSlicer } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -52,9 +52,16 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
         const before = await agent.getWeightsAsync();
         const sums = new MetricMeans();
         const n = Math.min(evalEvery, total - gradientSteps);
-        for (let k = 0; k < n; k++) {
+        const slicer = new UpdateSlicer(ctx.gate);
+        let k = 0;
+        for (; k < n && (await slicer.stillRunning()); k++) {
           const m = agent.learn(buffer.sample(batchSize));
           sums.add(m);
+        }
+        if (k < n) {
+          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
+          agent.setWeights(before);
+          break;
         }
         gradientSteps += n;
         const metrics = sums.means();

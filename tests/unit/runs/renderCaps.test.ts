@@ -14,9 +14,7 @@ describe('what the renderers draw', () => {
       { lag: '2', lo: 2, hi: 2, batches: 1 },
     ]);
     // One lag of 2^32 once allocated 2^32 + 1 bars. Bins are ceil(2^32 / 40) = 107374183 lags wide.
-    const started = performance.now();
     const bins = lagBins({ 0: 5, 4294967296: 1 });
-    expect(performance.now() - started).toBeLessThan(50);
     expect(bins.length).toBeLessThanOrEqual(MAX_LAG_BARS);
     expect(bins[0]).toEqual({ lag: '0–107374182', lo: 0, hi: 107374182, batches: 5 });
     expect(bins[bins.length - 1].batches).toBe(1);
