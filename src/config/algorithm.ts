@@ -75,7 +75,17 @@ export interface AlgorithmDescriptor<Id extends string = string, P extends strin
   loadContinuous?: () => Promise<ContinuousAlgorithmModule<ParamsOf<S>>>;
   /** Multi-agent algorithms (family 'marl'): the update rule, built from the MPE task it learns (network: null). */
   loadMarl?: () => Promise<MarlAlgorithmModule<ParamsOf<S>>>;
+  /**
+   * What one gradient step of its update trains on, from the run's settings: transitions, rows of
+   * a minibatch, or whole episodes for the recurrent multi-agent rules. "auto" times the learner at
+   * this batch (src/workers/backendProbe.ts). Method syntax, so descriptors of different settings
+   * sit side by side in the registry.
+   */
+  updateBatch(settings: UpdateBatchSettings<P, S>): number;
 }
+
+/** The settings an update's batch size follows from: the shared ones and the algorithm's own. */
+export type UpdateBatchSettings<P extends string, S extends Record<string, Setting>> = Readonly<SharedSettingValues & PrefixedValues<P, S>>;
 
 /** The networks of a Box-action algorithm: sizes, the env's action bounds and the model settings. */
 export interface ContinuousNetSpec {

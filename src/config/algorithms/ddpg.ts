@@ -8,6 +8,7 @@ export const DDPG = defineAlgorithm({
   prefix: 'ddpg',
   label: 'DDPG',
   loop: 'offPolicyContinuous',
+  updateBatch: (s) => s['ddpg.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   // Defaults: Stable-Baselines3 DDPG (lr 1e-3, τ 0.005, γ 0.99, batch 256, learning_starts 100).
   settings: {

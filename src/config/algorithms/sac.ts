@@ -9,6 +9,7 @@ export const SAC = defineAlgorithm({
   prefix: 'sac',
   label: 'SAC',
   loop: 'offPolicyContinuous',
+  updateBatch: (s) => s['sac.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   // Defaults: Stable-Baselines3 SAC (lr 3e-4, τ 0.005, γ 0.99, batch 256, learning_starts 100, α auto from 1.0, H̄ = −|A|).
   settings: {

@@ -62,6 +62,8 @@ export const SWARM_PPO = defineAlgorithm({
   label: 'Agent swarm (PARL orchestrator, PPO)',
   family: 'swarm',
   loop: 'swarm',
+  /** Orchestrator decisions per PPO batch: a few dozen stages per episode, one episode per env. */
+  updateBatch: (s) => s.actors * s.envsPerActor * 32,
   actor: 'SwarmActor',
   network: null,
   settings: {

@@ -9,6 +9,7 @@ export const TD3 = defineAlgorithm({
   prefix: 'td3',
   label: 'TD3',
   loop: 'offPolicyContinuous',
+  updateBatch: (s) => s['td3.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   // Defaults: CleanRL td3_continuous_action.py / SB3 TD3 (lr 3e-4 … 1e-3, policy delay 2, target noise 0.2 clipped at 0.5).
   settings: {
