@@ -26,12 +26,14 @@ async function sweep(page: Page): Promise<void> {
       const swarm = descriptorOf(resolveExperiment(preset.name).settings.algorithm).family === 'swarm';
       await page.locator(`input[name="preset"][value="${preset.name}"]`).check();
       await page.getByTestId('start').click();
-      await expect.poll(() => updatesShown(page, swarm), { timeout: 180_000, intervals: [250] }).toBeGreaterThan(0);
+      await expect.poll(() => updatesShown(page, swarm), { timeout: 300_000, intervals: [250] }).toBeGreaterThan(0);
       const name = (await page.getByTestId('backend-name').textContent()) ?? '';
       const reason = (await page.getByTestId('backend-reason').textContent()) ?? '';
-      test.info().annotations.push({ type: preset.name, description: `${name}, first update ${Date.now() - t0} ms after Start; ${reason}` });
-      // The choice is the fastest measured backend, from a probe of this run's learner.
-      expect(reason, preset.name).toMatch(new RegExp(`^${name}: ((at least )?[\\d.]+x faster than \\w+ here|the only backend measured here)`));
+      const line = `${preset.name}: ${name}, first update ${Date.now() - t0} ms after Start; ${reason}`;
+      test.info().annotations.push({ type: preset.name, description: line });
+      console.log(line);
+      // The choice is the fastest measured backend (a software adapter only by a margin), from a probe of this run's learner.
+      expect(reason, preset.name).toMatch(new RegExp(`^${name}: ((at least )?[\\d.]+x faster than \\w+ here|the only backend measured here|chosen over \\w+ \\(software adapter\\), which measured only)`));
       expect(reason, preset.name).toMatch(/measured on a batch of \d+/);
       expect(name, preset.name).toBe('wasm');
       await page.getByTestId('stop').click();
