@@ -10,8 +10,7 @@
  *
  * The benchmark CLI takes any `--key value` and ignores keys it does not read, so a flag the old code
  * does not know would silently run different settings on the two sides: such a flag is refused up front,
- * unless named in `--unread-ok` (a flag that the old code does without on purpose: `--version 1` picks the
- * first swarm in swarm-story now, which was the only one at the old commits).
+ * unless named in `--unread-ok` (a flag that the old code does without on purpose).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';

@@ -167,7 +167,7 @@ export function runFileImportTarget(): FuzzTarget {
   const base = JSON.parse(exportRunFile(sampleRun('fuzz'))) as Json;
   const input = fc.record({
     mutations: fc.array(fc.record({ picks: fc.array(fc.nat(), { maxLength: 8 }), value: hostileJson }), { maxLength: 3 }),
-    // A trace keeps keys it does not know (other versions add some): hostile JSON goes there too.
+    // An older file's first-swarm trace ('trace', dropped on import) carries hostile JSON too.
     traceExtra: fc.option(hostileJson),
     raw: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   });

@@ -194,9 +194,9 @@ export function medianOverRuns(runs: readonly SeedFigures[][]): SeedFigures[] {
   });
 }
 
-/** swarm-story's flags for the second swarm (its --help; swarm.ts adds --version and the first swarm's). */
+/** swarm-story's flags for the second swarm (its --help). */
 export const STORY_V2_FLAGS: readonly BenchFlag[] = [
-  { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5); with --version 1: swarm.updates over each preset` },
+  { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5)` },
   { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all; none: only the scripted baselines and the floor)` },
   { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
   { name: 'eval', value: 'N', text: 'evaluation tasks per seed (default 5)' },
@@ -222,8 +222,28 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
 
-/** swarm-story's --seeds with the second swarm: a filter on the split's seeds, not the seeds to run. */
-export const STORY_V2_SEEDS = "picks seeds out of the split's (1-5, held-out 6-15; default all of them)";
+/** swarm-story's --seeds with the second swarm: exactly the seeds to run, any positive seeds. */
+export const STORY_V2_SEEDS = 'runs exactly these seeds, any positive integers (default: the --split, held-out 6-15); with --split, every seed must belong to it';
+
+/**
+ * The seeds swarm-story runs, grouped as the table names them. `--seeds` alone runs exactly those seeds, so anyone can
+ * check the table on seeds of their own; with `--split` as well, each seed must lie in that split (a check, not a filter).
+ */
+export function storySplits(splitFlag: string | undefined, seedsFlag: string | undefined): { name: string; seeds: number[] }[] {
+  const split = splitFlag ?? 'heldout';
+  if (!isOneOf(split, ['tuning', 'heldout', 'both'] as const)) throw new Error(`swarm-story: --split must be tuning, heldout or both, got ${split}`);
+  const named = [
+    ...(split !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
+    ...(split !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
+  ];
+  if (seedsFlag === undefined) return named;
+  const seeds = seedsFlag.split(',').map((x) => Number(x.trim()));
+  if (!seeds.length || seeds.some((x) => !Number.isInteger(x) || x < 1)) throw new Error(`swarm-story: --seeds must be positive integers, got ${seedsFlag}`);
+  if (splitFlag === undefined) return [{ name: `seeds ${seeds.join(',')}`, seeds }];
+  const outside = seeds.filter((x) => !named.some((s) => s.seeds.includes(x)));
+  if (outside.length) throw new Error(`swarm-story: seed ${outside.join(', ')} is not in --split ${split}; leave out --split to run any seeds`);
+  return named.map((s) => ({ ...s, seeds: s.seeds.filter((x) => seeds.includes(x)) })).filter((s) => s.seeds.length > 0);
+}
 
 /** swarm-scale's flags for the second swarm. */
 export const SCALE_V2_FLAGS: readonly BenchFlag[] = [
@@ -326,12 +346,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const unknownRows = (wanted ?? []).filter((w) => !STORY_ROWS.some((r) => r.name === w));
   if (unknownRows.length) throw new Error(`swarm-story: no row named ${unknownRows.map((w) => JSON.stringify(w)).join(', ')} (rows: ${STORY_ROWS.map((r) => r.name).join(', ')})`);
   const rows = STORY_ROWS.filter((r) => !wanted || wanted.includes(r.name));
-  const splitFlag = flags.split ?? 'heldout';
-  if (!isOneOf(splitFlag, ['tuning', 'heldout', 'both'] as const)) throw new Error(`swarm-story: --split must be tuning, heldout or both, got ${splitFlag}`);
-  const splits = [
-    ...(splitFlag !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
-    ...(splitFlag !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
-  ].map((s) => ({ ...s, seeds: flags.seeds ? s.seeds.filter((x) => flags.seeds.split(',').map(Number).includes(x)) : s.seeds }));
+  const splits = storySplits(flags.split, flags.seeds);
   const lr = numberFlag(flags, 'lr', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const level = taskLevel(flags.level ?? 'default');
   const plain = storySpec(numSubtasks);

@@ -45,10 +45,9 @@ export { vtrace, type VtraceInput, type VtraceResult } from './algorithms/vtrace
 
 // the agent swarm (Kimi K2.5's PARL)
 export { criticalSteps, totalSteps, episodeLatencyStats } from './swarm/criticalSteps';
-export { parlReward } from './swarm/parlReward';
+export { parlReward, type ParlRewardInput, type ParlRewardResult } from './swarm/parlReward';
 export { scheduleValue, sampleSchedule, lambdasAt } from './swarm/schedules';
-export { buildEpisodeTrace, type EpisodeTrace } from './swarm/trace';
-export type { ScheduleSpec, ScheduleKind, ParlRewardInput, ParlRewardResult, LatencyStats } from './swarm/types';
+export type { ScheduleSpec, ScheduleKind, LatencyStats } from './swarm/types';
 
 // experiments: algorithm descriptors, config, presets, shareable links, the training run
 export { defineAlgorithm, defaultParams, type AlgorithmDescriptor, type LoopKind, type NetworkKind, type PresetDef } from './config/algorithm';

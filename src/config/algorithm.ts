@@ -14,7 +14,7 @@ import type { SharedSettingValues } from './sharedSettings';
 import type { MarlAlgorithmModule } from '../algorithms/marl';
 
 /** How a run places its learner and actors (src/engine/loops/): one loop per kind. */
-export type LoopKind = 'episodic' | 'sync' | 'async' | 'replay' | 'es' | 'swarm' | ContinuousLoopKind | 'marl' | 'swarmV2';
+export type LoopKind = 'episodic' | 'sync' | 'async' | 'replay' | 'es' | ContinuousLoopKind | 'marl' | 'swarmV2';
 /** Loops of Box-action algorithms: Ape-X style off-policy actors, synchronous on-policy segments, offline from a dataset. */
 export type ContinuousLoopKind = 'offPolicyContinuous' | 'onPolicyContinuous' | 'offline';
 /** The remote actor class the loop's actors are. */

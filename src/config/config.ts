@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { SETTINGS, SETTING_KEYS, isSettingKey, defaultSettings, type ExperimentSettings, type Setting, type SettingKey } from './settings';
 import { getPreset, PRESET_NAMES } from './presets';
+import { retiredPreset } from './retired';
 import { actionSpaceMismatch } from './actionSpace';
 import { ALGORITHM_DESCRIPTORS, descriptorOf } from './registry';
 
@@ -89,7 +90,11 @@ export function parseSettingText(key: string, text: string): ExperimentSettings[
  */
 export function resolveExperiment(presetName: string, overrides: Partial<Record<string, unknown>> = {}): ExperimentConfig {
   const preset = getPreset(presetName);
-  if (!preset) throw new ConfigError('preset', `unknown preset ${JSON.stringify(presetName)} (known: ${PRESET_NAMES.join(', ')})`);
+  if (!preset) {
+    const retired = retiredPreset(presetName);
+    if (retired) throw new ConfigError('preset', `preset ${JSON.stringify(presetName)} is retired (the first agent swarm's results came from a tuned start, not from learning): use ${retired.replacement}`);
+    throw new ConfigError('preset', `unknown preset ${JSON.stringify(presetName)} (known: ${PRESET_NAMES.join(', ')})`);
+  }
   const settings: Record<string, unknown> = { ...defaultSettings(), ...preset.settings };
   for (const [key, value] of Object.entries(overrides)) settings[key] = checkSetting(key, value);
   const config = { preset: preset.name, settings: settings as ExperimentSettings };

@@ -24,7 +24,7 @@ export interface LiveChange {
 export const MAX_LIVE_CHANGES = 256;
 
 /** Loops in which the actor pool may be resized between updates. */
-const RESIZABLE_LOOPS: readonly string[] = ['episodic', 'sync', 'replay', 'swarm'];
+const RESIZABLE_LOOPS: readonly string[] = ['episodic', 'sync', 'replay'];
 
 /** Why `key` cannot change while this config trains, or null when it can. */
 export function whyNotLive(key: string, settings: ExperimentSettings): string | null {

@@ -14,7 +14,6 @@ import { IMPALA } from './algorithms/impala';
 import { PPO } from './algorithms/ppo';
 import { PPO_CONTINUOUS } from './algorithms/ppoContinuous';
 import { REINFORCE } from './algorithms/reinforce';
-import { SWARM_PPO } from './algorithms/swarmPpo';
 import { SWARM_V2 } from './algorithms/swarmV2';
 import { MADDPG } from './algorithms/maddpg';
 import { QMIX } from './algorithms/qmix';
@@ -22,7 +21,7 @@ import { VDN } from './algorithms/vdn';
 import { IQL } from './algorithms/iql';
 import type { AlgorithmDescriptor } from './algorithm';
 
-export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, SWARM_PPO, DDPG, TD3, SAC, PPO_CONTINUOUS, CQL, BC, MADDPG, QMIX, VDN, IQL, SWARM_V2] as const;
+export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, DDPG, TD3, SAC, PPO_CONTINUOUS, CQL, BC, MADDPG, QMIX, VDN, IQL, SWARM_V2] as const;
 
 type Descriptors = (typeof ALGORITHM_DESCRIPTORS)[number];
 export type AlgorithmId = Descriptors['id'];

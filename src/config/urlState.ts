@@ -13,6 +13,7 @@ const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZS
 import { z } from 'zod';
 import { changedSettings, checkSetting, ConfigError, keyMismatch, resolveExperiment, type ExperimentConfig } from './config';
 import { PRESET_NAMES } from './presets';
+import { RETIRED_SETTING_PREFIX, retiredPreset } from './retired';
 import { currentKeys, migrateSettingKeys } from './migrations';
 import { isSettingKey } from './settings';
 import { checkLiveChange, MAX_LIVE_CHANGES, sortChanges, type LiveChange } from './liveSettings';
@@ -146,14 +147,21 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   const oldKeys = link.v < 2;
 
   let preset = link.p;
-  if (!PRESET_NAMES.includes(preset)) {
+  const retired = retiredPreset(preset);
+  if (retired) {
+    ignored.push({ field: 'preset', reason: retired.reason });
+    preset = retired.replacement;
+  } else if (!PRESET_NAMES.includes(preset)) {
     ignored.push({ field: 'preset', reason: `unknown preset ${JSON.stringify(preset)}; loaded ${DEFAULT_PRESET} instead` });
     preset = DEFAULT_PRESET;
   }
 
   const accepted: Record<string, unknown> = {};
   const settings = oldKeys ? migrateSettingKeys(link.s ?? {}) : (link.s ?? {});
+  const retiredKeys = Object.keys(settings).filter((k) => k.startsWith(RETIRED_SETTING_PREFIX));
+  if (retiredKeys.length > 0) ignored.push({ field: retiredKeys.join(', '), reason: 'settings of the retired first agent swarm' });
   for (const [key, value] of Object.entries(settings)) {
+    if (key.startsWith(RETIRED_SETTING_PREFIX)) continue;
     try {
       accepted[key] = checkSetting(key, value);
     } catch (err) {

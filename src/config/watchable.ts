@@ -20,7 +20,7 @@ export function isSwarm(algorithm: ExperimentConfig['settings']['algorithm']): b
   return descriptorOf(algorithm).family === 'swarm';
 }
 
-/** The setting that budgets a run: a swarm's orchestrator updates (`swarm.updates`, `swarm2.updates`), otherwise env steps. */
+/** The setting that budgets a run: a swarm's orchestrator updates (`swarm2.updates`), otherwise env steps. */
 export function budgetKey(algorithm: ExperimentConfig['settings']['algorithm']): string {
   return isSwarm(algorithm) ? `${descriptorOf(algorithm).prefix}.updates` : 'run.envSteps';
 }

@@ -4,7 +4,6 @@
  */
 
 import type { DecompTrace } from '../swarm/decompTrace';
-import type { EpisodeTrace } from '../swarm/trace';
 
 export interface UpdateRecord {
   type: 'update';
@@ -118,20 +117,6 @@ export interface SwarmUpdateRecord {
   episodes: SwarmEpisodeStats[];
 }
 
-/** A recorded swarm episode for the timeline, with a serial episode of the same task beside it. */
-export interface TraceRecord {
-  type: 'trace';
-  update: number;
-  trace: EpisodeTrace;
-  serialTrace: EpisodeTrace;
-  /** π(·|s) of the orchestrator at each of its decisions in `trace` (stage by stage), as it acted. */
-  stageProbs?: number[][];
-  /** The orchestrator's actions, by index, for `stageProbs`. */
-  actionNames?: string[];
-  /** The action it took at each decision (an index into `actionNames`). */
-  stageActions?: number[];
-}
-
 /** A recorded episode of the second swarm (decomposition task) for the timeline: subagents by kind, checks, retries. */
 export interface DecompTraceRecord {
   type: 'decompTrace';
@@ -229,7 +214,7 @@ export interface HeatmapSnapshot {
   value: number[] | null;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | TraceRecord | DecompTraceRecord | DemoRecord | CheckpointRecord | ChangeRecord | InspectRecord;
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | DecompTraceRecord | DemoRecord | CheckpointRecord | ChangeRecord | InspectRecord;
 
 /**
  * Caps on what one record may hold. The run-file schema (src/runs/runFile.ts) refuses files past
@@ -251,10 +236,6 @@ export const RECORD_LIMITS = {
   maxPolicyLag: 1_000_000,
   /** Swarm episodes in one swarm record. */
   swarmEpisodes: 4_096,
-  /** A trace: stages, subagents in one stage, and subagent runs over all its stages. */
-  traceStages: 2_000,
-  traceSubagentsPerStage: 128,
-  traceSubagentRuns: 200_000,
   /** A swarm-v2 trace: stages, subagents, their items in all, and subagent kinds (an episode has at most 5,000 decisions). */
   decompTraceStages: 6_000,
   decompTraceSubagents: 6_000,
@@ -296,14 +277,3 @@ export function fitUpdateRecord(r: UpdateRecord): UpdateRecord {
   return out;
 }
 
-/** Null when a trace fits RECORD_LIMITS, or what is too big. */
-export function traceOverLimits(trace: { stages: readonly { index: number; subagents: readonly unknown[] }[] }): string | null {
-  const L = RECORD_LIMITS;
-  if (trace.stages.length > L.traceStages) return `${trace.stages.length} stages (at most ${L.traceStages})`;
-  let runs = 0;
-  for (const s of trace.stages) {
-    if (s.subagents.length > L.traceSubagentsPerStage) return `stage ${s.index} has ${s.subagents.length} subagents (at most ${L.traceSubagentsPerStage})`;
-    runs += s.subagents.length;
-  }
-  return runs > L.traceSubagentRuns ? `${runs} subagent runs (at most ${L.traceSubagentRuns})` : null;
-}

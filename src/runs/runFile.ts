@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
 import { reviveConfig } from '../config/migrations';
-import { RECORD_LIMITS as L, traceOverLimits, type BackendRecord, type ChangeRecord, type DecompTraceRecord, type SummaryRecord, type SwarmUpdateRecord, type TraceRecord, type UpdateRecord } from './records';
+import { RECORD_LIMITS as L, type BackendRecord, type ChangeRecord, type DecompTraceRecord, type SummaryRecord, type SwarmUpdateRecord, type UpdateRecord } from './records';
 
 export const RUN_FILE_FORMAT = 'parl-playground-run';
 export const RUN_FILE_VERSION = 1;
@@ -17,7 +17,7 @@ export const MAX_RUN_FILE_CHARS = 64 * 1024 * 1024;
 const MAX_RECORDS = 500_000;
 
 /** The records a run keeps (the ones that carry metrics); the rest are live status only. */
-export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | TraceRecord | DecompTraceRecord | ChangeRecord;
+export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | DecompTraceRecord | ChangeRecord;
 
 export type RunStatusKind = 'running' | 'done' | 'stopped' | 'error' | 'interrupted';
 
@@ -55,7 +55,7 @@ function fromBase64(text: string): Uint8Array {
 }
 
 export function isPersisted(r: { type: string }): r is PersistedRecord {
-  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'trace' || r.type === 'decompTrace' || r.type === 'change';
+  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'decompTrace' || r.type === 'change';
 }
 
 const finite = z.number().finite();
@@ -128,38 +128,6 @@ const BackendSchema = z.object({
   reason: z.string().max(2_000),
   attempts: z.array(z.object({ name: z.string().max(32), ok: z.boolean(), detail: z.string().max(2_000) })).max(16),
 });
-
-const RunOutcomeSchema = z.object({ subtaskId: count, steps: count, outcome: z.enum(['done', 'failed', 'timeout']), answer: z.number().int().nullable() });
-// Traces are drawn, not computed on: check the parts the timeline reads and keep the rest as is.
-const TraceSchema = z
-  .object({
-    task: z.enum(['wideSearch', 'taskGraph']),
-    numSubtasks: count,
-    finished: z.boolean(),
-    stages: z
-      .array(
-        z
-          .object({
-            index: count,
-            action: z.enum(['direct', 'assign', 'finish']),
-            subagents: z.array(RunOutcomeSchema).max(L.traceSubagentsPerStage),
-            direct: RunOutcomeSchema.nullable(),
-            mainSteps: count,
-            criticalStepsSoFar: count,
-          })
-          .loose(),
-      )
-      .max(L.traceStages),
-    totals: z.object({ criticalSteps: count, totalSteps: count, serialBaseline: count, lowerBound: count.nullable() }).loose(),
-    criticalPath: z.array(z.object({ stage: count, setBy: z.enum(['orchestrator', 'subagent']), subtaskId: count.nullable(), steps: count }).loose()).max(L.traceStages),
-  })
-  .loose()
-  .superRefine((trace, ctx) => {
-    const problem = traceOverLimits(trace);
-    if (problem) ctx.addIssue({ code: 'custom', message: `trace too large: ${problem}` });
-  });
-
-const TraceRecordSchema = z.object({ type: z.literal('trace'), update: count, trace: TraceSchema, serialTrace: TraceSchema });
 
 // A swarm-v2 trace: every part the timeline reads is checked and capped (RECORD_LIMITS.decompTrace*).
 const itemOutcome = z.enum(['completed', 'timeout', 'lost', 'cut']);
@@ -234,7 +202,12 @@ const WeightsSchema = z.object({
 const liveValue = z.union([finite, z.string().max(64), z.boolean()]);
 const ChangeRecordSchema = z.object({ type: z.literal('change'), update: count, key: z.string().max(64), from: liveValue, to: liveValue });
 
-const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, TraceRecordSchema, DecompTraceRecordSchema, ChangeRecordSchema]);
+const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, DecompTraceRecordSchema, ChangeRecordSchema]);
+
+/** The records without the retired first swarm's episode traces. */
+function dropRetiredRecords(records: unknown): unknown {
+  return Array.isArray(records) ? records.filter((r) => !(typeof r === 'object' && r !== null && (r as { type?: unknown }).type === 'trace')) : records;
+}
 
 export const RunFileSchema = z.object({
   format: z.literal(RUN_FILE_FORMAT),
@@ -246,14 +219,19 @@ export const RunFileSchema = z.object({
     status: z.enum(['running', 'done', 'stopped', 'error', 'interrupted']),
     // Files made by older versions: renamed keys mapped, settings added since filled from the preset.
     config: z.preprocess(reviveConfig, ExperimentConfigSchema),
+    // Files made before the first swarm was retired may hold its episode traces ('trace'): nothing draws them now.
     records: z
-      .array(RecordSchema)
-      .max(MAX_RECORDS)
-      .superRefine((records, ctx) => {
-        const keys = new Set<string>();
-        for (const r of records) if (r.type === 'update') for (const k of Object.keys(r.metrics)) keys.add(k);
-        if (keys.size > L.metricKeysPerRun) ctx.addIssue({ code: 'custom', message: `${keys.size} distinct metric keys (at most ${L.metricKeysPerRun})` });
-      }),
+      .preprocess(
+        dropRetiredRecords,
+        z
+          .array(RecordSchema)
+          .max(MAX_RECORDS)
+          .superRefine((records, ctx) => {
+            const keys = new Set<string>();
+            for (const r of records) if (r.type === 'update') for (const k of Object.keys(r.metrics)) keys.add(k);
+            if (keys.size > L.metricKeysPerRun) ctx.addIssue({ code: 'custom', message: `${keys.size} distinct metric keys (at most ${L.metricKeysPerRun})` });
+          }),
+      ),
     weights: WeightsSchema.optional(),
   }),
 });

@@ -3,9 +3,9 @@
  * with the engine's PPO (src/algorithms/ppo.ts, through the Agent), the actors that own the
  * decomposition episodes, and the central inference that answers them (src/swarm/decompRollouts.ts).
  *
- * Each finished episode is paid the PARL reward (src/swarm/parlRewardV2.ts) at its last decision:
+ * Each finished episode is paid the PARL reward (src/swarm/parlReward.ts) at its last decision:
  *   r = λ1(t)·r_parallel + λ2(t)·r_finish + r_perf,   λi(t) = scheduleValue(schedule_i, t)
- * with t the number of updates done. No discount (γ = 1, as the first swarm: a discount per
+ * with t the number of updates done. No discount (γ = 1: a discount per
  * decision would pay for fewer tool calls, a hidden shaping term). Advantages are GAE over the
  * episode's decisions t = 0..T−1, with the reward r only at the last one:
  *   δ_t = V_old(s_{t+1}) − V_old(s_t)  (t < T−1),   δ_{T−1} = r − V_old(s_{T−1})
@@ -58,13 +58,24 @@ import { Ppo, type PpoBatch } from '../algorithms/ppo';
 import type { SwarmEpisodeStats } from '../runs/records';
 import { DecompActor, makeDecompSim, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from './decompActor';
 import { collectDecompRollouts, SetInference, type DecisionMode, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
-import { emptyDecisionRows } from './batch';
 import { decisionRewards, endReward, PARALLEL_CREDITS, PERF_CREDITS, type CreditWeights, type ParallelCredit, type PerfCredit } from './decisionCredit';
-import { parlRewardV2ForOutcome } from './parlRewardV2';
+import { parlRewardForOutcome } from './parlReward';
 import { lambdasAt } from './schedules';
 import { SetPolicyModel, SP_OBS_DIM, SP_MAX_KINDS, SP_ROWS, activeRowsOf } from './setPolicy';
 import { DEMO_REHEARSAL, DemoRehearsal, type Demonstrations } from './demoStart';
-import type { ScheduleSpec } from './types';
+import type { LambdaSchedules, ScheduleSpec } from './types';
+
+/** Zeroed rows for B decisions of an observation of obsDim floats. */
+function emptyDecisionRows(B: number, obsDim: number) {
+  return {
+    obs: new Float32Array(B * obsDim),
+    actions: new Int32Array(B),
+    logProbs: new Float32Array(B),
+    values: new Float32Array(B),
+    advantages: new Float32Array(B),
+    returns: new Float32Array(B),
+  };
+}
 
 export interface DecompTrainingOptions {
   spec: DecompTaskSpec;
@@ -169,7 +180,7 @@ export function validateDecompSpec(spec: DecompTaskSpec, seed: number): void {
 
 /** The figures of one episode, with the PARL reward at λ1, λ2 (the 'swarm' record's shape). */
 export function decompEpisodeStats(o: DecompEpisodeOutcome, w: CreditWeights): SwarmEpisodeStats {
-  const r = parlRewardV2ForOutcome(o, w);
+  const r = parlRewardForOutcome(o, w);
   const launched = o.launches.filter((n) => n > 0);
   return {
     criticalSteps: o.criticalSteps,
@@ -433,6 +444,7 @@ export interface DecompUpdateResult {
 export class DecompLearner {
   readonly model: SetPolicyModel;
   readonly agent: Agent<PpoBatch>;
+  private schedules: LambdaSchedules;
   readonly inference: SetInference;
   updatesDone = 0;
   /** When set (rehearse), one step on the demonstrations follows each PPO update (demoStart.ts). */
@@ -462,6 +474,7 @@ export class DecompLearner {
       seed: options.seed,
     });
     this.agent = new Agent<PpoBatch>(ppo);
+    this.schedules = { lambda1: options.lambda1, lambda2: options.lambda2 };
     this.inference = new SetInference(this.model, new Rng(deriveSeed(options.seed, 0x5e71)));
   }
 
@@ -471,11 +484,16 @@ export class DecompLearner {
     this.rehearsal = new DemoRehearsal(this.model, demos, { ...DEMO_REHEARSAL, horizon: this.options.lambda1.horizon, seed: this.options.seed });
   }
 
+  /** λ1's and λ2's schedules from the next update on (they can change while a run trains). */
+  setSchedules(schedules: LambdaSchedules): void {
+    this.schedules = schedules;
+  }
+
   /** One update: collect every actor's episodes (central inference), then one PPO update. */
   async update(): Promise<DecompUpdateResult> {
     const t0 = performance.now();
     const u = this.updatesDone;
-    const lambdas = lambdasAt({ lambda1: this.options.lambda1, lambda2: this.options.lambda2 }, u);
+    const lambdas = lambdasAt(this.schedules, u);
     this.inference.mode = 'sample';
     const rollouts = await collectDecompRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
     const w: CreditWeights = { ...lambdas, parallelCap: this.options.parallelCap, parallelCredit: this.options.parallelCredit ?? 'creator', perfCredit: this.options.perfCredit ?? 'right-claims' };

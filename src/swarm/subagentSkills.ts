@@ -13,7 +13,7 @@
  *   success(kind)  = held-out success rate on that grid, clipped to [0.05, 0.999]
  *   think(kind)    = max(1, round(mean steps on that grid / STEPS_PER_THINK))
  *   calibration    = CALIBRATION (not measured: the networks report no confidence)
- * The orchestrator's own direct work is the 'large' checkpoint's profile (as in the first swarm).
+ * The orchestrator's own direct work is the 'large' checkpoint's profile.
  */
 import { isNode } from '../core/backend';
 import { ORCHESTRATOR_KIND, SUBTASK_KINDS, type SkillTable, type SubtaskKind } from '../envs/swarm/decompositionSkills';

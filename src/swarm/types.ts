@@ -40,31 +40,6 @@ export interface LambdaSchedules {
   lambda2: ScheduleSpec;
 }
 
-export interface ParlRewardInput {
-  /** Task outcome r_perf (item-F1, success, completed fraction, ...). */
-  rPerf: number;
-  /** Subtasks handed to subagents in the episode. */
-  nAssigned: number;
-  /** Of those, how many the subagents completed. */
-  nCompleted: number;
-  lambda1: number;
-  lambda2: number;
-  /** Assignments at which r_parallel saturates (r_parallel = min(nAssigned, cap) / cap). */
-  parallelCap: number;
-}
-
-export interface ParlRewardResult {
-  /** λ1 · rParallel + λ2 · rFinish + rPerf. */
-  total: number;
-  rPerf: number;
-  rParallel: number;
-  rFinish: number;
-  /** λ1 · rParallel. */
-  shapedParallel: number;
-  /** λ2 · rFinish. */
-  shapedFinish: number;
-}
-
 export interface LatencyStats {
   /** Σ_t (S_main(t) + max_i S_sub,i(t)). */
   criticalSteps: number;

@@ -14,7 +14,6 @@ import { RunControls } from './components/RunControls';
 import { RunsPanel } from './components/RunsPanel';
 import { hideLabel, SharePanel } from './components/SharePanel';
 import { SwarmTimeline } from './components/SwarmTimeline';
-import { StageProbabilities } from './components/StageProbabilities';
 import { TeachingPanel } from './components/TeachingPanel';
 import { Tour } from './components/Tour';
 import { afterFirstPaint } from './afterFirstPaint';
@@ -26,7 +25,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
   const { probeBackend, startRun } = useSession();
   const hide = usePlayground((s) => s.view.hide);
   const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
-  const hasTrace = usePlayground((s) => s.trace !== null || s.decompTrace !== null);
+  const hasTrace = usePlayground((s) => s.decompTrace !== null);
   const hasInspect = usePlayground((s) => s.inspect !== null);
   const [touring, setTouring] = useState(false);
   const closeTour = useCallback(() => setTouring(false), []);
@@ -113,7 +112,6 @@ export function App({ autostart = false }: { autostart?: boolean }) {
             <div className="panel panel-live">
               <PanelBoundary name="swarm timeline">
                 <SwarmTimeline />
-                <StageProbabilities />
               </PanelBoundary>
             </div>
           )}

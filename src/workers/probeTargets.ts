@@ -1,7 +1,7 @@
 /**
  * What the backend probe times for a run: its own learner at the batch its descriptor declares
- * (`updateBatch`). Networks the loop trains whole (the discrete families, the swarms'
- * orchestrators) are timed as they are, with asynchronous reads the probe can stop waiting for.
+ * (`updateBatch`). Networks the loop trains whole (the discrete families, the swarm's
+ * set policy) are timed as they are, with asynchronous reads the probe can stop waiting for.
  * Update rules that read their metrics back synchronously (continuous actor-critic, offline,
  * multi-agent) are built as the run builds them and fed a synthetic batch of the right shape; a
  * network no larger than one part of their update stands in for them where a synchronous read
@@ -19,7 +19,6 @@ import { buildContinuousLearner, continuousNetFor } from '../engine/continuousLe
 import { mpeTaskSpec } from '../engine/marlActor';
 import { EpisodeReplay } from '../engine/marlReplay';
 import { continuousEnvSpec } from '../envs/registry';
-import { orchestratorSpec } from '../swarm/orchestrator';
 import { SP_OBS_DIM, SetPolicyModel } from '../swarm/setPolicy';
 
 /** A network trained by one forward pass and one optimiser step on a batch of inputs. */
@@ -79,10 +78,6 @@ export function probeTargetFor(config: ExperimentConfig): ProbeTarget {
   const d = descriptorOf(s.algorithm);
   const batch = updateBatchOf(config);
   const base = { algorithm: d.id, batch };
-  if (d.loop === 'swarm') {
-    const spec = orchestratorSpec([s['swarm.hidden'] as number]);
-    return { ...base, key: `${d.id}:${specKey(spec)}:b${batch}`, network: mlp(spec, batch), learner: null };
-  }
   if (d.loop === 'swarmV2') {
     const hidden = s['swarm2.hidden'] as number;
     const network = { build: () => new SetPolicyModel({ hidden, seed: 1, startBias: 0 }), inputDim: SP_OBS_DIM, batch };

@@ -136,7 +136,7 @@ test('opening another preset or pasting a link after a run ends clears that run 
   await page.getByTestId('start').click();
   await expectStatus(page, 'done', 120_000);
   await expect(page.getByTestId('env-steps')).not.toHaveText(/^0 /);
-  await page.getByTestId('presets').getByText('Agent swarm v2: λ1, λ2 annealed to zero').click();
+  await page.getByTestId('presets').getByText('Agent swarm: λ1, λ2 annealed to zero').click();
   await expectStatus(page, 'idle');
   // The swarm preset's own budget, and nothing of the CartPole run (183 / 120 updates before this fix).
   await expect(page.getByTestId('env-steps')).toHaveText(/^0 \/ 120 updates/);

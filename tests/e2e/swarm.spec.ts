@@ -1,10 +1,11 @@
 /**
- * The agent swarm in the browser: the swarm-annealed preset, opened from a link with a small
- * budget, trains the orchestrator in the learner worker (frozen subagent checkpoints fetched from
- * /subagents/*.ckpt), fills the swarm charts with real 'swarm' records and draws a real 'trace'
- * record in the timeline. SwiftShader WebGPU is slow, so the budget is 2 updates of 8 episodes on 16 items.
+ * The agent swarm in the browser: the swarm-v2-annealed preset, opened from a link with a small
+ * budget, trains the orchestrator in the learner worker, fills the swarm charts with real 'swarm'
+ * records and draws a real 'decompTrace' record in the timeline. SwiftShader WebGPU is slow, so the
+ * budget is 2 updates on 8-subtask tasks.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import LZString from 'lz-string';
 import { resolveExperiment } from '../../src/config/config';
 import { encodeExperiment } from '../../src/config/urlState';
 import { test, expect, expectStatus } from './fixtures';
@@ -15,15 +16,24 @@ mkdirSync(shots, { recursive: true });
 // Tall enough that every swarm chart is on screen (charts off screen hold still until scrolled to).
 test.use({ viewport: { width: 1280, height: 1800 } });
 
-test('swarm-annealed trains in the browser: swarm charts fill and the timeline draws a real trace', async ({ page }) => {
+test('an old link to a retired first-swarm preset opens its replacement and says why', async ({ page }) => {
+  const token = LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, p: 'swarm-annealed', s: { 'swarm.items': 16 } }));
+  await page.goto(`/#x=${token}`);
+  const notices = page.getByTestId('notices');
+  await expect(notices).toContainText('swarm-annealed');
+  await expect(notices).toContainText('swarm-v2-annealed');
+  await expect(page.getByRole('radio', { name: /λ1, λ2 annealed to zero/ })).toBeChecked();
+});
+
+test('swarm-v2-annealed trains in the browser: swarm charts fill and the timeline draws a real trace', async ({ page }) => {
   test.setTimeout(240_000);
-  const config = resolveExperiment('swarm-annealed', {
+  const config = resolveExperiment('swarm-v2-annealed', {
     actors: 2,
-    envsPerActor: 4,
-    'swarm.items': 16,
-    'swarm.updates': 2,
-    'swarm.annealUpdates': 2,
-    'swarm.traceEvery': 1,
+    envsPerActor: 2,
+    'swarm2.subtasks': 8,
+    'swarm2.updates': 2,
+    'swarm2.annealUpdates': 2,
+    'swarm2.traceEvery': 1,
   });
   await page.goto(`/#x=${encodeExperiment(config, { autostart: true })}`);
   // "auto" measures and picks wasm over the SwiftShader WebGPU adapter (backend.spec.ts).
@@ -31,17 +41,13 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
   // The link autostarts; 2 small updates can be done before this looks, so 'done' counts as started.
   await expect(page.getByTestId('status')).toHaveText(/starting|running|done/, { timeout: 60_000 });
 
-  // A real trace: stages along the critical-step axis, PARL above, the serial episode below.
+  // A real trace: the orchestrator's row and one row per subagent, labels legible.
   const timeline = page.getByTestId('swarm-timeline');
   await expect(timeline).toBeVisible({ timeout: 180_000 });
   await expect(timeline).toContainText('update');
-  const parl = page.getByTestId('timeline-parl');
-  const serial = page.getByTestId('timeline-serial');
-  await expect(parl.locator('rect').first()).toBeVisible();
-  await expect(serial.locator('rect').first()).toBeVisible();
-  // The critical path is outlined in white, in both lanes.
-  expect(await parl.locator('rect[stroke="#fff"]').count()).toBeGreaterThan(0);
-  expect(await serial.locator('rect[stroke="#fff"]').count()).toBeGreaterThan(0);
+  const drawn = page.getByTestId('timeline-decomp');
+  await expect(drawn.locator('rect').first()).toBeVisible();
+  await expect(page.getByTestId('timeline-caption')).toContainText('critical steps');
 
   for (const id of ['reward-chart', 'critical-chart', 'parallelism-chart']) {
     const chart = page.getByTestId(id);
@@ -55,8 +61,7 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
 
   await expectStatus(page, 'done', 180_000);
   await expect(page.getByTestId('env-steps')).toContainText('2 / 2 updates');
-  // Both updates' swarm records arrived: 2 updates x 2 actors x 4 episodes.
-  await expect.poll(async () => Number(await page.getByTestId('critical-chart').getAttribute('data-points'))).toBe(16);
+  // Both updates' λ values arrived, one point each.
   await expect.poll(async () => Number(await page.getByTestId('lambda-chart').getAttribute('data-points'))).toBe(2);
   await page.screenshot({ path: `${shots}swarm-done.png`, fullPage: true });
 

@@ -4,15 +4,14 @@
  * PPO on the decomposition task (src/envs/swarm/decomposition.ts): heterogeneous subtasks with
  * chains, specialist subagent kinds, claims with a confidence and no oracle (checking costs steps),
  * a context budget that each result read back fills in proportion to its size, and a HARD
- * critical-step budget. Reward r = λ1·r_parallel + λ2·r_finish + r_perf (src/swarm/parlRewardV2.ts:
+ * critical-step budget. Reward r = λ1·r_parallel + λ2·r_finish + r_perf (src/swarm/parlReward.ts:
  * r_parallel bounded, r_finish neutral when nothing is assigned).
  *
  * Every preset trains the SAME initial policy (seed aside) on the SAME rules; each preset's
- * description says exactly which settings differ from swarm-v2-annealed. The old swarm
- * (swarm-ppo, its presets) is unchanged beside it.
+ * description says exactly which settings differ from swarm-v2-annealed.
  */
 import { defineAlgorithm } from '../algorithm';
-import { choice, flag, int, num } from '../settingKinds';
+import { choice, flag, int, live, num } from '../settingKinds';
 import { PARALLEL_CREDITS } from '../../swarm/decisionCredit';
 
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
@@ -48,7 +47,7 @@ const ANNEALED = {
 export const SWARM_V2 = defineAlgorithm({
   id: 'swarm-v2',
   prefix: 'swarm2',
-  label: 'Agent swarm v2 (set policy, decomposition task, PPO)',
+  label: 'Agent swarm (set policy, decomposition task, PPO)',
   family: 'swarm',
   loop: 'swarmV2',
   /** A minibatch of decisions: one episode per env, at most one decision per subtask and a few launches each. */
@@ -64,18 +63,19 @@ export const SWARM_V2 = defineAlgorithm({
     contextFraction: num('swarm limits', 'Context (× one result per subtask)', 0.05, 4, 0.8, 'Orchestrator context, as a fraction of Σ (2 + size): what reading one result per subtask would take.'),
     subagentStepCap: int('swarm limits', 'Subagent step cap', 4, 500, 64, 'Steps one subagent may run; later items time out.'),
     maxDecisions: int('swarm limits', 'Decision cap', 8, 5_000, 200, 'Tool calls of the orchestrator per episode; at the cap the plan is launched and the episode finished.'),
-    lambda1: num('swarm reward', 'λ1 start (parallel)', 0, 2, 0.3, 'Weight of r_parallel = min(subagents, cap)/cap at the start.'),
-    lambda1Schedule: choice('swarm reward', 'λ1 schedule', SCHEDULES, 'linear', 'How λ1 anneals to zero over the horizon (constant: never).'),
-    lambda2: num('swarm reward', 'λ2 start (finish)', 0, 2, 0.3, 'Weight of r_finish = completed/assigned (1 when nothing assigned) at the start.'),
-    lambda2Schedule: choice('swarm reward', 'λ2 schedule', SCHEDULES, 'linear', 'How λ2 anneals to zero over the horizon (constant: never).'),
+    lambda1: live(num('swarm reward', 'λ1 start (parallel)', 0, 2, 0.3, 'Weight of r_parallel = min(subagents, cap)/cap at the start.')),
+    lambda1Schedule: live(choice('swarm reward', 'λ1 schedule', SCHEDULES, 'linear', 'How λ1 anneals to zero over the horizon (constant: never).')),
+    lambda2: live(num('swarm reward', 'λ2 start (finish)', 0, 2, 0.3, 'Weight of r_finish = completed/assigned (1 when nothing assigned) at the start.')),
+    lambda2Schedule: live(choice('swarm reward', 'λ2 schedule', SCHEDULES, 'linear', 'How λ2 anneals to zero over the horizon (constant: never).')),
     annealUpdates: int('swarm reward', 'Anneal horizon (updates)', 1, 5_000, 60, 'Updates over which λ1 and λ2 reach zero.'),
     parallelCap: int('swarm reward', 'r_parallel cap', 1, 500, 16, 'r_parallel = min(subagents created, cap) / cap.'),
     updates: int('swarm training', 'Orchestrator updates', 1, 5_000, 120, 'PPO updates (each on envsPerActor episodes per actor).'),
-    lr: num('swarm training', 'Learning rate', 1e-5, 0.1, 3e-3, 'Adam step size of the set policy.', true),
-    entCoef: num('swarm training', 'Entropy bonus', 0, 0.2, 0.01, 'Entropy weight in the PPO loss.'),
+    lr: live(num('swarm training', 'Learning rate', 1e-5, 0.1, 3e-3, 'Adam step size of the set policy.', true)),
+    entCoef: live(num('swarm training', 'Entropy bonus', 0, 0.2, 0.01, 'Entropy weight in the PPO loss.')),
     updateEpochs: int('swarm training', 'PPO epochs', 1, 20, 2, 'Passes over each batch of decisions.'),
     numMinibatches: int('swarm training', 'Minibatches', 1, 64, 2, 'Minibatches per epoch.'),
     hidden: int('swarm training', 'Hidden units', 8, 256, 32, 'Width of the set encoder, the pointer heads and the value head.'),
+    traceEvery: int('swarm training', 'Trace every N updates', 0, 1_000, 10, 'Record one episode for the timeline every N updates; 0 = never.'),
     episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task (with episode or decision credit, each is compared with the others: a group baseline; 1: the value head is the baseline)."),
     credit: choice('swarm training', 'Credit', SWARM_V2_CREDIT, 'stage-critic', "stage-critic: each decision gets its stage's reward to go, judged against the value head's estimate of its state; episode: every decision gets the episode's return, judged against the other runs of the task; decision: the stage's reward to go, judged against the other runs at the same decision index."),
     parallelCredit: choice('swarm training', 'r_parallel credit', SWARM_V2_PARALLEL_CREDIT, 'creator', "With stage or decision credit, who gets r_parallel's shares: each subagent's creating decision (then inside a stage a new subagent outranks a join while λ1 > 0), or the stage's launch (creating and joining earn the same)."),
@@ -88,43 +88,43 @@ export const SWARM_V2 = defineAlgorithm({
   presets: [
     {
       name: 'swarm-v2-annealed',
-      title: 'Agent swarm v2: λ1, λ2 annealed to zero',
+      title: 'Agent swarm: λ1, λ2 annealed to zero',
       description: 'The reference: 120 updates, λ1 = λ2 = 0.3, both linear to zero over the first 60, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task; each decision gets the reward to go of its stage (a launch and the assignments it ran), judged against a learned critic (the value head).',
       settings: { ...ANNEALED },
     },
     {
       name: 'swarm-v2-no-shaping',
-      title: 'Agent swarm v2: no shaping',
+      title: 'Agent swarm: no shaping',
       description: 'Only change from swarm-v2-annealed: λ1 = λ2 = 0 (r_perf alone).',
       settings: { ...ANNEALED, 'swarm2.lambda1': 0, 'swarm2.lambda2': 0 },
     },
     {
       name: 'swarm-v2-lambda1-only',
-      title: 'Agent swarm v2: λ1 only',
+      title: 'Agent swarm: λ1 only',
       description: 'Only change from swarm-v2-annealed: λ2 = 0 (r_parallel annealed as there, no r_finish).',
       settings: { ...ANNEALED, 'swarm2.lambda2': 0 },
     },
     {
       name: 'swarm-v2-lambda2-only',
-      title: 'Agent swarm v2: λ2 only',
+      title: 'Agent swarm: λ2 only',
       description: 'Only change from swarm-v2-annealed: λ1 = 0 (r_finish annealed as there, no r_parallel).',
       settings: { ...ANNEALED, 'swarm2.lambda1': 0 },
     },
     {
       name: 'swarm-v2-constant-lambda1',
-      title: 'Agent swarm v2: λ1 never anneals',
+      title: 'Agent swarm: λ1 never anneals',
       description: 'Only change from swarm-v2-annealed: the λ1 schedule is constant (λ1 stays 0.3).',
       settings: { ...ANNEALED, 'swarm2.lambda1Schedule': 'constant' },
     },
     {
       name: 'swarm-v2-demo-start',
-      title: 'Agent swarm v2: start from demonstrations',
+      title: 'Agent swarm: start from demonstrations',
       description: "Only change from swarm-v2-annealed: before the first update the policy is fitted to the scripted planner's tool calls on 64 tasks (as an LLM orchestrator starts from fine-tuning). It keeps batching subtasks into shared subagents, which the seeded start gives up.",
       settings: { ...ANNEALED, 'swarm2.start': 'demonstrations' },
     },
     {
       name: 'swarm-v2-scale',
-      title: 'Agent swarm v2: 100 subtasks, up to 100 subagents',
+      title: 'Agent swarm: 100 subtasks, up to 100 subagents',
       description: 'Changes from swarm-v2-annealed: 100 subtasks (serial baseline near 1,500 steps), decision cap 500, 1 actor × 4 episodes per update, 60 updates (λ1, λ2 to zero over the first 30).',
       settings: { ...ANNEALED, actors: 1, envsPerActor: 4, 'swarm2.subtasks': 100, 'swarm2.maxDecisions': 500, 'swarm2.updates': 60, 'swarm2.annealUpdates': 30 },
     },

@@ -3,7 +3,6 @@ import type { LoopKind } from '../../config/algorithm';
 import { descriptorOf } from '../../config/registry';
 import type { ExperimentSettings } from '../../config/settings';
 import { episodicLoop } from './episodic';
-import { swarmLoop } from './swarm';
 import { swarmV2Loop } from './swarmV2';
 import { syncLoop } from './sync';
 import { asyncLoop } from './async';
@@ -21,7 +20,6 @@ export const LOOPS: Record<LoopKind, TrainingLoop> = {
   async: asyncLoop,
   replay: dqnLoop,
   es: esLoop,
-  swarm: swarmLoop,
   swarmV2: swarmV2Loop,
   offPolicyContinuous: offPolicyLoop,
   offline: offlineLoop,

@@ -10,7 +10,7 @@
  *      (src/swarm/decompLearner.ts).
  *   4. Records: 'update' (returns = PARL totals; metrics carry critical steps, serial baseline,
  *      ratio, r_perf, parallelism, finish rate, total compute, forward calls per tick), 'swarm' and,
- *      every `swarm.traceEvery` updates (the first swarm's cadence and setting), a 'decompTrace':
+ *      every `swarm2.traceEvery` updates, a 'decompTrace':
  *      one episode on a task of its own seed, actions sampled from π with the new weights and a
  *      random stream of its own (the learner's stream and counts are left alone), src/swarm/decompTrace.ts.
  */
@@ -91,6 +91,8 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   const learner = DecompLearner.create(options, actors);
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(learner.model);
+  // The learning rate and entropy weight change in the update rule; λ1, λ2 and their schedules are read from the settings each update.
+  progress.applyChangesTo(learner.agent.alg);
 
   return progress.run(
     reporting,
@@ -115,6 +117,8 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
       }
       while (progress.update < options.updates && progress.budgetLeft && (await progress.proceed())) {
         const startedAt = performance.now();
+        const now = swarmV2OptionsFrom(s);
+        learner.setSchedules({ lambda1: now.lambda1, lambda2: now.lambda2 });
         const lastGood = await learner.model.getWeightsAsync();
         const r = await learner.update();
         if (r.stats.length === 0) continue;
@@ -129,7 +133,7 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: Array.from({ length: actors.size }, (_, i) => r.outcomes.filter((_o, k) => r.rollouts.episodes[k]?.actorIndex === i).reduce((a, o) => a + o.totalCompute, 0) / Math.max(r.seconds, 1e-9)),
         });
         ctx.emit({ type: 'swarm', update: progress.update, trainSteps: progress.update, episodes: r.stats });
-        const traceEvery = s['swarm.traceEvery'];
+        const traceEvery = s['swarm2.traceEvery'];
         if (traceEvery > 0 && progress.update % traceEvery === 0) {
           ctx.emit({ type: 'decompTrace', update: progress.update, trace: await traceEpisode(learner, options.spec, s.seed, progress.update) });
         }

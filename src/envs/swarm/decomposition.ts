@@ -1,7 +1,6 @@
 /**
  * The decomposition task's rules: an orchestrator that must decide how to split heterogeneous work
  * among subagent kinds, with no oracle, a context budget and a HARD critical-step budget.
- * (Wide search and the task graph stay as they are, the easy levels.)
  *
  * Stages (critical steps, Kimi K2.5 section 3: Σ_t S_main(t) + max_i S_sub,i(t)):
  * - launch: the pending plan runs. The plan is built decision by decision with `createSubagent(kind,

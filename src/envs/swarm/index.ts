@@ -1,7 +1,4 @@
-/** Swarm tasks for PARL: the item problem, the two tasks, drivers and the orchestration simulator. */
+/** Swarm tasks for PARL: the item problem the frozen subagents were trained on, and its drivers. */
 export * from './types';
 export * from './itemSearch';
 export * from './drivers';
-export * from './wideSearch';
-export * from './taskGraph';
-export * from './orchestration';

@@ -1,7 +1,7 @@
 /**
  * The λ1/λ2 schedule editor: the swarm's schedule settings with both curves drawn as they are
- * edited. The setting keys are found by name in the settings table (swarm.lambda1 or
- * swarm.lambda1Start, swarm.lambda1Schedule, a shared swarm.anneal* horizon, ...rate, ...stages), so the editor follows the swarm settings as they grow
+ * edited. The setting keys are found by name in the settings table (swarm2.lambda1,
+ * swarm2.lambda1Schedule, the shared swarm2.annealUpdates horizon, ...rate, ...stages), so the editor follows the swarm settings as they grow
  * and shows nothing when there are none.
  */
 import { SETTING_KEYS, type SettingKey } from '../../config/settings';
@@ -23,15 +23,15 @@ type Lambda = (typeof LAMBDAS)[number];
 
 function keysFor(which: Lambda): Partial<Record<Part, SettingKey>> {
   const out: Partial<Record<Part, SettingKey>> = {};
-  const swarm = SETTING_KEYS.filter((k) => k.startsWith('swarm.'));
+  const swarm = SETTING_KEYS.filter((k) => k.startsWith('swarm2.'));
   const mine = swarm.filter((k) => k.toLowerCase().replace(/[_.-]/g, '').includes(which));
   for (const key of mine) {
     const rest = key.slice(key.toLowerCase().indexOf('lambda') + which.length);
-    // `swarm.lambda1` itself is the start value.
+    // `swarm2.lambda1` itself is the start value.
     const part = rest === '' ? (['start', /./] as [Part, RegExp]) : PART_PATTERNS.find(([, re]) => re.test(rest));
     if (part && !out[part[0]]) out[part[0]] = key;
   }
-  // A horizon shared by both schedules (swarm.annealSteps, swarm.lambdaHorizon, ...).
+  // A horizon shared by both schedules (swarm2.annealUpdates).
   if (!out.horizon) {
     const shared = swarm.find((k) => /horizon|anneal/i.test(k) && !/lambda[12]/i.test(k));
     if (shared) out.horizon = shared;
@@ -39,11 +39,13 @@ function keysFor(which: Lambda): Partial<Record<Part, SettingKey>> {
   return out;
 }
 
+/** Each schedule setting once: the horizon both schedules share is one field. */
 export function lambdaEditorKeys(): SettingKey[] {
-  return LAMBDAS.flatMap((w) => {
+  const keys = LAMBDAS.flatMap((w) => {
     const k = keysFor(w);
     return k.kind && k.start ? (Object.values(k) as SettingKey[]) : [];
   });
+  return [...new Set(keys)];
 }
 
 const W = 260;

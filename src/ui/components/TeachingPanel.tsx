@@ -52,7 +52,7 @@ const TOPICS: Topic[] = [
     swarm: true,
     title: 'Annealing λ1 and λ2',
     text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score. In the second swarm, from the seeded start the shaping changes little: after 120 updates on held-out seeds the shaped rows end at r_perf 0.85 to 0.86, the unshaped one at 0.85, within the spread between seeds. Started from the scripted packer’s demonstrations, the rows with λ1 end lower (0.88 to 0.89) than those without (0.91): each new subagent’s creating decision is paid a share of r_parallel and a join nothing, so batching loses while λ1 lasts and is not won back after. With those shares given to the stage’s launch instead (r_parallel credit: launch) the annealed row ends at 0.91 too, and it meets the target (0.9 at a third of serial) in 8 of 10 held-out seeds judged on each seed’s median over five training runs (one run alone: 7 or 8), against 5 to 6 without shaping in single runs: a small gain, about what one run differs from the next. At 100 subtasks it matters more: from the same start, 7 of 10 held-out seeds end at the target with the launch credit, 4 with the creators’ shares, whose subagents grow from about 50 to as many as 116 while λ1 lasts. The best scripted orchestrator, the packer, reaches 0.93.',
-    names: ['swarm-v2-annealed', 'swarm-annealed'],
+    names: ['swarm-v2-annealed'],
     pattern: /anneal/i,
   },
   {
@@ -60,8 +60,8 @@ const TOPICS: Topic[] = [
     swarm: true,
     title: 'Critical steps vs total steps',
     text: 'Critical steps add, per stage, the orchestrator’s steps and the slowest subagent’s: that is latency. Total steps count every agent’s work. Parallelism lowers the first while the second can grow; the serial baseline and the lower bound frame the gap.',
-    names: ['swarm-annealed', 'swarm-wide-search'],
-    pattern: /critical|latency|wide.?search|swarm/i,
+    names: ['swarm-v2-annealed'],
+    pattern: /critical|latency|swarm/i,
   },
   {
     id: 'actors-lag',

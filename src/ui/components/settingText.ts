@@ -10,10 +10,9 @@ function num(v: number): string {
   return Math.abs(v) >= 1_000 ? v.toLocaleString('en-US') : String(v);
 }
 
-/** Words on screen for enum values that are internal keys ("swarm-v2", "wideSearch"). */
+/** Words on screen for enum values that are internal keys ("swarm-v2", "simple_spread_v3"). */
 const OPTION_LABELS: Record<string, Record<string, string>> = {
   algorithm: Object.fromEntries(ALGORITHM_DESCRIPTORS.map((d) => [d.id, d.label])),
-  'swarm.task': { wideSearch: 'wide search', taskGraph: 'task graph' },
   'marl.env': {
     simple_spread_v3: 'cooperative navigation (simple_spread)',
     simple_tag_v3: 'predator and prey (simple_tag)',

@@ -65,9 +65,6 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
         if (r.episodes.length > 0) newLambdas.push({ trainSteps: r.trainSteps, lambda1: r.episodes[0].lambda1, lambda2: r.episodes[0].lambda2 });
         break;
       }
-      case 'trace':
-        patch.trace = r;
-        break;
       case 'decompTrace':
         patch.decompTrace = r;
         break;

@@ -72,7 +72,6 @@ export function emptyMetrics(): MetricsData {
     lambdaPoints: [],
     lagHistogram: {},
     lostSegments: 0,
-    trace: null,
     decompTrace: null,
     demo: null,
     actors: [],

@@ -1,7 +1,7 @@
 /** The shapes of the page's state: what the charts plot, and one interface per store slice. */
 import type { ExperimentConfig } from '../../config/config';
 import type { ExperimentSettings } from '../../config/settings';
-import type { ActorStatusRecord, BackendRecord, DecompTraceRecord, DemoRecord, InspectRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord, TraceRecord } from '../../runs/records';
+import type { ActorStatusRecord, BackendRecord, DecompTraceRecord, DemoRecord, InspectRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord } from '../../runs/records';
 import type { LiveChange, LiveValue } from '../../config/liveSettings';
 import type { RunMeta } from '../../runs/runStore';
 
@@ -127,7 +127,6 @@ export interface MetricsData {
   lambdaPoints: LambdaPoint[];
   lagHistogram: Record<number, number>;
   lostSegments: number;
-  trace: TraceRecord | null;
   /** The newest swarm-v2 episode trace (subagent kinds, checks, retries). */
   decompTrace: DecompTraceRecord | null;
   /** The newest greedy demo episode (actor 0, recent weights), for the live environment view. */

@@ -72,13 +72,13 @@ describe('a bench\'s --set (ui time-to-target, soak): presetSettingChanges', () 
     expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.bogus=1')).toThrow(/swarm2\.bogus: unknown setting/);
     expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.updates=0')).toThrow(/swarm2\.updates: must be an integer in \[1, 5000\], got 0/);
     expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.teacher')).toThrow(/--set: expected key=value, got "swarm2.teacher"/);
-    expect(() => presetSettingChanges('quickstart', 'swarm2.teacher=packer')).toThrow(/^swarm2\.teacher: is a setting of Agent swarm v2/);
+    expect(() => presetSettingChanges('quickstart', 'swarm2.teacher=packer')).toThrow(/^swarm2\.teacher: is a setting of Agent swarm /);
   });
 });
 
 describe('budgetKey: what a bench raises so that a run outlasts its window', () => {
   it("is a swarm's own orchestrator updates and every other run's env steps, each a setting of that preset", () => {
-    const cases: [string, string][] = [['swarm-annealed', 'swarm.updates'], ['swarm-v2-annealed', 'swarm2.updates'], ['swarm-v2-scale', 'swarm2.updates'], ['quickstart', 'run.envSteps'], ['sac-pendulum', 'run.envSteps']];
+    const cases: [string, string][] = [['swarm-v2-annealed', 'swarm2.updates'], ['swarm-v2-scale', 'swarm2.updates'], ['quickstart', 'run.envSteps'], ['sac-pendulum', 'run.envSteps']];
     for (const [preset, key] of cases) {
       const { algorithm } = resolveExperiment(preset).settings;
       expect(budgetKey(algorithm), preset).toBe(key);

@@ -4,6 +4,7 @@ import { migrateConfig, migrateSettingKeys } from '../../../src/config/migration
 import { decodeExperiment, encodeExperiment, LINK_VERSION } from '../../../src/config/urlState';
 import { resolveExperiment } from '../../../src/config/config';
 import { SETTING_KEYS } from '../../../src/config/settings';
+import { RETIRED_SETTING_PREFIX, retiredPreset } from '../../../src/config/retired';
 
 interface Fixture {
   preset: string;
@@ -16,14 +17,20 @@ interface Fixture {
 // settings each one opened then.
 const fixtures = (JSON.parse(readFileSync(new URL('./fixtures/links-v1.json', import.meta.url), 'utf8')) as { links: Fixture[] }).links;
 
+/** The settings of then that still exist: the retired first swarm's are gone. */
+const kept = (settings: Record<string, unknown>) => Object.fromEntries(Object.entries(migrateSettingKeys(settings)).filter(([k]) => !k.startsWith(RETIRED_SETTING_PREFIX)));
+
 describe('links made before the descriptors', () => {
-  it.each(fixtures.map((f) => [`${f.preset} ${JSON.stringify(f.overrides)}`, f] as const))('%s opens the same experiment', (_name, f) => {
+  const current = fixtures.filter((f) => retiredPreset(f.preset) === null);
+  const retired = fixtures.filter((f) => retiredPreset(f.preset) !== null);
+
+  it.each(current.map((f) => [`${f.preset} ${JSON.stringify(f.overrides)}`, f] as const))('%s opens the same experiment', (_name, f) => {
     const decoded = decodeExperiment(f.token);
     expect(decoded.ignored).toEqual([]);
     expect(decoded.config.preset).toBe(f.preset);
     // Every setting that existed then has the same value under its new name; settings added since
     // (new algorithms) keep their defaults.
-    const then = migrateSettingKeys(f.settings);
+    const then = kept(f.settings);
     const now: Record<string, unknown> = decoded.config.settings;
     for (const [key, value] of Object.entries(then)) expect([key, now[key]]).toEqual([key, value]);
     expect(decoded.config.settings).toEqual(resolveExperiment(f.preset, then).settings);
@@ -31,10 +38,20 @@ describe('links made before the descriptors', () => {
     expect(decoded.ui.hide).toEqual((f.ui?.hide ?? []).map((k) => (k === 'reinforce.lr' ? 'reinforce.lr' : k)));
   });
 
+  it.each(retired.map((f) => [`${f.preset} ${JSON.stringify(f.overrides)}`, f] as const))('%s (a retired first-swarm preset) opens its replacement and says why', (_name, f) => {
+    const decoded = decodeExperiment(f.token);
+    expect(decoded.config.preset).toBe(retiredPreset(f.preset)!.replacement);
+    expect(decoded.ignored[0]).toEqual({ field: 'preset', reason: retiredPreset(f.preset)!.reason });
+    for (const i of decoded.ignored.slice(1)) expect(i.reason).toBe('settings of the retired first agent swarm');
+    // What the link set outside the retired swarm's settings is kept.
+    for (const [key, value] of Object.entries(kept(f.overrides))) expect([key, (decoded.config.settings as Record<string, unknown>)[key]]).toEqual([key, value]);
+  });
+
   it('maps every setting of then onto a setting of today', () => {
-    const migrated = Object.keys(migrateSettingKeys(fixtures[0].settings));
+    const migrated = Object.keys(migrateSettingKeys(fixtures[0].settings)).filter((k) => !k.startsWith(RETIRED_SETTING_PREFIX));
     expect(migrated.filter((k) => !(SETTING_KEYS as readonly string[]).includes(k))).toEqual([]);
-    expect(migrated.length).toBe(Object.keys(fixtures[0].settings).length + 1); // IMPALA's ρ̄ became two clips
+    const retired = Object.keys(fixtures[0].settings).filter((k) => k.startsWith(RETIRED_SETTING_PREFIX)).length;
+    expect(migrated.length).toBe(Object.keys(fixtures[0].settings).length - retired + 1); // IMPALA's ρ̄ became two clips
   });
 
   it('re-encodes at the new version, and that link opens the same settings', () => {
@@ -57,7 +74,7 @@ describe('migrations', () => {
   it('migrates a saved config so that it validates, and leaves anything else alone', () => {
     const old = { preset: 'dqn-cartpole', settings: { ...fixtures.find((f) => f.preset === 'dqn-cartpole')!.settings } };
     const migrated = migrateConfig(old) as { preset: string; settings: Record<string, unknown> };
-    expect(resolveExperiment(migrated.preset, migrated.settings).settings['dqn.doubleDqn']).toBe(true);
+    expect(resolveExperiment(migrated.preset, kept(migrated.settings)).settings['dqn.doubleDqn']).toBe(true);
     expect(migrateConfig('not a config')).toBe('not a config');
     expect(migrateConfig({ settings: [1, 2] })).toEqual({ settings: [1, 2] });
   });

@@ -4,7 +4,7 @@ import { decisionRewards, endReward, type DecisionCreditParts } from '../../../s
 import { DecompActor, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from '../../../src/swarm/decompActor';
 import { buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decompLearner';
 import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
-import { parlRewardV2ForOutcome } from '../../../src/swarm/parlRewardV2';
+import { parlRewardForOutcome } from '../../../src/swarm/parlReward';
 import { SP_MASK_OFFSET, SP_NUM_ACTIONS, SP_OBS_DIM } from '../../../src/swarm/setActions';
 import { handEpisode, handMadeEpisode } from './decompFixtures';
 
@@ -45,8 +45,8 @@ describe('per-decision credit: the ledger on hand-played episodes', () => {
     const r = decisionRewards(parts, w);
     want.forEach((x, t) => expect(r[t]).toBeCloseTo(x, 12));
     // Σ = r_perf 1 + λ2 · 2/3 + λ1 · 2/4 = 1.3
-    expect(r.reduce((a, x) => a + x, 0)).toBeCloseTo(parlRewardV2ForOutcome(sim.outcome(), w).total, 12);
-    expect(parlRewardV2ForOutcome(sim.outcome(), w).total).toBeCloseTo(1.3, 12);
+    expect(r.reduce((a, x) => a + x, 0)).toBeCloseTo(parlRewardForOutcome(sim.outcome(), w).total, 12);
+    expect(parlRewardForOutcome(sim.outcome(), w).total).toBeCloseTo(1.3, 12);
   });
 
   it("decisionRewards with parallelCredit 'launch': the λ1 shares move from the creators to their launch, the sum stays the PARL reward", () => {
@@ -60,7 +60,7 @@ describe('per-decision credit: the ledger on hand-played episodes', () => {
     expect(launch[3]).toBeCloseTo(creator[3] + 0.1, 12);
     expect(launch[1]).toBe(creator[1]);
     expect(launch[4]).toBe(creator[4]);
-    expect(launch.reduce((a, x) => a + x, 0)).toBeCloseTo(parlRewardV2ForOutcome(sim.outcome(), w).total, 12);
+    expect(launch.reduce((a, x) => a + x, 0)).toBeCloseTo(parlRewardForOutcome(sim.outcome(), w).total, 12);
     // a subagent the decision cap launched (launchedBy −1) keeps its share on its creator
     const capped: DecisionCreditParts = { perf: [0, 0], assigned: [1, 1], completed: [1, 1], subagentRank: [0, 1], launchedBy: [-1, -1], submitted: 2, numSubtasks: 2 };
     expect(Array.from(decisionRewards(capped, { ...w, parallelCredit: 'launch' }))).toEqual(Array.from(decisionRewards(capped, w)));
@@ -143,7 +143,7 @@ describe('per-decision credit: the actor records it for every episode when the s
       expect(sum(c.assigned)).toBe(o.nAssigned);
       expect(sum(c.completed)).toBe(o.nCompleted);
       expect(c.subagentRank.filter((k) => k >= 0).sort((a, b) => a - b)).toEqual(Array.from({ length: o.nSubagents }, (_, k) => k));
-      expect(sum(Array.from(decisionRewards(c, w)))).toBeCloseTo(parlRewardV2ForOutcome(o, w).total, 10);
+      expect(sum(Array.from(decisionRewards(c, w)))).toBeCloseTo(parlRewardForOutcome(o, w).total, 10);
     }
     // The episodes are not trivial: some assign work, some of it is lost or fails.
     expect(done.some((d) => d.outcome.nAssigned > 0)).toBe(true);

@@ -6,17 +6,17 @@ import { TrainingRun } from '../../../src/engine/trainer';
 
 async function train(traceEvery: number): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
-  const config = resolveExperiment('swarm-v2-annealed', { seed: 4, 'swarm2.updates': 3, 'swarm2.subtasks': 8, 'swarm2.hidden': 8, envsPerActor: 2, actors: 1, backend: 'cpu', 'swarm.traceEvery': traceEvery });
+  const config = resolveExperiment('swarm-v2-annealed', { seed: 4, 'swarm2.updates': 3, 'swarm2.subtasks': 8, 'swarm2.hidden': 8, envsPerActor: 2, actors: 1, backend: 'cpu', 'swarm2.traceEvery': traceEvery });
   await new TrainingRun(config, (r) => records.push(r), nodePlatform()).run();
   return records;
 }
 
 describe('swarm-v2 loop traces', () => {
-  it('emits a trace every swarm.traceEvery updates and leaves the training numbers as they were', async () => {
+  it('emits a trace every swarm2.traceEvery updates and leaves the training numbers as they were', async () => {
     const traced = await train(2);
     const plain = await train(0);
     const traces = traced.filter((r): r is DecompTraceRecord => r.type === 'decompTrace');
-    // Updates 1..3 with traceEvery 2: only after update 2 (v1's rule: done % traceEvery === 0).
+    // Updates 1..3 with traceEvery 2: only after update 2.
     expect(traces.map((r) => r.update)).toEqual([2]);
     expect(plain.some((r) => r.type === 'decompTrace')).toBe(false);
     const t = traces[0].trace;

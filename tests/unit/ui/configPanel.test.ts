@@ -6,8 +6,8 @@ const keysFor = (algorithm: ExperimentSettings['algorithm']) => groupedSettings(
 
 describe('config panel: settings shown for the chosen algorithm', () => {
   it('shows a swarm run its task settings, not the classic env, network or segment settings', () => {
-    const keys = keysFor('swarm-ppo');
-    expect(keys).toContain('swarm.items');
+    const keys = keysFor('swarm-v2');
+    expect(keys).toContain('swarm2.subtasks');
     expect(keys).toContain('seed');
     for (const k of ['env.id', 'model.hidden', 'run.envSteps', 'sampling.segmentLength', 'inference', 'ppo.lr']) expect(keys).not.toContain(k);
   });
@@ -15,7 +15,7 @@ describe('config panel: settings shown for the chosen algorithm', () => {
   it('shows PPO its own hyperparameters and sampling, not IMPALA queue settings or the swarm', () => {
     const keys = keysFor('ppo');
     for (const k of ['ppo.lr', 'sampling.segmentLength', 'inference', 'env.id']) expect(keys).toContain(k);
-    for (const k of ['sampling.queueCapacity', 'impala.lr', 'dqn.lr', 'swarm.items', 'reinforce.lr']) expect(keys).not.toContain(k);
+    for (const k of ['sampling.queueCapacity', 'impala.lr', 'dqn.lr', 'swarm2.subtasks', 'reinforce.lr']) expect(keys).not.toContain(k);
     expect(keysFor('impala')).toContain('sampling.queueCapacity');
   });
 });

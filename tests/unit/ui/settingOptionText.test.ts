@@ -4,9 +4,9 @@ import { optionText, shownDefault } from '../../../src/ui/components/settingText
 
 describe('optionText', () => {
   it('names algorithms by their label, not their key', () => {
-    expect(optionText('algorithm', 'swarm-v2')).toBe('Agent swarm v2 (set policy, decomposition task, PPO)');
+    expect(optionText('algorithm', 'swarm-v2')).toBe('Agent swarm (set policy, decomposition task, PPO)');
     expect(optionText('algorithm', 'ppo-continuous')).toBe('PPO (Gaussian)');
-    expect(optionText('swarm.task', 'wideSearch')).toBe('wide search');
+    expect(optionText('marl.env', 'simple_spread_v3')).toBe('cooperative navigation (simple_spread)');
   });
 
   it('leaves values without a label as they are, and ignores inherited keys', () => {
@@ -18,7 +18,7 @@ describe('optionText', () => {
   it('says a preset default of an enum setting in the same words as its options', () => {
     const algorithm = SETTINGS.algorithm as Setting;
     expect(shownDefault(algorithm, 'swarm-v2', undefined, (o) => optionText('algorithm', o))).toBe(
-      'Default for this preset Agent swarm v2 (set policy, decomposition task, PPO) (REINFORCE elsewhere).',
+      'Default for this preset Agent swarm (set policy, decomposition task, PPO) (REINFORCE elsewhere).',
     );
   });
 });

@@ -1,0 +1,36 @@
+import LZString from 'lz-string';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, resolveExperiment } from '../../../src/config/config';
+import { PRESET_NAMES } from '../../../src/config/presets';
+import { ALGORITHM_IDS } from '../../../src/config/registry';
+import { retiredAlgorithm, retiredPreset } from '../../../src/config/retired';
+import { decodeExperiment } from '../../../src/config/urlState';
+
+const link = (payload: unknown) => `http://localhost:5173/#x=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+
+describe('the retired first agent swarm', () => {
+  it('has no preset or algorithm left, and each retired name points at one that exists', () => {
+    for (const name of ['swarm-annealed', 'swarm-no-shaping', 'swarm-no-anneal', 'swarm-curriculum', 'swarm-taskgraph']) {
+      expect(PRESET_NAMES).not.toContain(name);
+      expect(PRESET_NAMES).toContain(retiredPreset(name)!.replacement);
+    }
+    expect(ALGORITHM_IDS as readonly string[]).not.toContain('swarm-ppo');
+    expect(ALGORITHM_IDS as readonly string[]).toContain(retiredAlgorithm('swarm-ppo')!.replacement);
+    expect(retiredPreset('quickstart')).toBeNull();
+    expect(retiredPreset('toString')).toBeNull();
+  });
+
+  it('an old link to a retired preset opens its replacement, with a notice naming both, and drops its settings', () => {
+    const d = decodeExperiment(link({ v: 1, p: 'swarm-no-shaping', s: { 'swarm.items': 16, 'swarm.lambda1': 0, seed: 7 } }));
+    expect(d.config.preset).toBe('swarm-v2-no-shaping');
+    expect(d.config.settings.seed).toBe(7);
+    const reasons = d.ignored.map((i) => `${i.field}: ${i.reason}`).join('\n');
+    expect(reasons).toMatch(/preset "swarm-no-shaping" is retired.*"swarm-v2-no-shaping"/);
+    expect(reasons).toMatch(/swarm\.items, swarm\.lambda1: settings of the retired first agent swarm/);
+  });
+
+  it('the CLI refuses a retired preset with a message naming its replacement', () => {
+    expect(() => resolveExperiment('swarm-annealed')).toThrow(ConfigError);
+    expect(() => resolveExperiment('swarm-annealed')).toThrow(/retired.*use swarm-v2-annealed/);
+  });
+});
