@@ -21,6 +21,14 @@ import type { SummaryRecord, SwarmUpdateRecord } from '../src/runs/records';
 import { markdownTable, median, type Benchmark } from './types';
 
 const PORT = 4179;
+
+/** The port a mode serves the app on: `--port N`, else its own default beside the other modes'. */
+export function portOf(flags: Record<string, string>, fallback: number): number {
+  if (flags.port === undefined) return fallback;
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 1024 || port > 65_535) throw new Error(`ui: --port takes a port number from 1024 to 65535, not "${flags.port}"`);
+  return port;
+}
 const FLAGS = [
   '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run',
   '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader',
@@ -119,6 +127,7 @@ export const uiBenchmark: Benchmark = {
       { name: 'build', value: 'false', text: 'reuse the build there, when there is one, instead of running vite build first' },
       { name: 'click', value: 'backend|enabled', text: 'quickstart-start: Start clicked from inside the page once the badge names the backend (default), or by Playwright once Start is enabled' },
       { name: 'pause', value: 'MS', text: 'quickstart-start: milliseconds between the page being ready and the click (default 0)' },
+      { name: 'port', value: 'N', text: `the port the app is served on (default ${PORT}; time-to-target ${PORT + 1}, quickstart-start ${PORT + 2}), so that two checkouts can run side by side` },
     ],
   },
   async run({ flags, seeds }) {
@@ -132,7 +141,7 @@ export const uiBenchmark: Benchmark = {
     if (preset && !getPreset(preset)) throw new Error(`ui: unknown preset "${preset}"`);
     // `--backend NAME` sets the learner backend of the training window (default: auto).
     const backend = flags.backend;
-    const { server, browser } = await servedInChromium(PORT, flags, undefined);
+    const { server, browser } = await servedInChromium(portOf(flags, PORT), flags, undefined);
     const base = server.base;
     try {
       const pages: PageFigures[] = [];
@@ -276,7 +285,7 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
   const changed = presetSettingChanges(preset, flags.set);
   const timeoutS = Number(flags.timeout ?? 900);
   const runSeeds = flags.seeds === undefined ? [1] : seeds;
-  const { server, browser } = await servedInChromium(PORT + 1, flags, flags.dist);
+  const { server, browser } = await servedInChromium(portOf(flags, PORT + 1), flags, flags.dist);
   const base = server.base;
   try {
     const rows: (string | number)[][] = [];
@@ -514,7 +523,7 @@ async function quickstartFromStart(flags: Record<string, string>, seeds: number[
   const pauseMs = Number(flags.pause ?? 0);
   if (!(pauseMs >= 0)) throw new Error(`ui: --pause takes milliseconds, not "${flags.pause}"`);
   // `--dist DIR`: a build of its own (vite's default dist/ is rebuilt by the other page benchmarks).
-  const { server, browser } = await servedInChromium(PORT + 2, flags, flags.dist);
+  const { server, browser } = await servedInChromium(portOf(flags, PORT + 2), flags, flags.dist);
   try {
     const rows: (string | number)[][] = [];
     const runs: Record<string, unknown>[] = [];

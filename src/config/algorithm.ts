@@ -81,7 +81,17 @@ export interface AlgorithmDescriptor<Id extends string = string, P extends strin
   load?: () => Promise<LoadedAlgorithm<N, ParamsOf<S>>>;
   /** The action space it acts in (default 'discrete'); the config refuses an env of the other kind. */
   actionSpace?: ActionSpaceKind;
+  /**
+   * What one gradient step of its update trains on, from the run's settings: transitions, rows of
+   * a minibatch, or whole episodes for the recurrent multi-agent rules. "auto" times the learner at
+   * this batch (src/workers/backendProbe.ts). Method syntax, so descriptors of different settings
+   * sit side by side in the registry.
+   */
+  updateBatch(settings: UpdateBatchSettings<P, S>): number;
 }
+
+/** The settings an update's batch size follows from: the shared ones and the algorithm's own. */
+export type UpdateBatchSettings<P extends string, S extends Record<string, Setting>> = Readonly<SharedSettingValues & PrefixedValues<P, S>>;
 
 /** The networks of a Box-action algorithm: sizes, the env's action bounds and the model settings. */
 export interface ContinuousNetSpec {

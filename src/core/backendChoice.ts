@@ -6,8 +6,11 @@
  *
  * The rule: the fastest measured backend wins. A software GPU adapter (SwiftShader, llvmpipe)
  * emulates the GPU on the CPU; for networks as small as these wasm is usually far faster there,
- * and a software adapter is never picked over a wasm that measured faster. When nothing could be
- * measured, the usual order applies, with software adapters after wasm.
+ * and a software adapter is never picked over a wasm that measured faster; nor over one that
+ * measured less than SOFTWARE_MARGIN times slower: the probe times one batch shape, and a software
+ * adapter compiles its shaders anew for every shape a run meets (seconds each on SwiftShader; a
+ * swarm's batches change size every update). When nothing could be measured, the usual order
+ * applies, with software adapters after wasm.
  */
 import type { BackendName } from './backend';
 
@@ -36,6 +39,8 @@ export interface MeasuredChoice {
 }
 
 const USUAL_ORDER: BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
+/** How many times faster than wasm a software GPU adapter must measure to be picked. */
+export const SOFTWARE_MARGIN = 3;
 
 function formatMs(ms: number): string {
   return ms >= 100 ? `${Math.round(ms)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(2)} ms`;
@@ -68,9 +73,23 @@ export function chooseMeasuredBackend(measurements: readonly BackendMeasurement[
   const sorted = [...measured].sort((a, b) => a.msPerUpdate - b.msPerUpdate || USUAL_ORDER.indexOf(a.name) - USUAL_ORDER.indexOf(b.name));
   const missing = measurements.filter((m) => !m.available).map((m) => `${m.name}${m.detail ? ` (${m.detail})` : ''}`);
   const absent = missing.length ? `; not available here: ${missing.join(', ')}` : '';
+  const per = `per update of this network`;
+  const wasm = sorted.find((m) => m.name === 'wasm');
+  if (sorted[0].software && wasm && sorted[0].msPerUpdate * SOFTWARE_MARGIN > wasm.msPerUpdate) {
+    const soft = sorted[0];
+    const ratio = soft.msPerUpdate / wasm.msPerUpdate;
+    return {
+      name: 'wasm',
+      reason:
+        `wasm: chosen over ${label(soft)}, which measured only ${formatRatio(wasm.msPerUpdate / soft.msPerUpdate)} faster on one batch shape ` +
+        `(${formatMs(wasm.msPerUpdate)} against ${formatMs(soft.msPerUpdate)} ${per}); a software adapter compiles its shaders again for every new shape, ` +
+        `seconds each, so it is picked only when it is ${SOFTWARE_MARGIN}x faster${absent}`,
+      ratio,
+      versus: soft.name,
+    };
+  }
   const best = sorted[0];
   const runnerUp = sorted[1];
-  const per = `per update of this network`;
   if (!runnerUp) {
     const others = available.filter((m) => m !== best).map((m) => `${m.name}: ${m.detail ?? 'not measured'}`);
     return { name: best.name, reason: `${best.name}: the only backend measured here (${formatMs(best.msPerUpdate)} ${per})${others.length ? `; ${others.join('; ')}` : ''}${absent}`, ratio: null, versus: null };

@@ -1,101 +1,84 @@
 /**
- * The measured probe behind "auto" (browser learner worker): time one forward pass plus one
- * optimiser update of the run's own network at its batch size on each backend this browser has,
- * then pick with `chooseMeasuredBackend`. Measurements are cached in IndexedDB per device (the
- * WebGPU adapter, the CPU count, the browser) and model shape, so a page probes each shape once.
+ * The measured probe behind "auto" (browser learner worker): time one update of the run's own
+ * learner at the batch its descriptor declares (probeTargets.ts) on each backend this browser
+ * has, then pick with `chooseMeasuredBackend`. Measurements are cached in IndexedDB per device
+ * (the WebGPU adapter, the CPU count, the browser) and learner, so a page probes each learner once.
  *
  * Budget: wasm is timed first (a few ms an update here); a software GPU adapter gets at most
  * PROBE_BUDGET_MS for its warm-up and about 20 wasm updates' worth for each timed update, after
  * which the probe stops waiting and counts what it saw as a lower bound (SwiftShader takes
  * seconds to compile its first shaders); a hardware GPU gets a few seconds to warm up.
+ *
+ * A run started while a probe measures does not wait for it: `interruptProbe` stops the probe
+ * after the backend it is timing, and the run starts on the best backend known so far.
  */
 import * as tf from '@tensorflow/tfjs';
 import { activateBackend, webgpuAdapterInfo, type AutoPlan, type BackendName } from '../core/backend';
 import { chooseMeasuredBackend, type BackendMeasurement } from '../core/backendChoice';
-import { buildModel, type MlpSpec } from '../core/mlp';
 import type { ExperimentConfig } from '../config/config';
-import { modelSpecFor } from '../config/modelSpec';
-import { descriptorOf } from '../config/registry';
+import { forwardAndUpdate, networkInputs, probeTargetFor, type ProbeTarget } from './probeTargets';
 
-export interface ProbeShape {
-  spec: MlpSpec;
-  batch: number;
-  /** Cache key of the shape. */
-  key: string;
-}
+export { probeTargetFor, updateBatchOf, type ProbeTarget } from './probeTargets';
 
 const PROBE_BUDGET_MS = 400;
 const TIMED_RUNS = 3;
-
-function setting(config: ExperimentConfig, key: string, fallback: number): number {
-  const v = (config.settings as Record<string, unknown>)[key];
-  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
-}
-
-/** The network the run's learner trains and the batch one of its updates sees. */
-export function probeShapeFor(config: ExperimentConfig): ProbeShape {
-  const s = config.settings;
-  const algorithm = s.algorithm;
-  const perRound = s.actors * setting(config, 'envsPerActor', 1);
-  const T = setting(config, 'sampling.segmentLength', 128);
-  const spec: MlpSpec = modelSpecFor(config, descriptorOf(algorithm).network ?? 'policy');
-  let batch: number;
-  if (algorithm === 'ppo') batch = (perRound * T) / setting(config, 'ppo.numMinibatches', 1);
-  else if (algorithm === 'dqn') batch = setting(config, 'dqn.batchSize', 64);
-  else if (algorithm === 'impala') batch = setting(config, 'sampling.segmentsPerBatch', 1) * setting(config, 'envsPerActor', 1) * T;
-  else if (algorithm === 'a2c') batch = perRound * T;
-  else batch = perRound * 128; // whole episodes (REINFORCE) or a population (ES): about this many steps
-  batch = Math.max(16, Math.min(4096, Math.round(batch)));
-  return { spec, batch, key: `${spec.kind ?? 'policy'}:${spec.obsDim}-${spec.hidden.join('-')}-${spec.numActions}:${spec.activation}:b${batch}` };
-}
 
 /** Resolves with `value`, or with 'late' after `ms` (the work goes on in the background). */
 function within<T>(work: Promise<T>, ms: number): Promise<T | 'late'> {
   return Promise.race([work, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), Math.max(0, ms)))]);
 }
 
-/** One forward pass and one Adam step of `spec` at `batch`, on the active backend; resolves when the device is done. */
-async function forwardAndUpdate(model: ReturnType<typeof buildModel>, x: tf.Tensor2D, optimizer: tf.Optimizer): Promise<void> {
-  const forward = tf.tidy(() => Object.values(model.forward(x))[0]);
-  const cost = optimizer.minimize(
-    () => {
-      const out = Object.values(model.forward(x));
-      return tf.addN(out.map((t) => tf.mean(tf.square(t)))) as tf.Scalar;
-    },
-    true,
-    model.variables(),
-  );
-  // Reading back waits for the device: what one update really costs.
-  await Promise.all([forward.data(), cost?.data()]);
-  forward.dispose();
-  cost?.dispose();
+/** Asks a probe to stop before the next backend it would time. */
+export class ProbeStop {
+  requested = false;
+  private wake: () => void = () => undefined;
+  /** Resolves once a stop is requested. */
+  readonly asked = new Promise<'stopped'>((resolve) => {
+    this.wake = () => resolve('stopped');
+  });
+
+  request(): void {
+    this.requested = true;
+    this.wake();
+  }
 }
 
-async function measureOne(name: BackendName, shape: ProbeShape, wasmPaths: string | undefined, warmupBudgetMs: number, timedBudgetMs: number): Promise<BackendMeasurement> {
-  const up = await activateBackend(name, wasmPaths);
-  if (!up.ok) return { name, available: false, msPerUpdate: null, detail: up.detail };
-  const model = buildModel(shape.spec, 1);
-  const data = new Float32Array(shape.batch * shape.spec.obsDim);
-  // Deterministic inputs in [-1, 1]: the values do not matter, only the shapes.
-  for (let i = 0; i < data.length; i++) data[i] = ((i * 7919) % 2001) / 1000 - 1;
-  const x = tf.tensor2d(data, [shape.batch, shape.spec.obsDim]);
+/** How one backend is timed: the whole learner, or (a software GPU adapter) only what can be cut short. */
+interface Budgets {
+  warmupMs: number;
+  timedMs: number;
+  /** Time the run's update rule itself (synchronous reads); false: its network part only. */
+  wholeLearner: boolean;
+  /** wasm's time for the whole update, against which a part's time is a lower bound. */
+  wasmMs: number | null;
+}
+
+async function timeNetwork(name: BackendName, target: ProbeTarget, b: Budgets): Promise<BackendMeasurement> {
+  const model = target.network.build();
+  const x = networkInputs(target.network);
   const optimizer = tf.train.adam(1e-4);
   const started = performance.now();
+  const part = target.learner !== null;
+  const lowerBound = (ms: number, detail: string): BackendMeasurement => ({ name, available: true, msPerUpdate: ms, cutShort: true, detail });
   try {
     // The first run compiles kernels (shaders on a GPU): not timed, but it counts against the budget.
-    if ((await within(forwardAndUpdate(model, x, optimizer), warmupBudgetMs)) === 'late') {
-      return { name, available: true, msPerUpdate: performance.now() - started, cutShort: true, detail: 'its first update did not finish within the probe' };
+    if ((await within(forwardAndUpdate(model, x, optimizer), b.warmupMs)) === 'late') {
+      return lowerBound(performance.now() - started, 'its first update did not finish within the probe');
     }
     const times: number[] = [];
     for (let i = 0; i < TIMED_RUNS; i++) {
       const t0 = performance.now();
-      if ((await within(forwardAndUpdate(model, x, optimizer), timedBudgetMs)) === 'late') {
-        return { name, available: true, msPerUpdate: performance.now() - t0, cutShort: true, detail: 'one update took longer than the probe waits' };
+      if ((await within(forwardAndUpdate(model, x, optimizer), b.timedMs)) === 'late') {
+        return lowerBound(performance.now() - t0, 'one update took longer than the probe waits');
       }
       times.push(performance.now() - t0);
     }
-    times.sort((a, b) => a - b);
-    return { name, available: true, msPerUpdate: times[Math.floor(times.length / 2)] };
+    times.sort((a, c) => a - c);
+    const ms = times[Math.floor(times.length / 2)];
+    if (!part) return { name, available: true, msPerUpdate: ms };
+    // A part of the update: a lower bound of the whole, so it only says "slower" when it already is.
+    if (b.wasmMs !== null && ms >= b.wasmMs) return lowerBound(ms, "one part of its update alone (the actor network) was slower than wasm's whole update");
+    return { name, available: true, msPerUpdate: null, detail: 'not timed whole: its synchronous reads could block the probe on this adapter' };
   } catch (err) {
     return { name, available: true, msPerUpdate: null, detail: `measuring failed: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
@@ -106,21 +89,65 @@ async function measureOne(name: BackendName, shape: ProbeShape, wasmPaths: strin
   }
 }
 
+async function timeLearner(name: BackendName, build: NonNullable<ProbeTarget['learner']>): Promise<BackendMeasurement> {
+  let learner: Awaited<ReturnType<typeof build>> | null = null;
+  try {
+    learner = await build();
+    learner.update(); // builds the optimiser state and compiles kernels: not timed
+    const times: number[] = [];
+    for (let i = 0; i < TIMED_RUNS; i++) {
+      const t0 = performance.now();
+      learner.update();
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, c) => a - c);
+    return { name, available: true, msPerUpdate: times[Math.floor(times.length / 2)] };
+  } catch (err) {
+    return { name, available: true, msPerUpdate: null, detail: `measuring failed: ${err instanceof Error ? err.message : String(err)}` };
+  } finally {
+    learner?.dispose();
+  }
+}
+
+async function measureOne(name: BackendName, target: ProbeTarget, wasmPaths: string | undefined, b: Budgets): Promise<BackendMeasurement> {
+  const up = await activateBackend(name, wasmPaths);
+  if (!up.ok) return { name, available: false, msPerUpdate: null, detail: up.detail };
+  return target.learner && b.wholeLearner ? timeLearner(name, target.learner) : timeNetwork(name, target, b);
+}
+
 /**
  * Time the candidates: wasm first, then the GPU backends, then cpu only where wasm failed.
  * `cpuFree` is called once what is left to time cannot be skewed by other work on the CPU: after
  * wasm when the GPU backends here are software ones (their times are only lower bounds, far above
- * wasm's), else at the end.
+ * wasm's), else at the end. After wasm, a requested `stop` ends the probe before the next backend:
+ * the backends not timed are listed as not measured.
  */
-export async function measureBackends(shape: ProbeShape, wasmPaths: string | undefined, budgetMs = PROBE_BUDGET_MS, cpuFree: () => void = () => undefined): Promise<BackendMeasurement[]> {
-  // The WebGL renderer is asked for at once, in its own worker, while wasm and WebGPU are timed here.
+export async function measureBackends(target: ProbeTarget, wasmPaths: string | undefined, budgetMs = PROBE_BUDGET_MS, cpuFree: () => void = () => undefined, stop = new ProbeStop()): Promise<BackendMeasurement[]> {
+  // The WebGL renderer is asked for at once, in its own worker, while wasm and WebGPU are timed here;
+  // the adapter too (a software one took seconds to answer on a fresh profile).
   const rendererAnswer = webglRenderer();
-  const adapter = await adapterInfo();
+  const adapterAnswer = adapterInfo();
   const out: BackendMeasurement[] = [];
-  const wasm = await measureOne('wasm', shape, wasmPaths, budgetMs, budgetMs);
+  let freed = false;
+  const free = () => {
+    if (!freed) cpuFree();
+    freed = true;
+  };
+  const wasm = await measureOne('wasm', target, wasmPaths, { warmupMs: budgetMs, timedMs: budgetMs, wholeLearner: true, wasmMs: null });
   out.push(wasm);
+  const stopped = (): boolean => {
+    if (!stop.requested) return false;
+    free();
+    return true;
+  };
+  const notTimed = (names: BackendName[]) => names.forEach((name) => out.push({ name, available: false, msPerUpdate: null, detail: 'not timed: a run started first' }));
+  const adapter = await Promise.race([adapterAnswer, stop.asked]);
+  if (adapter === 'stopped' || stopped()) {
+    notTimed(['webgpu', 'webgl']);
+    return out;
+  }
   const softwareOnly = wasm.msPerUpdate !== null && (!adapter || adapter.software) && isSoftwareOrSlow(await rendererAnswer);
-  if (softwareOnly) cpuFree();
+  if (softwareOnly) free();
   // A GPU backend gets the budget for its warm-up (kernel compilation), and for each timed update
   // about 20 wasm updates' worth: enough to tell "much slower" without waiting for all of it.
   const wasmMs = wasm.msPerUpdate;
@@ -128,8 +155,14 @@ export async function measureBackends(shape: ProbeShape, wasmPaths: string | und
   const timed = wasmMs !== null ? Math.max(40, 20 * wasmMs) : budgetMs;
   // A hardware GPU may take seconds to compile its kernels once and still be the fastest after.
   const hardwareWarmup = 3_000;
-  if (adapter) out.push({ ...(await measureOne('webgpu', shape, wasmPaths, adapter.software ? warmup : hardwareWarmup, timed)), software: adapter.software });
-  else out.push({ name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' });
+  if (adapter) {
+    const budgets = adapter.software ? { warmupMs: warmup, timedMs: timed, wholeLearner: false, wasmMs } : { warmupMs: hardwareWarmup, timedMs: timed, wholeLearner: true, wasmMs };
+    out.push({ ...(await measureOne('webgpu', target, wasmPaths, budgets)), software: adapter.software });
+  } else out.push({ name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' });
+  if (stopped()) {
+    notTimed(['webgl']);
+    return out;
+  }
   // Opening a WebGL context is synchronous, and on a software renderer it blocked this worker for
   // 7-13 s (SwiftShader, load 8), where no budget can stop it; so the renderer is asked first, from
   // a worker that can be given up on. A software renderer is never faster than wasm here.
@@ -139,12 +172,14 @@ export async function measureBackends(shape: ProbeShape, wasmPaths: string | und
   } else if (renderer.kind === 'named' && SOFTWARE_RENDERER.test(renderer.name)) {
     out.push({ name: 'webgl', available: true, msPerUpdate: null, software: true, detail: `not timed: ${renderer.name.includes('SwiftShader') ? 'SwiftShader, ' : ''}a software renderer` });
   } else {
-    const webgl = await measureOne('webgl', shape, wasmPaths, warmup, timed);
+    // A renderer not named may be a software one: only its network is timed, which can be cut short.
+    const named = renderer.kind === 'named';
+    const webgl = await measureOne('webgl', target, wasmPaths, { warmupMs: named ? hardwareWarmup : warmup, timedMs: timed, wholeLearner: named, wasmMs });
     // A named renderer is already known to be hardware; otherwise ask tfjs's context.
-    out.push({ ...webgl, software: webgl.available ? renderer.kind !== 'named' && webglIsSoftware() : undefined });
+    out.push({ ...webgl, software: webgl.available ? !named && webglIsSoftware() : undefined });
   }
-  if (!wasm.available || wasm.msPerUpdate === null) out.push(await measureOne('cpu', shape, wasmPaths, budgetMs, budgetMs));
-  if (!softwareOnly) cpuFree();
+  if (!wasm.available || wasm.msPerUpdate === null) out.push(await measureOne('cpu', target, wasmPaths, { warmupMs: budgetMs, timedMs: budgetMs, wholeLearner: true, wasmMs: null }));
+  free();
   return out;
 }
 
@@ -258,25 +293,68 @@ async function keep(key: string, measurements: BackendMeasurement[]): Promise<vo
 }
 
 const inPage = new Map<string, BackendMeasurement[]>();
+/** The measurements of the last probe in this page, whole or stopped: the best known so far. */
+let lastMeasured: BackendMeasurement[] | null = null;
+/** The probe measuring now, if any. */
+let measuring: ProbeStop | null = null;
 
-/**
- * The measured plan for "auto" for this config's network: measured now, or from the cache.
- * `cpuFree` is called once the timings other CPU work would skew are done (see measureBackends).
- */
-export async function measuredAutoPlan(config: ExperimentConfig, wasmPaths: string | undefined, cpuFree: () => void = () => undefined): Promise<AutoPlan> {
-  const shape = probeShapeFor(config);
-  const key = `${await deviceKey()}|${shape.key}`;
-  let measurements = inPage.get(key) ?? (await cached(key).catch(() => null));
-  const fromCache = measurements !== null;
-  if (!measurements) {
-    measurements = await measureBackends(shape, wasmPaths, PROBE_BUDGET_MS, cpuFree);
-    void keep(key, measurements).catch(() => undefined);
-  } else {
-    cpuFree();
-  }
-  inPage.set(key, measurements);
+/** Stops the probe measuring now after the backend it is timing; false when none is. */
+export function interruptProbe(): boolean {
+  if (!measuring) return false;
+  measuring.request();
+  return true;
+}
+
+export interface AutoPlanOptions {
+  /** Called once the timings other CPU work would skew are done (see measureBackends). */
+  cpuFree?: () => void;
+  /**
+   * Never measure: answer from the measurements of this learner when there are some, else with
+   * the best backend known so far (a run that started while a probe was measuring).
+   */
+  knownSoFar?: boolean;
+}
+
+/** The order and the badge's line for a set of measurements. */
+function planFrom(measurements: BackendMeasurement[], note: string): AutoPlan {
   const choice = chooseMeasuredBackend(measurements);
   const measured = measurements.filter((m) => m.msPerUpdate !== null && m.available).map((m) => m.name);
-  const order = [choice.name, ...measured.filter((n) => n !== choice.name)];
-  return { order, reason: `${choice.reason}; measured on a batch of ${shape.batch}${fromCache ? ' (kept from an earlier probe on this device)' : ''}` };
+  return { order: [choice.name, ...measured.filter((n) => n !== choice.name)], reason: `${choice.reason}${note}` };
+}
+
+/** The measured plan for "auto" for this config's learner: measured now, or from the cache. */
+export async function measuredAutoPlan(config: ExperimentConfig, wasmPaths: string | undefined, options: AutoPlanOptions = {}): Promise<AutoPlan> {
+  const cpuFree = options.cpuFree ?? (() => undefined);
+  const target = probeTargetFor(config);
+  const stop = new ProbeStop();
+  measuring = stop;
+  try {
+    const device = await Promise.race([deviceKey(), stop.asked]);
+    const key = device === 'stopped' ? null : `${device}|${target.key}`;
+    const known = key === null ? null : (inPage.get(key) ?? (await cached(key).catch(() => null)));
+    const batch = `; measured on a batch of ${target.batch}`;
+    if (known) {
+      cpuFree();
+      inPage.set(key as string, known);
+      lastMeasured = known;
+      return planFrom(known, `${batch} (kept from an earlier probe on this device)`);
+    }
+    if (options.knownSoFar || stop.requested) {
+      cpuFree();
+      const soFar = lastMeasured?.some((m) => m.available && m.msPerUpdate !== null) ? lastMeasured : null;
+      if (soFar) return planFrom(soFar, ' (the best known so far: the run started while the probe was measuring)');
+      return { order: ['wasm'], reason: 'wasm: the run started before any backend was measured, and wasm is never far from the fastest for networks this small' };
+    }
+    const measurements = await measureBackends(target, wasmPaths, PROBE_BUDGET_MS, cpuFree, stop);
+    lastMeasured = measurements;
+    const whole = !stop.requested;
+    // A probe cut short by a run is not kept: the next one measures every backend.
+    if (whole && key) {
+      inPage.set(key, measurements);
+      void keep(key, measurements).catch(() => undefined);
+    }
+    return planFrom(measurements, `${batch}${whole ? '' : ' (the run started before the GPU backends were timed)'}`);
+  } finally {
+    if (measuring === stop) measuring = null;
+  }
 }

@@ -6,7 +6,7 @@ import { chooseBackend, setAutoPlan } from '../core/backend';
 import { webgpuMemory } from '../core/webgpuBufferPool';
 import { resolveExperiment, type ExperimentConfig } from '../config/config';
 import { descriptorOf } from '../config/registry';
-import { measuredAutoPlan } from './backendProbe';
+import { interruptProbe, measuredAutoPlan, type AutoPlanOptions } from './backendProbe';
 import { setActorSpawner } from '../core/remote/spawner';
 import { MEMORY_DEBUG_CHANNEL, MEMORY_DEBUG_FLAG, type ClusterLearnerApi, type LearnerApi, type MemoryDebugRecord } from './learnerProtocol';
 import type { BackendRecord, RunRecord } from '../runs/records';
@@ -42,15 +42,15 @@ let cluster: WorkerClusterLearner | null = null;
 let runBackend: BackendRecord | null = null;
 
 /**
- * "auto" follows a measured plan: the network of `config` timed on each backend (cached per
- * device and shape). Before any run the page's probe times the default experiment's network.
+ * "auto" follows a measured plan: the learner of `config` timed on each backend (cached per
+ * device and learner). Before any run the page's probe times the page's experiment.
  */
-function planAuto(config: ExperimentConfig, cpuFree?: () => void): Promise<void> {
+function planAuto(config: ExperimentConfig, options: AutoPlanOptions = {}): Promise<void> {
   if (config.settings.backend !== 'auto') return Promise.resolve();
   // One probe at a time: two would switch backends under each other's timings.
   planning = planning.then(async () => {
     try {
-      setAutoPlan(await measuredAutoPlan(config, wasmPaths, cpuFree));
+      setAutoPlan(await measuredAutoPlan(config, wasmPaths, options));
     } catch {
       // No plan: "auto" keeps the usual order.
       setAutoPlan(null);
@@ -61,12 +61,16 @@ function planAuto(config: ExperimentConfig, cpuFree?: () => void): Promise<void>
 let planning: Promise<void> = Promise.resolve();
 
 const api: LearnerApi = {
-  async probe(preferred, actors) {
+  async probe(preferred, actors, config) {
     if (actors !== undefined && Number.isFinite(actors)) warmCount = actors;
     if (current && runBackend) return runBackend;
     // The actor workers start loading once the probe's timings that they would skew are done and
-    // the learner's own backend is set up (the page probes once, after its first paint).
-    if (preferred === 'auto' && !current) await planAuto(resolveExperiment('quickstart'), warmActors);
+    // the learner's own backend is set up (the page probes once, after its first paint). The
+    // page's own experiment is measured, so that its first run finds its learner measured.
+    const measured = config ?? resolveExperiment('quickstart', actors !== undefined && Number.isFinite(actors) ? { actors } : {});
+    if (preferred === 'auto' && !current) await planAuto(measured, { cpuFree: warmActors });
+    // A run started meanwhile: its backend is the answer.
+    if (current && runBackend) return runBackend;
     const choice = await chooseBackend({ preferred, wasmPaths });
     warmActors();
     return { type: 'backend', ...choice };
@@ -74,7 +78,10 @@ const api: LearnerApi = {
 
   async start(config, onRecords, options = {}) {
     if (current) throw new Error('a run is already in progress; stop it first');
-    await planAuto(config);
+    // A probe still measuring stops after the backend it is timing, and the run starts at once on
+    // the best backend known so far (its badge says so).
+    const interrupted = interruptProbe();
+    await planAuto(config, { knownSoFar: interrupted });
     if (current) throw new Error('a run is already in progress; stop it first');
     // Batch records so the page gets at most about 10 updates a second; a record after a quiet
     // spell (the run's first ones) or one the page shows at once (urgentRecords.ts) goes at once

@@ -18,8 +18,9 @@ export interface LearnerApi {
   /**
    * Pick the learner's tfjs backend now (the page shows which and why). `actors`: how many actor
    * workers to start ahead of the next run (the page's experiment's; default: the QuickStart preset's).
+   * `config`: the experiment whose learner "auto" measures (the page's; default: QuickStart with `actors`).
    */
-  probe(preferred: ExperimentConfig['settings']['backend'], actors?: number): Promise<BackendRecord>;
+  probe(preferred: ExperimentConfig['settings']['backend'], actors?: number, config?: ExperimentConfig): Promise<BackendRecord>;
   /**
    * Run an experiment to its end. Records arrive in batches, at most about 10 times a second;
    * the last batch has arrived when the returned promise settles.

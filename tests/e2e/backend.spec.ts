@@ -20,8 +20,8 @@ test('auto picks wasm over the SwiftShader WebGPU adapter and says by how much',
   expect(ratio).toBeGreaterThan(1);
   test.info().annotations.push({ type: 'reason', description: text });
 
-  // A run measures its own network (the swarm's orchestrator here), and keeps wasm.
-  await page.getByRole('radio', { name: /annealed/i }).first().check();
+  // A run measures its own learner (DQN's Q-network at its batch here), and keeps wasm.
+  await page.locator('input[name="preset"][value="dqn-cartpole"]').check();
   await page.getByTestId('start').click();
   await expectStatus(page, 'running', 60_000);
   await expect(reason).toContainText(/measured on a batch of \d+/);

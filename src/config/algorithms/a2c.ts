@@ -8,6 +8,8 @@ export const A2C = defineAlgorithm({
   label: 'A2C',
   family: 'classic',
   loop: 'sync',
+  /** One update on every env step of a round: actors × envs × T. */
+  updateBatch: (s) => s.actors * s.envsPerActor * s['sampling.segmentLength'],
   actor: 'RolloutActor',
   network: 'actorCritic',
   settings: {

@@ -17,6 +17,7 @@ export const BC = defineAlgorithm({
   prefix: 'bc',
   label: 'Behaviour cloning (offline)',
   loop: 'offline',
+  updateBatch: (s) => s['bc.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   settings: {
     lr: num('bc', 'Learning rate', 1e-5, 0.05, 1e-3, 'Adam step size.', true),

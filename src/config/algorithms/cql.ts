@@ -24,6 +24,7 @@ export const CQL = defineAlgorithm({
   prefix: 'cql',
   label: 'CQL (offline)',
   loop: 'offline',
+  updateBatch: (s) => s['cql.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   // SAC part: SB3 defaults (lr 3e-4, τ 0.005, batch 256). CQL part: the official code's
   // CQL(H) with min_q_weight 5 and 10 sampled actions of each kind (Kumar et al. 2020, app. F).

@@ -8,6 +8,7 @@ export const DDPG = defineAlgorithm({
   prefix: 'ddpg',
   label: 'DDPG',
   loop: 'offPolicyContinuous',
+  updateBatch: (s) => s['ddpg.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   // Defaults: Stable-Baselines3 DDPG (learning_rate 1e-3 for actor and critic, tau 0.005, gamma 0.99,
   // batch_size 256, buffer_size 1e6, learning_starts 100) with rl-baselines3-zoo's Gaussian action

@@ -8,6 +8,7 @@ export const DQN = defineAlgorithm({
   label: 'DQN',
   family: 'classic',
   loop: 'replay',
+  updateBatch: (s) => s['dqn.batchSize'],
   actor: 'RolloutActor',
   network: 'q',
   settings: {

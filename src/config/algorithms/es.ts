@@ -8,6 +8,8 @@ export const ES = defineAlgorithm({
   label: 'Evolution strategies',
   family: 'classic',
   loop: 'es',
+  /** The population a generation scores: two perturbations a pair. */
+  updateBatch: (s) => 2 * s['es.numPairs'],
   actor: 'RolloutActor',
   network: 'policy',
   settings: {

@@ -8,6 +8,8 @@ export const IMPALA = defineAlgorithm({
   label: 'IMPALA (V-trace)',
   family: 'classic',
   loop: 'async',
+  /** The segments one update takes from the queue: segments × envs × T. */
+  updateBatch: (s) => s['sampling.segmentsPerBatch'] * s.envsPerActor * s['sampling.segmentLength'],
   actor: 'RolloutActor',
   network: 'actorCritic',
   settings: {

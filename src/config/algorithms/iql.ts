@@ -8,6 +8,8 @@ export const IQL = defineAlgorithm({
   label: 'Independent Q-learning (multi-agent)',
   family: 'marl',
   loop: 'marl',
+  /** Whole episodes per gradient step. */
+  updateBatch: (s) => s['iql.batchSize'],
   actor: 'MarlActor',
   network: null,
   settings: qLearningSettings('iql'),

@@ -35,6 +35,7 @@ export const MADDPG = defineAlgorithm({
   label: 'MADDPG (multi-agent)',
   family: 'marl',
   loop: 'marl',
+  updateBatch: (s) => s['maddpg.batchSize'],
   actor: 'MarlActor',
   network: null,
   settings: {

@@ -30,6 +30,8 @@ export const PPO = defineAlgorithm({
   label: 'PPO',
   family: 'classic',
   loop: 'sync',
+  /** A minibatch of a round's steps: actors × envs × T / minibatches. */
+  updateBatch: (s) => (s.actors * s.envsPerActor * s['sampling.segmentLength']) / s['ppo.numMinibatches'],
   actor: 'RolloutActor',
   network: 'actorCritic',
   settings: {

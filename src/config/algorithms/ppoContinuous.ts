@@ -8,6 +8,8 @@ export const PPO_CONTINUOUS = defineAlgorithm({
   label: 'PPO (Gaussian)',
   family: 'classic',
   loop: 'onPolicyContinuous',
+  /** A minibatch of a round's steps: actors × envs × T / minibatches. */
+  updateBatch: (s) => (s.actors * s.envsPerActor * s['sampling.segmentLength']) / s['ppo-continuous.numMinibatches'],
   actor: 'ContinuousRolloutActor',
   network: null,
   actionSpace: 'box',

@@ -13,6 +13,8 @@ export const QMIX = defineAlgorithm({
   label: 'QMIX (multi-agent)',
   family: 'marl',
   loop: 'marl',
+  /** Whole episodes per gradient step. */
+  updateBatch: (s) => s['qmix.batchSize'],
   actor: 'MarlActor',
   network: null,
   settings: {

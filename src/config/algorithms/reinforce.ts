@@ -8,6 +8,8 @@ export const REINFORCE = defineAlgorithm({
   label: 'REINFORCE',
   family: 'classic',
   loop: 'episodic',
+  /** Whole episodes from every env of a round: about 128 steps each. */
+  updateBatch: (s) => s.actors * s.envsPerActor * 128,
   actor: 'RolloutActor',
   network: 'policy',
   settings: {

@@ -9,6 +9,7 @@ export const SAC = defineAlgorithm({
   prefix: 'sac',
   label: 'SAC',
   loop: 'offPolicyContinuous',
+  updateBatch: (s) => s['sac.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   // Defaults: Stable-Baselines3 SAC (learning_rate 3e-4 for actor, critics and α, tau 0.005,
   // gamma 0.99, ent_coef 'auto' starting at 1.0, target_entropy 'auto' = −dim(A), batch_size 256,

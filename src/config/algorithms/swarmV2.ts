@@ -50,6 +50,8 @@ export const SWARM_V2 = defineAlgorithm({
   label: 'Agent swarm (set policy, decomposition task, PPO)',
   family: 'swarm',
   loop: 'swarmV2',
+  /** A minibatch of decisions: one episode per env, at most one decision per subtask and a few launches each. */
+  updateBatch: (s) => (s.actors * s.envsPerActor * Math.min(s['swarm2.maxDecisions'], s['swarm2.subtasks'] + 8)) / s['swarm2.numMinibatches'],
   actor: 'DecompActor',
   network: null,
   settings: {

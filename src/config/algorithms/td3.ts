@@ -9,6 +9,7 @@ export const TD3 = defineAlgorithm({
   prefix: 'td3',
   label: 'TD3',
   loop: 'offPolicyContinuous',
+  updateBatch: (s) => s['td3.batchSize'],
   ...BOX_ACTION_ALGORITHM,
   // Defaults: Stable-Baselines3 TD3 (learning_rate 1e-3, tau 0.005, gamma 0.99, policy_delay 2,
   // target_policy_noise 0.2, target_noise_clip 0.5, batch_size 256, buffer_size 1e6,

@@ -8,6 +8,8 @@ export const VDN = defineAlgorithm({
   label: 'VDN (multi-agent)',
   family: 'marl',
   loop: 'marl',
+  /** Whole episodes per gradient step. */
+  updateBatch: (s) => s['vdn.batchSize'],
   actor: 'MarlActor',
   network: null,
   settings: qLearningSettings('vdn'),

@@ -19,12 +19,18 @@ export interface LearnerLink {
   whileAlive<T>(client: LearnerClient, call: Promise<T>): Promise<OrCrash<T>>;
   /** Asks the learner which backend it will use; one probe per page (later calls share it). */
   probe(): Promise<void>;
+  /**
+   * What Start waits for: the probe, unless one is measuring now. Then nothing: the worker stops
+   * the probe and the run starts at once on the best backend known so far.
+   */
+  ready(): Promise<void>;
 }
 
 export function createLearnerLink(start: StartLearner, store: StoreApi<PlaygroundState>): LearnerLink {
   let client: LearnerClient | null = null;
   const crashes = new WeakMap<LearnerClient, Promise<void>>();
   let probing: Promise<void> | null = null;
+  let probed = false;
 
   const get = (): LearnerClient => {
     if (client) return client;
@@ -51,20 +57,25 @@ export function createLearnerLink(start: StartLearner, store: StoreApi<Playgroun
   const probe = (): Promise<void> => {
     if (probing) return probing;
     const s = store.getState();
+    probed = false;
     probing = (async () => {
       try {
         const c = get();
         // The learner also starts this experiment's actor workers ahead of its Start.
-        const answer = await whileAlive(c, c.api.probe(s.config.settings.backend, s.config.settings.actors));
+        const answer = await whileAlive(c, c.api.probe(s.config.settings.backend, s.config.settings.actors, s.config));
         if (answer.ok) store.getState().setBackend(answer.value);
         // The worker crashed mid-probe (and said so): the next Start probes its replacement.
         else probing = null;
       } catch (err) {
         store.getState().notify('error', `Could not start tfjs: ${message(err)}`);
       }
-    })();
+    })().finally(() => {
+      probed = true;
+    });
     return probing;
   };
 
-  return { get, current: () => client, whileAlive, probe };
+  const ready = (): Promise<void> => (probing && !probed ? Promise.resolve() : probe());
+
+  return { get, current: () => client, whileAlive, probe, ready };
 }

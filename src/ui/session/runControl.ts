@@ -82,7 +82,7 @@ export function createRunControl({ store, learner, runs, generations, timing, op
       // A run stopped by a Reset may still be finishing in the worker, which takes one run at a time;
       // past a while, the worker says itself whether it is still busy.
       await Promise.race([previous, new Promise((resolve) => setTimeout(resolve, timing.releaseWaitMs))]);
-      await learner.probe();
+      await learner.ready();
       if (!stillStarting()) return;
       // Training never waits long on IndexedDB (another tab can hold it open): past that, it runs unsaved.
       const opened = await runs.within(timing.storeWaitMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseMeasuredBackend, formatRatio, type BackendMeasurement } from '../../../src/core/backendChoice';
+import { chooseMeasuredBackend, formatRatio, SOFTWARE_MARGIN, type BackendMeasurement } from '../../../src/core/backendChoice';
 
 const swiftshader: BackendMeasurement[] = [
   { name: 'wasm', available: true, msPerUpdate: 4 },
@@ -49,6 +49,26 @@ describe('chooseMeasuredBackend', () => {
     expect(c.versus).toBe('webgpu');
     expect(c.reason).toMatch(/^wasm: at least 50x faster than webgpu here \(5\.00 ms against over 250 ms/);
     expect(c.reason).toContain('; webgl (software adapter): not timed: a software renderer');
+  });
+
+  it('keeps wasm over a software adapter that measured faster, but by less than the margin its shader compiles cost', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'wasm', available: true, msPerUpdate: 1047 },
+      { name: 'webgpu', available: true, msPerUpdate: 664, software: true },
+      { name: 'webgl', available: true, msPerUpdate: null, software: true, detail: 'not timed: a software renderer' },
+    ]);
+    expect(c.name).toBe('wasm');
+    expect(c.versus).toBe('webgpu');
+    expect(c.reason).toMatch(/^wasm: chosen over webgpu \(software adapter\), which measured only 1\.6x faster on one batch shape \(1047 ms against 664 ms/);
+    expect(c.reason).toContain(`only when it is ${SOFTWARE_MARGIN}x faster`);
+  });
+
+  it('picks a software adapter that measured more than the margin faster than wasm', () => {
+    const c = chooseMeasuredBackend([
+      { name: 'wasm', available: true, msPerUpdate: 100 },
+      { name: 'webgpu', available: true, msPerUpdate: 100 / (SOFTWARE_MARGIN + 1), software: true },
+    ]);
+    expect(c.name).toBe('webgpu');
   });
 
   it('names the backends that are not available here', () => {

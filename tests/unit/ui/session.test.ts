@@ -149,20 +149,18 @@ afterEach(() => {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 describe('session: startRun and the races it guards against', () => {
-  it('a Start before the first paint starts the backend probe itself and waits for it; the page probe after the paint shares it', async () => {
+  it('a Start while the backend probe measures does not wait for it (the worker stops the probe); the page probe shares the one learner', async () => {
     const { session, store, learners } = setup({ holdProbe: true });
+    // The page's own probe, after the first paint, is still out when Start is pressed.
+    const pageProbe = session.probeBackend();
     const run = session.startRun();
     expect(store.getState().status).toBe('starting');
-    // The page's own probe, after the first paint, lands while the first is still out.
-    const pageProbe = session.probeBackend();
-    await settle();
+    await vi.waitFor(() => expect(learners[0].running).toBe(true));
     expect(learners).toHaveLength(1);
-    expect(learners[0].calls).toEqual(['probe']);
+    expect(learners[0].calls).toEqual(['probe', 'start']);
 
     learners[0].releaseProbe();
     await pageProbe;
-    await vi.waitFor(() => expect(learners[0].running).toBe(true));
-    expect(learners[0].calls).toEqual(['probe', 'probed', 'start']);
     expect(store.getState().backend).toEqual(BACKEND);
 
     await learners[0].emit([update(1, 10)]);

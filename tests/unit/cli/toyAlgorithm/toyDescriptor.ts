@@ -10,6 +10,8 @@ export const TOY = defineAlgorithm({
   loop: 'episodic',
   actor: 'RolloutActor',
   network: 'policy',
+  /** Whole episodes of every actor's envs: about 128 steps each. */
+  updateBatch: (s) => s.actors * s.envsPerActor * 128,
   settings: {
     lr: num('toy', 'Learning rate', 1e-4, 0.5, 0.05, 'SGD step size.'),
   },

@@ -1,0 +1,46 @@
+/**
+ * Every preset of the registry, in turn on one page, with "auto": the learner runs on the backend
+ * its probe measured fastest (wasm on a machine whose GPU backends are software ones), the badge
+ * says it measured the run's own learner, and the first update arrives. Once with the SwiftShader
+ * WebGPU flags, once without WebGPU (@no-webgpu).
+ */
+import type { Page } from '@playwright/test';
+import { PRESETS } from '../../src/config/presets';
+import { descriptorOf } from '../../src/config/registry';
+import { resolveExperiment } from '../../src/config/config';
+import { test, expect, expectStatus } from './fixtures';
+
+/** The number the progress line shows first: updates (the swarms count updates as their progress). */
+async function updatesShown(page: Page, swarm: boolean): Promise<number> {
+  const text = (await page.getByTestId(swarm ? 'env-steps' : 'updates').textContent()) ?? '';
+  return Number(/^([\d,]+)/.exec(text)?.[1]?.replace(/,/g, '') ?? 0);
+}
+
+async function sweep(page: Page): Promise<void> {
+  test.setTimeout(40 * 60_000);
+  await page.goto('/');
+  await expect(page.getByTestId('backend-name')).toHaveText('wasm', { timeout: 60_000 });
+  for (const preset of PRESETS) {
+    await test.step(preset.name, async () => {
+      const t0 = Date.now();
+      const swarm = descriptorOf(resolveExperiment(preset.name).settings.algorithm).family === 'swarm';
+      await page.locator(`input[name="preset"][value="${preset.name}"]`).check();
+      await page.getByTestId('start').click();
+      await expect.poll(() => updatesShown(page, swarm), { timeout: 300_000, intervals: [250] }).toBeGreaterThan(0);
+      const name = (await page.getByTestId('backend-name').textContent()) ?? '';
+      const reason = (await page.getByTestId('backend-reason').textContent()) ?? '';
+      const line = `${preset.name}: ${name}, first update ${Date.now() - t0} ms after Start; ${reason}`;
+      test.info().annotations.push({ type: preset.name, description: line });
+      console.log(line);
+      // The choice is the fastest measured backend (a software adapter only by a margin), from a probe of this run's learner.
+      expect(reason, preset.name).toMatch(new RegExp(`^${name}: ((at least )?[\\d.]+x faster than \\w+ here|the only backend measured here|chosen over \\w+ \\(software adapter\\), which measured only)`));
+      expect(reason, preset.name).toMatch(/measured on a batch of \d+/);
+      expect(name, preset.name).toBe('wasm');
+      await page.getByTestId('stop').click();
+      await expectStatus(page, 'done', 60_000);
+    });
+  }
+}
+
+test('every preset runs on the backend its probe measured fastest, and learns', async ({ page }) => sweep(page));
+test('every preset runs on the backend its probe measured fastest, without WebGPU @no-webgpu', async ({ page }) => sweep(page));
