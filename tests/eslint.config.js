@@ -29,7 +29,7 @@ export const LAYERS = {
   core: { mayImport: [], why: 'Model / Algorithm / Agent, kernels, RNG and backend choice sit below every other layer.' },
   algorithms: { mayImport: ['core'], why: 'an update rule receives every parameter from create(): its defaults live in its descriptor (src/config).' },
   config: {
-    mayImport: ['core', 'envs', 'algorithms', 'swarm/tasks', 'swarm/types', 'swarm/decisionCredit'],
+    mayImport: ['core', 'envs', 'algorithms', 'swarm/decisionCredit'],
     why: 'what an experiment is, no tfjs: update rules only as types and the lazy `load` hook; the swarm only through its plain-data modules.',
   },
   runs: { mayImport: ['core', 'envs', 'config'], why: 'run records are plain data: the swarm builds its traces from the types in src/runs/traces.ts.' },

@@ -11,6 +11,7 @@ import { marlBenchmark } from '../../../bench/marl';
 import { profileBenchmark } from '../../../bench/profile';
 import { quickstartBenchmark } from '../../../bench/quickstart';
 import { soakBenchmark } from '../../../bench/soak';
+import { signalsBenchmark } from '../../../bench/signals';
 import { swarmScaleBenchmark, swarmStoryBenchmark } from '../../../bench/swarm';
 import { swarmBaselinesBenchmark } from '../../../bench/swarmBaselines';
 import type { Benchmark } from '../../../bench/types';
@@ -23,6 +24,7 @@ const bench = (...args: string[]) => spawnSync('npx', ['tsx', 'bench/bench.ts', 
 const FILES: [string, Benchmark[]][] = [
   ['engine.ts', [envThroughputBenchmark, actorScalingBenchmark, solveCartpoleBenchmark, policyLagBenchmark]],
   ['quickstart.ts', [quickstartBenchmark]],
+  ['signals.ts', [signalsBenchmark]],
   ['continuous.ts', [solvePendulumBenchmark, solveMountainCarContinuousBenchmark, offlinePendulumBenchmark]],
   ['swarm.ts', [swarmStoryBenchmark, swarmScaleBenchmark]],
   ['swarmV2.ts', [swarmStoryBenchmark, swarmScaleBenchmark]],

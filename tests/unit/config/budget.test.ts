@@ -62,7 +62,7 @@ describe('train --steps sets the budget the loop and the bar use', () => {
 
   it('follows an algorithm changed by --set, and refuses the same budget given twice', () => {
     expect(parseTrainArgs(['--preset', 'sac-pendulum', '--set', 'algorithm=bc', '--steps', '400']).config.settings['bc.gradientSteps']).toBe(400);
-    expect(() => parseTrainArgs(['--preset', 'quickstart', '--steps', '3000', '--set', 'run.envSteps=5000'])).toThrow(/--steps: sets run\.envSteps, which --set sets too/);
+    expect(() => parseTrainArgs(['--preset', 'quickstart', '--steps', '3000', '--set', 'run.envSteps=5000'])).toThrow(/--steps: sets run\.envSteps again \(--set run\.envSteps=5000 already sets it\)/);
     expect(() => parseTrainArgs(['--preset', 'cql-pendulum', '--steps', '5'])).toThrow(/cql\.gradientSteps: must be an integer/);
   });
 });

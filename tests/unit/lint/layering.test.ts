@@ -65,10 +65,10 @@ const cases: { layer: string; file: string; bad: string[]; good: string[] }[] = 
     good: ['../core/algorithm', '../core/mlp', './gae', '@tensorflow/tfjs'],
   },
   {
-    layer: 'src/config imports core, envs, update rules and only the plain-data modules of the swarm',
+    layer: 'src/config imports core, envs, update rules and only the plain-data credit names of the swarm',
     file: 'src/config/algorithms/x.ts',
-    bad: ['../../engine/loops', '../../runs/records', '../../cluster/protocol', '../../workers/learnerClient', '../../ui/store', '../../swarm/learner', '../../swarm/types/../learner'],
-    good: ['../algorithm', '../../algorithms/ppo', '../../envs/registry', '../../core/rng', '../../swarm/tasks', '../../swarm/types', '../../swarm/decisionCredit'],
+    bad: ['../../engine/loops', '../../runs/records', '../../cluster/protocol', '../../workers/learnerClient', '../../ui/store', '../../swarm/decompLearner', '../../swarm/types', '../../swarm/decisionCredit/../decompLearner'],
+    good: ['../algorithm', '../../algorithms/ppo', '../../envs/registry', '../../core/rng', '../../swarm/decisionCredit'],
   },
   {
     layer: 'src/runs keeps plain data: no swarm, engine or tfjs-side layers',
