@@ -7,17 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { alive } from '../cluster/helpers';
 
 const REPO = new URL('../../../', import.meta.url).pathname;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('npm run cluster on a signal', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parl-cluster-signals-'));

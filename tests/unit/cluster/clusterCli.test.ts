@@ -10,16 +10,7 @@ import { connectCluster } from '../../../src/cluster/connect';
 import { parseJoinFragment } from '../../../src/cluster/joinLink';
 import { readCreds } from '../../../src/cluster/creds';
 import { buildServerConfig, generateToken, isLoopback } from '../../../src/cluster/serverConfig';
-import { killChild, REPO } from './helpers';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive, killChild, REPO } from './helpers';
 
 describe('server config', () => {
   const base = { host: '127.0.0.1', port: 4222, wsPort: 8443, token: generateToken(), storeDir: '/tmp/x', allowedOrigins: ['http://localhost:5173'] };

@@ -113,3 +113,13 @@ export async function twoHostsWithStreamActor(token: string, name: string, close
   closers.push(() => pool.terminate());
   return { own, children, learnerConn, spawner, pool, events };
 }
+
+/** Whether a process with this pid is still running. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
