@@ -350,7 +350,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const lr = numberFlag(flags, 'lr', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const level = taskLevel(flags.level ?? 'default');
   const plain = storySpec(numSubtasks);
-  const spec: DecompTaskSpec = { ...plain, task: { ...plain.task, ...level.task }, rules: { ...plain.rules, ...level.rules } };
+  const spec: DecompTaskSpec = { ...plain, task: { ...plain.task, ...level.task }, rules: { ...plain.rules, ...level.rules }, ...(level.latentSkills ? { latentSkills: true } : {}) };
   const perTask = spec.episodesPerTask ?? 1;
   const perActor = numberFlag(flags, 'episodes-per-actor', (x) => Number.isInteger(x) && x >= 1 && x % perTask === 0, `a positive multiple of ${perTask}`);
   const credit = choiceFlag(flags, 'credit', DECOMP_CREDIT_MODES);
