@@ -6,13 +6,17 @@
  */
 import type { Page } from '@playwright/test';
 import { PRESETS } from '../../src/config/presets';
-import { ALGORITHM_DESCRIPTORS, descriptorOf } from '../../src/config/registry';
+import { ALGORITHM_DESCRIPTORS } from '../../src/config/registry';
+import { budgetOf } from '../../src/config/budget';
 import { resolveExperiment } from '../../src/config/config';
 import { test, expect, expectStatus } from './fixtures';
 
-/** The number the progress line shows first: updates (the swarms count updates as their progress). */
-async function updatesShown(page: Page, swarm: boolean): Promise<number> {
-  const text = (await page.getByTestId(swarm ? 'env-steps' : 'updates').textContent()) ?? '';
+/**
+ * How far the run is: updates for a run that counts env steps (its progress line shows them apart), else the
+ * first number of the progress line (a swarm's updates, an offline run's gradient steps).
+ */
+async function progressShown(page: Page, countsEnvSteps: boolean): Promise<number> {
+  const text = (await page.getByTestId(countsEnvSteps ? 'updates' : 'env-steps').textContent()) ?? '';
   return Number(/^([\d,]+)/.exec(text)?.[1]?.replace(/,/g, '') ?? 0);
 }
 
@@ -27,10 +31,10 @@ async function sweep(page: Page): Promise<void> {
   for (const preset of SWEPT) {
     await test.step(preset.name, async () => {
       const t0 = Date.now();
-      const swarm = descriptorOf(resolveExperiment(preset.name).settings.algorithm).family === 'swarm';
+      const countsEnvSteps = budgetOf(resolveExperiment(preset.name).settings.algorithm).unit === 'envSteps';
       await page.locator(`input[name="preset"][value="${preset.name}"]`).check();
       await page.getByTestId('start').click();
-      await expect.poll(() => updatesShown(page, swarm), { timeout: 300_000, intervals: [250] }).toBeGreaterThan(0);
+      await expect.poll(() => progressShown(page, countsEnvSteps), { timeout: 300_000, intervals: [250] }).toBeGreaterThan(0);
       const name = (await page.getByTestId('backend-name').textContent()) ?? '';
       const reason = (await page.getByTestId('backend-reason').textContent()) ?? '';
       const line = `${preset.name}: ${name}, first update ${Date.now() - t0} ms after Start; ${reason}`;

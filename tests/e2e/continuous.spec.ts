@@ -49,8 +49,8 @@ test('CQL trains in the page from the shipped dataset, then is evaluated in the 
   await page.goto(`/#x=${encodeExperiment(cql)}`);
   await page.getByTestId('start').click();
   await expectStatus(page, 'done', 180_000);
-  // One update per evaluation: 200 gradient steps, evaluated every 100.
-  await expect(page.getByTestId('updates')).toHaveText('2 updates');
+  // An offline run counts gradient steps, one update per evaluation: 200 gradient steps, evaluated every 100.
+  await expect(page.getByTestId('env-steps')).toContainText('200 / 200 gradient steps · 2 evaluations');
   await expect(page.getByTestId('loss-chart').locator('.mini-title', { hasText: 'critic loss' }).first()).toBeVisible();
   // Only the offline preset's own run: no dataset button on a CQL run.
   await expect(page.getByTestId('run').first().getByTestId('save-dataset')).toHaveCount(0);

@@ -66,8 +66,6 @@ for (const size of [
 }
 
 test('the swarm settings draw each field once; the backend badge gives its reason whole', async ({ page }) => {
-  await open(page, 'swarm-annealed');
-  await expect(page.getByLabel('Anneal horizon (updates)', { exact: true })).toHaveCount(1);
   await open(page, 'swarm-v2-annealed');
   await page.reload();
   await expect(page.getByLabel('Anneal horizon (updates)', { exact: true })).toHaveCount(1);

@@ -209,7 +209,7 @@ test('desktop at rest, and the guided tour', async ({ page }) => {
   await expect(page.locator('[data-topic="serial-collapse"]')).toBeHidden();
   await page.getByTestId('other-topics').locator('> summary').click();
   await page.locator('[data-topic="serial-collapse"] summary').click();
-  await page.getByRole('link', { name: /v2: λ1, λ2 annealed.*with Start bias \(work alone\) = 6/ }).click();
+  await page.getByRole('link', { name: /Agent swarm: λ1, λ2 annealed.*with Start bias \(work alone\) = 6/ }).click();
   await expect(page.getByLabel('Start bias (work alone)', { exact: true })).toHaveValue('6');
   await expect(page.getByLabel('Credit', { exact: true })).toHaveValue('stage-critic');
   await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm-v2');

@@ -20,7 +20,7 @@ import type { ExploreMode } from '../continuousPolicy';
 import { ContinuousRolloutActor, validateContinuousSegment, type ContinuousRolloutActorOptions, type ContinuousSegment } from '../continuousRolloutActor';
 import { callWithWeights, produceInto } from '../producers';
 import { policyLags } from './async';
-import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, UpdateSlicer } from './common';
+import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -93,18 +93,14 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
         let n = 0;
         const learnStarted = performance.now();
         const owed = Math.floor(utd * (received - learningStarts)) - gradientSteps;
-        const slicer = new UpdateSlicer(ctx.gate);
+        // One update's gradient steps run without a pause: a pause would let the actors' replies in mid-update
+        // and change which segments the next update takes, so the page and the CLI would part ways. An update
+        // here is the few steps its new data owes (a stop waits for it); the offline loop's long updates are sliced.
         for (let k = 0; k < owed; k++) {
-          if (!(await slicer.stillRunning())) break;
           const m = agent.learn(buffer.sample(batchSize));
           sums.add(m);
           n += 1;
           gradientSteps += 1;
-        }
-        if (n < Math.max(owed, 0)) {
-          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
-          agent.setWeights(before);
-          break;
         }
         const metrics = sums.means();
         const taken = actionStats(Float32Array.from(segs.flatMap((g) => Array.from(g.actions))), net.actionDim);
