@@ -11,6 +11,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCheckpointFile } from '../src/core/checkpoint';
+import { budgetMax } from '../src/config/budget';
+import { resolveExperiment } from '../src/config/config';
 import { markdownTable, type Benchmark } from './types';
 
 /** One preset per loop kind (sync, off-policy, MARL, swarm, continuous on-policy, offline, DQN, async, ES, REINFORCE). */
@@ -47,7 +49,9 @@ function groupAlive(pgid: number): boolean {
 export async function signalTrial(preset: string, signal: 'SIGINT' | 'SIGTERM', delayMs: number, startTimeoutMs = 180_000): Promise<SignalTrial> {
   const dir = mkdtempSync(join(tmpdir(), 'parl-signals-'));
   const ckpt = join(dir, 'run.parlckpt');
-  const child = spawn('npm', ['run', '-s', 'train', '--', '--preset', preset, '--steps', '5000000', '--checkpoint', ckpt, '--quiet'], {
+  // The largest budget the preset's own budget setting takes (env steps, a swarm's updates, an offline run's gradient steps).
+  const steps = String(budgetMax(resolveExperiment(preset).settings.algorithm));
+  const child = spawn('npm', ['run', '-s', 'train', '--', '--preset', preset, '--steps', steps, '--checkpoint', ckpt, '--quiet'], {
     cwd: REPO,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

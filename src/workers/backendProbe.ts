@@ -155,7 +155,9 @@ export async function measureBackends(target: ProbeTarget, wasmPaths: string | u
   const timed = wasmMs !== null ? Math.max(40, 20 * wasmMs) : budgetMs;
   // A hardware GPU may take seconds to compile its kernels once and still be the fastest after.
   const hardwareWarmup = 3_000;
-  if (adapter) {
+  if (adapter?.software && target.skipSoftwareAdapter) {
+    out.push({ name: 'webgpu', available: false, msPerUpdate: null, software: true, detail: target.skipSoftwareAdapter });
+  } else if (adapter) {
     const budgets = adapter.software ? { warmupMs: warmup, timedMs: timed, wholeLearner: false, wasmMs } : { warmupMs: hardwareWarmup, timedMs: timed, wholeLearner: true, wasmMs };
     out.push({ ...(await measureOne('webgpu', target, wasmPaths, budgets)), software: adapter.software });
   } else out.push({ name: 'webgpu', available: false, msPerUpdate: null, detail: 'no WebGPU adapter' });

@@ -44,6 +44,12 @@ export interface ProbeTarget {
   network: ProbeNetwork;
   /** Builds the run's own update rule on the active backend; null when `network` is the learner. */
   learner: (() => Promise<ProbeLearner>) | null;
+  /**
+   * Why a software GPU adapter is not timed for this learner (null: it is): the set policy's many
+   * shaders keep SwiftShader's GPU process compiling for about a minute after the probe stops waiting,
+   * and a page reloaded meanwhile waits for its adapter as long.
+   */
+  skipSoftwareAdapter?: string;
 }
 
 /** Batches outside this range are timed at its edge (a probe must stay short). */
@@ -81,7 +87,7 @@ export function probeTargetFor(config: ExperimentConfig): ProbeTarget {
   if (d.loop === 'swarmV2') {
     const hidden = s['swarm2.hidden'] as number;
     const network = { build: () => new SetPolicyModel({ hidden, seed: 1, startBias: 0 }), inputDim: SP_OBS_DIM, batch };
-    return { ...base, key: `${d.id}:set-${SP_OBS_DIM}-${hidden}:b${batch}`, network, learner: null };
+    return { ...base, key: `${d.id}:set-${SP_OBS_DIM}-${hidden}:b${batch}`, network, learner: null, skipSoftwareAdapter: 'not timed: a software adapter, where the set policy’s shaders take about a minute to compile' };
   }
   if (d.family === 'marl') {
     const task = mpeTaskSpec(s['marl.env']);

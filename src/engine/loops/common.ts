@@ -233,15 +233,6 @@ export const BACKOFF_MAX_MS = 1_000;
 /** After a run is interrupted (Stop, or no actors left), how long the loop gets to unwind before its resources are freed. */
 const UNWIND_MS = 2_000;
 
-/**
- * Let timers and signal handlers run once per update. Node hands a worker's queued messages over
- * in one go, so a loop whose actors keep a result waiting (an off-policy learner taking many
- * gradient steps per update) can run update after update on promise callbacks alone, and Ctrl-C,
- * SIGTERM and the heartbeat's timers would wait for ever. In the browser tasks take turns anyway.
- */
-function yieldToEventLoop(): Promise<void> {
-  return typeof setImmediate === 'function' ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
-}
 
 /**
  * For an update made of many synchronous steps (thousands of gradient steps): between steps,
@@ -249,6 +240,47 @@ function yieldToEventLoop(): Promise<void> {
  * run is stopping, so Stop and Ctrl-C do not wait for the whole update. The steps themselves, and
  * so the numbers, are the same.
  */
+/**
+ * One turn of the event loop: timers, signal handlers and messages run (setImmediate in Node; in
+ * the page's worker a message to itself, which no timer clamp delays). Only where nothing but the
+ * run's own stop can arrive: a loop whose actors keep producing (the off-policy loop) would take in
+ * their replies at another point in the page than in the CLI, and the two runs would part ways.
+ */
+function yieldToEventLoop(): Promise<void> {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Node hands a worker's queued messages over in one go, so an off-policy loop whose actors keep a
+ * reply waiting can run update after update on promise callbacks alone: Ctrl-C, SIGTERM and the
+ * heartbeat's timers would wait for ever. A timer notes each turn of the event loop; when none came
+ * for STARVED_MS, the next update first lets the loop turn. It never triggers while the event loop
+ * turns (the page, and every run whose actors keep up), so no run's numbers change: a pause at a
+ * fixed point would take the actors' replies in at another place than the page does.
+ */
+const STARVED_MS = 500;
+let lastTurn = -Infinity;
+let turnWatch: ReturnType<typeof setInterval> | null = null;
+function eventLoopStarved(): boolean {
+  if (typeof setImmediate !== 'function') return false; // the page's worker takes its turns
+  const now = performance.now();
+  if (turnWatch === null) {
+    lastTurn = now;
+    turnWatch = setInterval(() => (lastTurn = performance.now()), 100);
+    (turnWatch as { unref?: () => void }).unref?.();
+    return false;
+  }
+  return now - lastTurn > STARVED_MS;
+}
+
 export class UpdateSlicer {
   private sliceStarted = performance.now();
   constructor(private readonly gate: { readonly current: string }) {}
@@ -348,7 +380,7 @@ export class LoopProgress {
    * never retries at once: it yields to timers, messages and signal handlers (Stop, SIGINT).
    */
   async proceed(): Promise<boolean> {
-    await yieldToEventLoop();
+    if (eventLoopStarved()) await yieldToEventLoop();
     if (this.update === this.updateAtProceed) await this.backoff('update');
     else this.failures.delete('update');
     this.updateAtProceed = this.update;
