@@ -108,7 +108,7 @@ describe('URL codec', () => {
         expect(inBounds(SETTINGS[key] as Setting, decoded.config.settings[key]), `${key}=${String(decoded.config.settings[key])} from ${link}`).toBe(true);
       }
     }
-  });
+  }, 300_000); // a generous limit, not a speed bound: at load 18 the 4,000 links took 85 s
 
   it("ignores a setting or hidden item named like an object's own method (toString, __proto__), with its reason, and loads the rest", () => {
     for (const v of [1, LINK_VERSION]) {
