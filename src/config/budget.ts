@@ -33,7 +33,10 @@ export function budgetOf(algorithm: ExperimentSettings['algorithm']): RunBudget 
 
 /** The budget's value in these settings (every budget setting is a whole number: tested against each preset). */
 export function budgetValue(settings: ExperimentSettings): number {
-  return (settings as unknown as Record<string, number>)[budgetOf(settings.algorithm).key];
+  const { key } = budgetOf(settings.algorithm);
+  const value: unknown = Object.getOwnPropertyDescriptor(settings, key)?.value;
+  if (typeof value !== 'number') throw new Error(`${key}: the run's budget is not a number (${String(value)})`);
+  return value;
 }
 
 /** How much of its budget a run had used at an update record (offline runs report `metrics.gradientSteps`). */

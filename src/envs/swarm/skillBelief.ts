@@ -37,8 +37,19 @@ const FASTEST_THINK = 1;
 const atHalf = (p: number) => p ** (1 + HARDNESS * 0.5);
 const atDifficulty = (pHalf: number, d: number) => pHalf ** ((1 + HARDNESS * d) / (1 + HARDNESS * 0.5));
 
-/** The table itself: what an orchestrator believes when the skills are known. */
+const knownMemo = new WeakMap<SkillSource, SkillBelief>();
+
+/** The table itself: what an orchestrator believes when the skills are known (one object per table: this is on every decision's path). */
 export function knownSkills(skills: SkillSource): SkillBelief {
+  let belief = knownMemo.get(skills);
+  if (!belief) {
+    belief = knownBelief(skills);
+    knownMemo.set(skills, belief);
+  }
+  return belief;
+}
+
+function knownBelief(skills: SkillSource): SkillBelief {
   return {
     pCorrect: (kind, s) => skills.distribution(kind, s).pCorrect,
     think: (kind, s) => skills.distribution(kind, s).thinkStepsPerUnit,
