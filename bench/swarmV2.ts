@@ -44,11 +44,9 @@ import { DEFAULT_SKILL_TABLE } from '../src/envs/swarm/decompositionSkills';
 import { resolveDecompositionConfig } from '../src/envs/swarm/decompositionTask';
 import { swarmV2OptionsFrom } from '../src/engine/loops/swarmV2';
 import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../src/swarm/decompActor';
-import { DECOMP_CREDIT_MODES, DEFAULT_DECOMP_CREDIT, DecompLearner, FIRST_STAGE_BASELINES, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../src/swarm/decompLearner';
+import { DecompLearner, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../src/swarm/decompLearner';
 import { BASELINES } from '../src/swarm/baselines';
 import { TASK_LEVELS, taskLevel } from '../src/swarm/levels';
-import { PARALLEL_CREDITS, PERF_CREDITS } from '../src/swarm/decisionCredit';
-import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../src/swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
 
 const TUNING = [1, 2, 3, 4, 5];
@@ -60,22 +58,19 @@ export function floorFigures(sims: readonly DecompositionSim[]): { critical: num
   const floors = sims.map(expectedChainFloor);
   return { critical: median(floors), criticalOverSerial: median(floors.map((f, i) => f / sims[i].serialBaseline)) };
 }
-/** The story's update budget, chosen on seeds 1-5 (60 -> 120 with the stage critic: median eval r_perf 0.833 -> 0.877). */
-export const STORY_UPDATES = 120;
 const HELDOUT = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 export function storySpec(numSubtasks: number): DecompTaskSpec {
   return { task: { numSubtasks }, rules: {}, skills: DEFAULT_SKILL_TABLE, maxDecisions: 4 * numSubtasks + 40, episodesPerTask: 4 };
 }
 
-/** The annealed row's training options (what the swarm-v2-annealed preset trains, sized for the benchmark). */
+/** The annealed row's training options for swarm-scale (hidden 16, 2 actors x 4 episodes; not a preset's). */
 export function annealedOptions(seed: number, updates: number, spec: DecompTaskSpec): DecompTrainingOptions {
   const H = Math.max(1, Math.round(updates / 2));
   return {
     spec,
     seed,
     hidden: 16,
-    startBias: 0,
     lr: 3e-3,
     entCoef: 0.01,
     updateEpochs: 2,
@@ -86,25 +81,28 @@ export function annealedOptions(seed: number, updates: number, spec: DecompTaskS
     lambda1: { kind: 'linear', start: 0.3, horizon: H },
     lambda2: { kind: 'linear', start: 0.3, horizon: H },
     parallelCap: 16,
-    credit: 'stage-critic',
   };
 }
 
-/** `demos`: the policy starts from that teacher's demonstrations (demoStart.ts) instead of its seeded initial weights. */
-type Row = { name: string; change: (o: DecompTrainingOptions) => DecompTrainingOptions; demos?: DemoTeacher };
+/** A row of the story: a preset, trained as the page trains it (its settings, through the loop's own mapping). */
+export interface StoryRow {
+  name: string;
+  preset: string;
+}
 
-export const STORY_ROWS: readonly Row[] = [
-  { name: 'annealed', change: (o) => o },
-  { name: 'no shaping', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 }, lambda2: { ...o.lambda2, start: 0 } }) },
-  { name: 'λ1 only', change: (o) => ({ ...o, lambda2: { ...o.lambda2, start: 0 } }) },
-  { name: 'λ2 only', change: (o) => ({ ...o, lambda1: { ...o.lambda1, start: 0 } }) },
-  { name: 'constant λ1', change: (o) => ({ ...o, lambda1: { ...o.lambda1, kind: 'constant' } }) },
-  { name: 'start bias 2', change: (o) => ({ ...o, startBias: 2 }) },
-  { name: 'start bias 4', change: (o) => ({ ...o, startBias: 4 }) },
-  { name: 'start bias 6', change: (o) => ({ ...o, startBias: 6 }) },
-  { name: 'demo start', change: (o) => o, demos: 'planner' },
-  { name: 'demo start (packer)', change: (o) => o, demos: 'packer' },
+export const STORY_ROWS: readonly StoryRow[] = [
+  { name: 'annealed', preset: 'swarm-v2-annealed' },
+  { name: 'no shaping', preset: 'swarm-v2-no-shaping' },
+  { name: 'λ1 only', preset: 'swarm-v2-lambda1-only' },
+  { name: 'λ2 only', preset: 'swarm-v2-lambda2-only' },
+  { name: 'constant λ1', preset: 'swarm-v2-constant-lambda1' },
 ];
+
+/** A row's training options for a training seed: the preset's settings, as the swarm loop maps them. */
+export function storyRowOptions(row: StoryRow, seed: number): DecompTrainingOptions {
+  // The seed only seeds (a run K > 0 derives one past the page's seed range).
+  return { ...swarmV2OptionsFrom(resolveExperiment(row.preset).settings), seed };
+}
 
 /** Evaluation task seeds of a seed (never drawn in training: a different stream). */
 export function evalTaskSeeds(seed: number, n: number): number[] {
@@ -196,25 +194,19 @@ export function medianOverRuns(runs: readonly SeedFigures[][]): SeedFigures[] {
 
 /** swarm-story's flags for the second swarm (its --help). */
 export const STORY_V2_FLAGS: readonly BenchFlag[] = [
-  { name: 'updates', value: 'N', text: `training updates per seed (default ${STORY_UPDATES}, the budget fixed on seeds 1-5)` },
+  { name: 'updates', value: 'N', text: "training updates per seed, every row (default the preset's; λ1 and λ2 then anneal over the same share of them)" },
   { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all; none: only the scripted baselines and the floor)` },
   { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
   { name: 'eval', value: 'N', text: 'evaluation tasks per seed (default 5)' },
-  { name: 'subtasks', value: 'N', text: 'subtasks per task (default 40)' },
+  { name: 'subtasks', value: 'N', text: "subtasks per task (default the preset's)" },
   { name: 'level', value: 'NAME', text: `a harder level of the task, every row and baseline: ${TASK_LEVELS.map((l) => JSON.stringify(l.name)).join(', ')} (default "default"; swarm-baselines --levels true compares them)` },
-  { name: 'lr', value: 'X', text: "the set policy's learning rate, every row (default 3e-3)" },
-  { name: 'episodes-per-actor', value: 'E', text: 'episodes per actor and update, every row, a multiple of the 4 runs per task (default 4)' },
-  { name: 'credit', value: DECOMP_CREDIT_MODES.join('|'), text: `how a decision gets its credit, every row (default ${DEFAULT_DECOMP_CREDIT}; see decompLearner.ts)` },
-  { name: 'first-stage', value: FIRST_STAGE_BASELINES.join('|'), text: "the first stage's baseline, with --credit stage-critic only (default value)" },
+  { name: 'lr', value: 'X', text: "the set policy's learning rate, every row (default the preset's)" },
+  { name: 'episodes-per-actor', value: 'E', text: "episodes per actor and update, every row (default the preset's)" },
   { name: 'gae-lambda', value: 'X', text: 'GAE λ over an episode\'s decisions, in [0, 1], every row (default 1: Monte Carlo returns)' },
   { name: 'vf-coef', value: 'X', text: "PPO's value-loss weight, a positive number, every row (default PPO's)" },
   { name: 'update-epochs', value: 'N', text: 'PPO epochs per update, a positive integer, every row (default 2)' },
-  { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default 16)" },
+  { name: 'hidden', value: 'N', text: "the set policy's width (encoder, pointer and value heads), a positive integer, every row (default the preset's)" },
   { name: 'ent-coef', value: 'X', text: "PPO's entropy weight, a number >= 0, every row (default 0.01)" },
-  { name: 'parallel-credit', value: PARALLEL_CREDITS.join('|'), text: "who gets r_parallel's per-decision shares, every row: the subagent's creating decision, or its stage's launch (default creator; decisionCredit.ts)" },
-  { name: 'perf-credit', value: PERF_CREDITS.join('|'), text: "how r_perf's per-decision shares are split, every row: right claims to their producers, or also each wrong submitted answer's cost at the episode's end (default right-claims; decisionCredit.ts)" },
-  { name: 'demos', value: Object.keys(DEMO_TEACHERS).join('|'), text: "every row starts from that scripted teacher's demonstrations (demoStart.ts), as the 'demo start' rows do" },
-  { name: 'rehearse', value: 'true', text: "with a start from demonstrations: one step on them after each update, its rate falling to 0 over the anneal horizon (half the updates; DemoRehearsal)" },
   { name: 'run', value: 'K', text: 'another training run of each seed (K >= 1): its training seed derives from (seed, K), the evaluation tasks stay the seed\'s (default 0: the seed itself)' },
   { name: 'runs', value: 'R', text: "train each learned row R times per seed (runs 0..R-1, as --run K): a row per run, and '<row> (median of R runs)' with each seed's median over its runs (the target judged on those medians)" },
   { name: 'greedy', value: 'true', text: "also judge each learned row's trained policy with its greedy version (the likeliest action type, then the likeliest action of that type), as the row '<row> (greedy)'; the sampled row, what PPO trains, is unchanged" },
@@ -231,7 +223,7 @@ export const STORY_V2_SEEDS = 'runs exactly these seeds, any positive integers (
  */
 export function storySplits(splitFlag: string | undefined, seedsFlag: string | undefined): { name: string; seeds: number[] }[] {
   const split = splitFlag ?? 'heldout';
-  if (!isOneOf(split, ['tuning', 'heldout', 'both'] as const)) throw new Error(`swarm-story: --split must be tuning, heldout or both, got ${split}`);
+  if (!['tuning', 'heldout', 'both'].includes(split)) throw new Error(`swarm-story: --split must be tuning, heldout or both, got ${split}`);
   const named = [
     ...(split !== 'heldout' ? [{ name: 'seeds 1-5', seeds: TUNING }] : []),
     ...(split !== 'tuning' ? [{ name: 'held-out 6-15', seeds: HELDOUT }] : []),
@@ -250,17 +242,6 @@ export const SCALE_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'updates', value: 'N', text: 'updates to train, one row each (default 3)' },
 ];
 
-function isOneOf<T extends string>(x: string, values: readonly T[]): x is T {
-  return (values as readonly string[]).includes(x);
-}
-
-/** A flag that names one of `values`, undefined when absent; throws when it names something else. */
-function choiceFlag<T extends string>(flags: Record<string, string>, name: string, values: readonly T[]): T | undefined {
-  const raw = flags[name];
-  if (raw === undefined) return undefined;
-  if (!isOneOf(raw, values)) throw new Error(`swarm-story: --${name} must be one of ${values.join(', ')}, got ${raw}`);
-  return raw;
-}
 
 /** A true/false flag, false when absent. */
 function boolFlag(flags: Record<string, string>, name: string): boolean {
@@ -291,14 +272,10 @@ interface TrainedFigures {
   greedy: SeedFigures | null;
 }
 
-async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, demos: DemoTeacher | null = null, rehearse = false, greedy = false): Promise<TrainedFigures> {
+async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, greedy = false): Promise<TrainedFigures> {
   const t0 = performance.now();
   const learner = DecompLearner.create(o);
   try {
-    if (demos !== null) {
-      const d = startFromDemonstrations(learner.model, o.spec, o.seed, undefined, demos);
-      if (rehearse) learner.rehearse(d.demonstrations);
-    }
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();
       onUpdate?.(r);
@@ -338,9 +315,8 @@ function detailLine(split: string, name: string, per: SeedFigures[]): (string | 
 export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult> {
   await chooseBackend({ preferred: 'wasm' });
   const positiveInt = (x: number) => Number.isInteger(x) && x >= 1;
-  const updates = numberFlag(flags, 'updates', positiveInt, 'a positive integer') ?? STORY_UPDATES;
   const nEval = numberFlag(flags, 'eval', positiveInt, 'a positive integer') ?? 5;
-  const numSubtasks = numberFlag(flags, 'subtasks', positiveInt, 'a positive integer') ?? 40;
+  const numSubtasks = numberFlag(flags, 'subtasks', positiveInt, 'a positive integer');
   // 'none': no policy row, only the scripted baselines and the floor.
   const wanted = flags.rows === 'none' ? [] : flags.rows ? flags.rows.split(',').map((x) => x.trim()) : null;
   const unknownRows = (wanted ?? []).filter((w) => !STORY_ROWS.some((r) => r.name === w));
@@ -349,14 +325,8 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const splits = storySplits(flags.split, flags.seeds);
   const lr = numberFlag(flags, 'lr', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const level = taskLevel(flags.level ?? 'default');
-  const plain = storySpec(numSubtasks);
-  const spec: DecompTaskSpec = { ...plain, task: { ...plain.task, ...level.task }, rules: { ...plain.rules, ...level.rules }, ...(level.latentSkills ? { latentSkills: true } : {}) };
-  const perTask = spec.episodesPerTask ?? 1;
-  const perActor = numberFlag(flags, 'episodes-per-actor', (x) => Number.isInteger(x) && x >= 1 && x % perTask === 0, `a positive multiple of ${perTask}`);
-  const credit = choiceFlag(flags, 'credit', DECOMP_CREDIT_MODES);
-  const firstStage = choiceFlag(flags, 'first-stage', FIRST_STAGE_BASELINES);
-  const parallelCredit = choiceFlag(flags, 'parallel-credit', PARALLEL_CREDITS);
-  const perfCredit = choiceFlag(flags, 'perf-credit', PERF_CREDITS);
+  const updates = numberFlag(flags, 'updates', positiveInt, 'a positive integer');
+  const perActor = numberFlag(flags, 'episodes-per-actor', positiveInt, 'a positive integer');
   const gaeLambda = numberFlag(flags, 'gae-lambda', (x) => x >= 0 && x <= 1, 'a number in [0, 1]');
   const vfCoef = numberFlag(flags, 'vf-coef', (x) => x > 0 && Number.isFinite(x), 'a positive number');
   const updateEpochs = numberFlag(flags, 'update-epochs', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
@@ -364,46 +334,47 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const entCoef = numberFlag(flags, 'ent-coef', (x) => x >= 0 && Number.isFinite(x), 'a number >= 0');
   const detail = boolFlag(flags, 'detail');
   const greedy = boolFlag(flags, 'greedy');
-  const demosFlag = choiceFlag(flags, 'demos', Object.keys(DEMO_TEACHERS) as DemoTeacher[]);
-  const rehearse = boolFlag(flags, 'rehearse');
-  if (rehearse && demosFlag === undefined && !rows.some((r) => r.demos !== undefined)) throw new Error("swarm-story: --rehearse needs a start from demonstrations (--demos, or a 'demo start' row)");
   const detailRows: (string | number)[][] = [];
   const run = numberFlag(flags, 'run', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0') ?? 0;
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
-  // Run K > 0 trains from another seed (tasks, initial weights, demonstrations, sampling) and is judged on the same evaluation tasks.
+  // Run K > 0 trains from another seed (tasks, initial weights, sampling) and is judged on the same evaluation tasks.
   const runs = numberFlag(flags, 'runs', (x) => Number.isInteger(x) && x >= 1 && x <= 10, 'an integer in 1..10') ?? 1;
   if (runs > 1 && flags.run !== undefined) throw new Error('swarm-story: give --run K (one run) or --runs R (runs 0..R-1), not both');
   const trainingSeed = (seed: number, k: number) => (k === 0 ? seed : deriveSeed(seed, 0x7a, k));
-  const optionsOf = (seed: number, k = run): DecompTrainingOptions => ({
-    ...annealedOptions(trainingSeed(seed, k), updates, spec),
-    ...(lr === null ? {} : { lr }),
-    ...(perActor === null ? {} : { episodesPerActor: perActor }),
-    ...(credit === undefined ? {} : { credit }),
-    ...(firstStage === undefined ? {} : { firstStageBaseline: firstStage }),
-    ...(gaeLambda === null ? {} : { gaeLambda }),
-    ...(vfCoef === null ? {} : { vfCoef }),
-    ...(updateEpochs === null ? {} : { updateEpochs }),
-    ...(hidden === null ? {} : { hidden }),
-    ...(entCoef === null ? {} : { entCoef }),
-    ...(parallelCredit === undefined ? {} : { parallelCredit }),
-    ...(perfCredit === undefined ? {} : { perfCredit }),
+  /** The task every row and baseline plays: the preset's, with the level's and --subtasks' changes. */
+  const withTask = (spec: DecompTaskSpec): DecompTaskSpec => ({
+    ...spec,
+    task: { ...spec.task, ...level.task, ...(numSubtasks === null ? {} : { numSubtasks }) },
+    rules: { ...spec.rules, ...level.rules },
+    ...(level.latentSkills ? { latentSkills: true } : {}),
   });
-  const base = optionsOf(0);
+  const optionsOf = (row: StoryRow, seed: number, k = run): DecompTrainingOptions => {
+    const o = storyRowOptions(row, trainingSeed(seed, k));
+    const horizon = updates === null ? o.lambda1.horizon : Math.max(1, Math.round((updates * o.lambda1.horizon) / o.updates));
+    return {
+      ...o,
+      spec: withTask(o.spec),
+      ...(updates === null ? {} : { updates, lambda1: { ...o.lambda1, horizon }, lambda2: { ...o.lambda2, horizon } }),
+      ...(lr === null ? {} : { lr }),
+      ...(perActor === null ? {} : { episodesPerActor: perActor }),
+      ...(gaeLambda === null ? {} : { gaeLambda }),
+      ...(vfCoef === null ? {} : { vfCoef }),
+      ...(updateEpochs === null ? {} : { updateEpochs }),
+      ...(hidden === null ? {} : { hidden }),
+      ...(entCoef === null ? {} : { entCoef }),
+    };
+  };
+  const base = optionsOf(STORY_ROWS[0], 0);
   validateCreditOptions(base);
+  const spec = base.spec;
   const table: (string | number)[][] = [];
-  const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? DEFAULT_DECOMP_CREDIT };
+  const figures: Record<string, unknown> = { updates: base.updates, evalTasksPerSeed: nEval, numSubtasks: spec.task.numSubtasks, lr: base.lr, hidden: base.hidden, actors: base.actors, episodesPerActor: base.episodesPerActor, latentSkills: spec.latentSkills === true };
   // Only the flags given are recorded (the records of a run without them stay as they were).
   if (level.name !== 'default') figures.level = level.name;
-  if (firstStage !== undefined) figures.firstStageBaseline = firstStage;
   if (gaeLambda !== null) figures.gaeLambda = gaeLambda;
   if (vfCoef !== null) figures.vfCoef = vfCoef;
   if (updateEpochs !== null) figures.updateEpochs = updateEpochs;
-  if (hidden !== null) figures.hidden = hidden;
   if (entCoef !== null) figures.entCoef = entCoef;
-  if (demosFlag !== undefined) figures.demos = demosFlag;
-  if (parallelCredit !== undefined) figures.parallelCredit = parallelCredit;
-  if (perfCredit !== undefined) figures.perfCredit = perfCredit;
-  if (rehearse) figures.rehearse = true;
   if (run !== 0) figures.run = run;
   if (runs > 1) figures.runs = runs;
   if (greedy) figures.greedy = true;
@@ -418,7 +389,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
         const perGreedy: SeedFigures[] = [];
         const label = runs > 1 ? `${row.name} run ${k}` : row.name;
         for (const seed of split.seeds) {
-          const trained = await trainAndEvaluate(row.change(optionsOf(seed, k)), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${label} seed ${seed}`, r, logEvery), row.demos ?? demosFlag ?? null, rehearse, greedy);
+          const trained = await trainAndEvaluate(optionsOf(row, seed, k), evalTaskSeeds(seed, nEval), logEvery === null ? null : (r) => logUpdate(`${split.name} ${label} seed ${seed}`, r, logEvery), greedy);
           // Figures keep the split's seed (with --run K the training seed differs).
           const f = { ...trained.sampled, seed };
           per.push(f);

@@ -92,7 +92,7 @@ export function resolveExperiment(presetName: string, overrides: Partial<Record<
   const preset = getPreset(presetName);
   if (!preset) {
     const retired = retiredPreset(presetName);
-    if (retired) throw new ConfigError('preset', `preset ${JSON.stringify(presetName)} is retired (the first agent swarm's results came from a tuned start, not from learning): use ${retired.replacement}`);
+    if (retired) throw new ConfigError('preset', `preset ${JSON.stringify(presetName)} is retired (${retired.why}): use ${retired.replacement}`);
     throw new ConfigError('preset', `unknown preset ${JSON.stringify(presetName)} (known: ${PRESET_NAMES.join(', ')})`);
   }
   const settings: Record<string, unknown> = { ...defaultSettings(), ...preset.settings };

@@ -9,17 +9,22 @@
  */
 export interface Retirement {
   replacement: string;
+  /** The sentence to show: what was retired, why, and what opened instead. */
   reason: string;
+  /** Why alone (for the CLI's refusal). */
+  why: string;
 }
 
 const FIRST_SWARM = 'the first agent swarm was retired (its results came from a tuned start, not from learning)';
+const OWN_START = "every swarm preset now starts from the same initial policy (this one started from a scripted orchestrator's demonstrations)";
 
-const RETIRED_PRESETS: ReadonlyMap<string, string> = new Map([
-  ['swarm-annealed', 'swarm-v2-annealed'],
-  ['swarm-no-shaping', 'swarm-v2-no-shaping'],
-  ['swarm-no-anneal', 'swarm-v2-constant-lambda1'],
-  ['swarm-curriculum', 'swarm-v2-annealed'],
-  ['swarm-taskgraph', 'swarm-v2-annealed'],
+const RETIRED_PRESETS: ReadonlyMap<string, { replacement: string; why: string }> = new Map([
+  ['swarm-annealed', { replacement: 'swarm-v2-annealed', why: FIRST_SWARM }],
+  ['swarm-no-shaping', { replacement: 'swarm-v2-no-shaping', why: FIRST_SWARM }],
+  ['swarm-no-anneal', { replacement: 'swarm-v2-constant-lambda1', why: FIRST_SWARM }],
+  ['swarm-curriculum', { replacement: 'swarm-v2-annealed', why: FIRST_SWARM }],
+  ['swarm-taskgraph', { replacement: 'swarm-v2-annealed', why: FIRST_SWARM }],
+  ['swarm-v2-demo-start', { replacement: 'swarm-v2-annealed', why: OWN_START }],
 ]);
 
 /** The setting prefix of the retired first swarm: settings under it are dropped from old links. */
@@ -28,14 +33,14 @@ export const RETIRED_ALGORITHMS: ReadonlyMap<string, string> = new Map([['swarm-
 
 /** The replacement of a retired preset, with the sentence to show; null for any other name. */
 export function retiredPreset(name: string): Retirement | null {
-  const replacement = RETIRED_PRESETS.get(name);
-  if (replacement === undefined) return null;
-  return { replacement, reason: `preset "${name}" is retired: ${FIRST_SWARM}; opened its replacement "${replacement}"` };
+  const retired = RETIRED_PRESETS.get(name);
+  if (retired === undefined) return null;
+  return { replacement: retired.replacement, why: retired.why, reason: `preset "${name}" is retired: ${retired.why}; opened its replacement "${retired.replacement}"` };
 }
 
 /** The sentence for a retired algorithm id; null for any other id. */
 export function retiredAlgorithm(id: string): Retirement | null {
   const replacement = RETIRED_ALGORITHMS.get(id);
   if (replacement === undefined) return null;
-  return { replacement, reason: `algorithm "${id}" is retired: ${FIRST_SWARM}; its replacement is "${replacement}"` };
+  return { replacement, why: FIRST_SWARM, reason: `algorithm "${id}" is retired: ${FIRST_SWARM}; its replacement is "${replacement}"` };
 }

@@ -41,11 +41,10 @@
  * action, so softmax(logits) = π and every illegal action has probability 0 (exp(−1e9 − max) = 0
  * in float32). PPO (src/algorithms/ppo.ts) trains it unchanged.
  *
- * Start bias: bt[direct] starts at `startBias` (every other weight is drawn from the seed). That
- * ONE value is the orchestrator's initial lean toward working alone (the report's single-agent
- * start); it is the same for every preset and benchmark row except the start-bias sweep.
- * The pointer and type output weights start small (scale 0.01), so at bias 0 the type is nearly
- * uniform over the legal types and the row nearly uniform within it.
+ * The start: every bias is 0 and the pointer and type output weights start small (scale 0.01), so
+ * the type is nearly uniform over the legal types and the row nearly uniform within it. Every
+ * preset and benchmark row starts from this one policy (seed aside): no lean toward working alone
+ * or toward delegating is built in.
  */
 import * as tf from '@tensorflow/tfjs';
 import { Model, type WeightSpec } from '../core/model';
@@ -68,8 +67,6 @@ const MASK_LOGIT = -1e9;
 export interface SetPolicyOptions {
   hidden: number;
   seed: number;
-  /** Initial bias of the 'direct' type logit: the lean toward working alone. */
-  startBias: number;
 }
 
 interface Param {
@@ -95,7 +92,6 @@ export function activeRowsOf(obs: Float32Array, n: number): number {
 
 export class SetPolicyModel extends Model<{ logits: tf.Tensor2D; value: tf.Tensor1D }> {
   readonly hidden: number;
-  readonly startBias: number;
   /**
    * Candidate rows the next forward passes read (1..SP_ROWS): set it with `activeRowsOf` on the
    * observations about to be passed (every row past it must be empty in all of them).
@@ -108,9 +104,7 @@ export class SetPolicyModel extends Model<{ logits: tf.Tensor2D; value: tf.Tenso
     super();
     const H = options.hidden;
     if (!(Number.isInteger(H) && H >= 1)) throw new SetPolicyError(`set policy: hidden must be a positive integer, got ${H}`);
-    if (!Number.isFinite(options.startBias)) throw new SetPolicyError(`set policy: startBias must be finite, got ${options.startBias}`);
     this.hidden = H;
-    this.startBias = options.startBias;
     const rng = new Rng(options.seed).fork(0x5e7);
     const Q = 2 * H + G;
     // Glorot-uniform for the encoder; small output weights so the initial policy is near uniform.
@@ -141,7 +135,7 @@ export class SetPolicyModel extends Model<{ logits: tf.Tensor2D; value: tf.Tenso
     add('vd', [H, 1], 0.01);
     add('vc', [H, 1], 0.01);
     add('Wt', [Q, SP_TYPES.length], 0.01);
-    add('bt', [SP_TYPES.length], 0, (i) => (SP_TYPES[i] === 'direct' ? options.startBias : 0));
+    add('bt', [SP_TYPES.length], 0);
     add('Wv1', [Q, H], glorot(Q, H));
     add('bv1', [H], 0, () => 0);
     add('wv2', [H, 1], glorot(H, 1));

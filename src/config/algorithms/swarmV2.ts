@@ -11,26 +11,11 @@
  * description says exactly which settings differ from swarm-v2-annealed.
  */
 import { defineAlgorithm } from '../algorithm';
-import { choice, flag, int, live, num } from '../settingKinds';
-import { PARALLEL_CREDITS } from '../../swarm/decisionCredit';
+import { choice, int, live, num } from '../settingKinds';
 
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
 /** Where the subagent kinds' skills come from: the hand table, measured from the shipped checkpoints, or drawn anew per task and hidden (latent). */
 export const SWARM_V2_SKILLS = ['table', 'checkpoints', 'latent'] as const;
-/**
- * How each decision is credited (src/swarm/decompLearner.ts): 'stage-critic' (the default, chosen on
- * seeds 1-5: the stage's reward to go against the value head's estimate), 'episode' (the episode's
- * return against the group's mean), 'decision' (the stage's reward to go against the group's at the
- * same decision index).
- */
-export const SWARM_V2_CREDIT = ['stage-critic', 'episode', 'decision'] as const;
-/** Who gets r_parallel's per-decision shares: the creating decisions, or the stage's launch (decisionCredit.ts has no runtime imports). */
-export const SWARM_V2_PARALLEL_CREDIT = PARALLEL_CREDITS;
-/** How the set policy starts: its seeded weights, or fitted first to a scripted teacher's demonstrations (src/swarm/demoStart.ts). */
-export const SWARM_V2_STARTS = ['seeded', 'demonstrations'] as const;
-/** The scripted orchestrators a start from demonstrations may learn from (the keys of DEMO_TEACHERS). */
-export const SWARM_V2_TEACHERS = ['planner', 'packer'] as const;
-
 /** The annealed preset's settings; every other preset changes only what its description names. */
 const ANNEALED = {
   actors: 2,
@@ -38,6 +23,7 @@ const ANNEALED = {
   'run.envSteps': 5_000_000,
   'run.targetReturn': 1000,
   'swarm2.subtasks': 40,
+  'swarm2.skills': 'latent',
   'swarm2.lambda1': 0.3,
   'swarm2.lambda1Schedule': 'linear',
   'swarm2.lambda2': 0.3,
@@ -77,13 +63,7 @@ export const SWARM_V2 = defineAlgorithm({
     hidden: int('swarm training', 'Hidden units', 8, 256, 32, 'Width of the set encoder, the pointer heads and the value head.'),
     traceEvery: int('swarm training', 'Trace every N updates', 0, 1_000, 10, 'Record one episode for the timeline every N updates; 0 = never.'),
     episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task (with episode or decision credit, each is compared with the others: a group baseline; 1: the value head is the baseline)."),
-    credit: choice('swarm training', 'Credit', SWARM_V2_CREDIT, 'stage-critic', "stage-critic: each decision gets its stage's reward to go, judged against the value head's estimate of its state; episode: every decision gets the episode's return, judged against the other runs of the task; decision: the stage's reward to go, judged against the other runs at the same decision index."),
-    parallelCredit: choice('swarm training', 'r_parallel credit', SWARM_V2_PARALLEL_CREDIT, 'creator', "With stage or decision credit, who gets r_parallel's shares: each subagent's creating decision (then inside a stage a new subagent outranks a join while λ1 > 0), or the stage's launch (creating and joining earn the same)."),
     gaeLambda: num('swarm training', 'GAE λ', 0, 1, 1, "λ of the advantages over an episode's decisions (1: Monte Carlo, each decision gets the episode's return)."),
-    start: choice('swarm training', 'Start', SWARM_V2_STARTS, 'seeded', "seeded: the policy starts from its seeded weights (and the start bias); demonstrations: it is first fitted to a scripted orchestrator's tool calls on 64 tasks (the teacher below), as an LLM orchestrator starts its RL from fine-tuning, then trained the same way (a pause before the first update: seconds at 40 subtasks, about four minutes at 100 on wasm)."),
-    teacher: choice('swarm training', 'Demonstrations from', SWARM_V2_TEACHERS, 'planner', 'With the start from demonstrations: the scripted planner, or the packer (fuller subagents, no second opinions; the stronger of the two).'),
-    rehearse: flag('swarm training', 'Rehearse demonstrations', false, 'With the start from demonstrations: one step on them after each update, its rate falling to zero over the anneal horizon like λ1 and λ2.'),
-    startBias: num('swarm training', 'Start bias (work alone)', -10, 10, 0, "Initial logit of the 'direct' action type: the one value that makes the orchestrator start as a single agent. The same for every preset."),
   },
   presets: [
     {
@@ -115,12 +95,6 @@ export const SWARM_V2 = defineAlgorithm({
       title: 'Agent swarm: λ1 never anneals',
       description: 'Only change from swarm-v2-annealed: the λ1 schedule is constant (λ1 stays 0.3).',
       settings: { ...ANNEALED, 'swarm2.lambda1Schedule': 'constant' },
-    },
-    {
-      name: 'swarm-v2-demo-start',
-      title: 'Agent swarm: start from demonstrations',
-      description: "Only change from swarm-v2-annealed: before the first update the policy is fitted to the scripted planner's tool calls on 64 tasks (as an LLM orchestrator starts from fine-tuning). It keeps batching subtasks into shared subagents, which the seeded start gives up.",
-      settings: { ...ANNEALED, 'swarm2.start': 'demonstrations' },
     },
     {
       name: 'swarm-v2-scale',

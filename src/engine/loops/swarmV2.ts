@@ -20,7 +20,6 @@ import { DecompActor, type DecompPending, type DecompTaskSpec } from '../../swar
 import { ActorDiedError } from '../../core/remote/errors';
 import type { RemoteActor } from '../../core/remote/remoteClass';
 import { DecompLearner, actorSpecOf, validateDecompSpec, type DecompTrainingOptions } from '../../swarm/decompLearner';
-import { DEMO_START, startFromDemonstrations } from '../../swarm/demoStart';
 import { SetInference, type DecompActors } from '../../swarm/decompRollouts';
 import { buildDecompTrace, decompTraceRng, decompTraceSeed, playTracedDecompEpisode, type DecompTrace } from '../../swarm/decompTrace';
 import { RECORD_LIMITS } from '../../runs/records';
@@ -28,10 +27,8 @@ import { loadMeasuredSkillTable } from '../../swarm/subagentSkills';
 import { actorHandle, createReportingPool, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
-/** A line about the fit to demonstrations at least this often, in ms (a page notice stays 6 s). */
-const DEMO_LINE_MS = 5_000;
 
-/** The decomposition spec and training options of a swarm-v2 config (skills: the hand table). */
+/** The decomposition spec and training options of a swarm-v2 config (skills measured from the checkpoints are loaded by the loop). */
 export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions {
   const H = s['swarm2.annealUpdates'];
   const spec: DecompTaskSpec = {
@@ -44,12 +41,12 @@ export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions
     skills: DEFAULT_SKILL_TABLE,
     maxDecisions: s['swarm2.maxDecisions'],
     episodesPerTask: s['swarm2.episodesPerTask'],
+    ...(s['swarm2.skills'] === 'latent' ? { latentSkills: true } : {}),
   };
   return {
     spec,
     seed: s.seed,
     hidden: s['swarm2.hidden'],
-    startBias: s['swarm2.startBias'],
     lr: s['swarm2.lr'],
     entCoef: s['swarm2.entCoef'],
     updateEpochs: s['swarm2.updateEpochs'],
@@ -61,9 +58,6 @@ export function swarmV2OptionsFrom(s: ExperimentSettings): DecompTrainingOptions
     lambda2: { kind: s['swarm2.lambda2Schedule'], start: s['swarm2.lambda2'], horizon: H },
     parallelCap: s['swarm2.parallelCap'],
     gaeLambda: s['swarm2.gaeLambda'],
-    credit: s['swarm2.credit'],
-    // The episode's return has no per-decision shares to move.
-    ...(s['swarm2.credit'] === 'episode' ? {} : { parallelCredit: s['swarm2.parallelCredit'] }),
   };
 }
 
@@ -72,7 +66,6 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   let options: DecompTrainingOptions;
   try {
     options = swarmV2OptionsFrom(s);
-    if (s['swarm2.skills'] === 'latent') options = { ...options, spec: { ...options.spec, latentSkills: true } };
     if (s['swarm2.skills'] === 'checkpoints') {
       const measured = await loadMeasuredSkillTable();
       options = { ...options, spec: { ...options.spec, skills: measured.skills, rules: { ...options.spec.rules, ...measured.rules } } };
@@ -118,24 +111,6 @@ export async function swarmV2Loop(ctx: LoopContext): Promise<LoopOutcome> {
   return progress.run(
     reporting,
     async () => {
-      // Inside the run, so that a failure here ends it with its message like any other.
-      if (s['swarm2.start'] === 'demonstrations' && progress.update === 0) {
-        const teacher = s['swarm2.teacher'];
-        ctx.emit({ type: 'notice', level: 'info', message: `Fitting the policy to the ${teacher}'s demonstrations on ${DEMO_START.tasks} tasks before the first update (${DEMO_START.epochs} passes).` });
-        // A line every 10th pass, and at least every DEMO_LINE_MS: at 100 subtasks the fit takes minutes (a notice stays 6 s).
-        const fitStart = performance.now();
-        let lastLine = fitStart;
-        const d = startFromDemonstrations(learner.model, options.spec, s.seed, (epoch, loss) => {
-          const now = performance.now();
-          if (epoch >= DEMO_START.epochs || (epoch % 10 !== 0 && now - lastLine < DEMO_LINE_MS)) return;
-          lastLine = now;
-          const left = ((now - fitStart) / epoch) * (DEMO_START.epochs - epoch);
-          ctx.emit({ type: 'notice', level: 'info', message: `Demonstrations: pass ${epoch} of ${DEMO_START.epochs}, −log π(a|s) ${loss.toFixed(2)}, about ${Math.max(1, Math.round(left / 1000))} s left.` });
-        }, teacher);
-        ctx.emit({ type: 'notice', level: 'info', message: `Started from ${d.decisions} of the ${teacher}'s decisions: −log π(a|s) ${d.before.toFixed(2)} → ${d.after.toFixed(2)}.` });
-        // A run resumed past update 0 fits nothing, so it rehearses nothing either.
-        if (s['swarm2.rehearse']) learner.rehearse(d.demonstrations);
-      }
       while (progress.update < options.updates && (await progress.proceed())) {
         const startedAt = performance.now();
         const now = swarmV2OptionsFrom(s);

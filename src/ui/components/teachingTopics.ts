@@ -83,9 +83,8 @@ export const TOPICS: Topic[] = [
     family: 'swarm',
     title: 'Serial collapse',
     text: 'An orchestrator that starts out doing every subtask itself can stay that way: handing out a few subtasks does not bring the answer in sooner at first, so nothing pushes it to delegate. Under the swarm’s rules this comes from the start, not from the reward: from an unbiased start no held-out seed collapsed, with or without the λ bonuses; when the “direct” action starts 6 logits ahead, 4 of 10 never delegated in 120 updates (5 of 10 in 60). The link opens the swarm with that start (start bias 6).',
-    names: ['swarm-v2-annealed'],
+    names: ['swarm-v2-no-shaping'],
     pattern: /serial.?collapse|unshaped|no shaping/i,
-    settings: { 'swarm2.startBias': 6 },
   },
   {
     id: 'spurious-parallelism',
@@ -94,7 +93,6 @@ export const TOPICS: Topic[] = [
     text: 'Subagents that add nothing: work already planned or claimed handed out again, items too small to be worth a subagent, or more results than the orchestrator’s context can hold. Parallelism rises while the finish rate falls. In the swarm it showed in 5 to 9 of 10 held-out seeds of every row, the unshaped one included, while every decision shared the episode’s return; judged stage by stage against a learned critic it fell to 0 to 3 of 10 after 60 updates and to none after 120, and a λ1 that never anneals (the report’s cause) did not bring it back; credit bootstrapped from the critic’s own estimates (GAE λ 0.8) did, in 3 of 5 tuning seeds. Every result read also fills the orchestrator’s context: the learned, greedy and planner orchestrators leave about a fifth of the subtasks without an answer for want of it; the scripted packer, which fills its subagents fuller and asks for no second opinions, leaves an eighth. The learned one gives batching up early in training (watch “subtasks per subagent” fall to 1 among the diagnostics); started from the packer’s demonstrations it keeps some, unless r_parallel keeps paying: with λ1 constant it ends with 35 subagents for 36 subtasks, claims fewer of them and scores 0.88 against 0.91 without shaping (held-out seeds). Subagents that cost context rather than fail: the finish rate stays near 1. The link starts from the packer’s demonstrations and keeps λ1 constant: watch subtasks per subagent among the diagnostics (seed 1: from 1.75 to 1.0 within 30 updates, while r_perf falls from 0.91 to 0.84).',
     names: ['swarm-v2-constant-lambda1'],
     pattern: /spurious/i,
-    settings: { 'swarm2.start': 'demonstrations', 'swarm2.teacher': 'packer' },
   },
   {
     id: 'annealing',

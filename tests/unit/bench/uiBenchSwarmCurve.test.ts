@@ -61,18 +61,18 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
 
 describe('a bench\'s --set (ui time-to-target, soak): presetSettingChanges', () => {
   it('changes the named settings of the preset, parsed as train --set parses them', () => {
-    const changed = presetSettingChanges('swarm-v2-scale', 'swarm2.start=demonstrations, swarm2.teacher=packer,swarm2.updates=90');
-    expect(changed).toEqual({ 'swarm2.start': 'demonstrations', 'swarm2.teacher': 'packer', 'swarm2.updates': 90 });
+    const changed = presetSettingChanges('swarm-v2-scale', 'swarm2.lambda1Schedule=constant, swarm2.lr=0.001,swarm2.updates=90');
+    expect(changed).toEqual({ 'swarm2.lambda1Schedule': 'constant', 'swarm2.lr': 0.001, 'swarm2.updates': 90 });
     const s = resolveExperiment('swarm-v2-scale', { ...changed, seed: 6 }).settings;
-    expect([s['swarm2.start'], s['swarm2.teacher'], s['swarm2.updates'], s['swarm2.subtasks']]).toEqual(['demonstrations', 'packer', 90, 100]);
+    expect([s['swarm2.lambda1Schedule'], s['swarm2.lr'], s['swarm2.updates'], s['swarm2.subtasks']]).toEqual(['constant', 0.001, 90, 100]);
     expect(presetSettingChanges('swarm-v2-scale', undefined)).toEqual({});
   });
 
   it('refuses an unknown setting, an out-of-range value or a part without "=" before any page opens', () => {
     expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.bogus=1')).toThrow(/swarm2\.bogus: unknown setting/);
     expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.updates=0')).toThrow(/swarm2\.updates: must be an integer in \[1, 5000\], got 0/);
-    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.teacher')).toThrow(/--set: expected key=value, got "swarm2.teacher"/);
-    expect(() => presetSettingChanges('quickstart', 'swarm2.teacher=packer')).toThrow(/^swarm2\.teacher: is a setting of Agent swarm /);
+    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.lr')).toThrow(/--set: expected key=value, got "swarm2.lr"/);
+    expect(() => presetSettingChanges('quickstart', 'swarm2.lr=0.001')).toThrow(/^swarm2\.lr: is a setting of Agent swarm /);
   });
 });
 

@@ -54,7 +54,9 @@ export function handMadeEpisode(values: number[], rPerf: number, taskSeed = 1, a
     taskSeed,
     capped: false,
   };
-  return { actorIndex, slot: 0, outcome, decisions: values.map((value, t) => ({ obs: new Float32Array(SP_OBS_DIM), action: t, logProb: -1, value })) };
+  const none = () => values.map(() => 0);
+  const credit = { assigned: none(), completed: none(), subagentRank: values.map(() => -1), launchedBy: values.map(() => -1) };
+  return { actorIndex, slot: 0, outcome, credit, decisions: values.map((value, t) => ({ obs: new Float32Array(SP_OBS_DIM), action: t, logProb: -1, value })) };
 }
 
 export function simOf(limits: Partial<DecompositionLimits>): DecompositionSim {

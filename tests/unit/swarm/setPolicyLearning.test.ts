@@ -63,22 +63,6 @@ describe('swarm-v2 learner: GAE over an episode of decisions', () => {
     expect(built?.lengths).toEqual([1, 2]);
   });
 
-  it('group baseline: each run of a task is compared with the mean of the OTHER runs of that task', () => {
-    // Task 1 run three times (r = 0.9, 0.6, 0.3), task 2 twice (r = 0.2, 0.8), task 3 once.
-    const eps = [episode([0.1, 0.1], 0.9, 1), episode([0.1], 0.6, 1), episode([0.1], 0.3, 1), episode([0.1], 0.2, 2), episode([0.1], 0.8, 2), episode([0.4], 0.5, 3)];
-    const built = buildDecompBatch(eps, w, 1, true);
-    const A = Array.from(built?.batch.advantages ?? []);
-    // 0.9 − (0.6 + 0.3)/2 = 0.45 for both decisions of the first run; 0.6 − 0.6 = 0; 0.3 − 0.75 = −0.45;
-    // 0.2 − 0.8 = −0.6; 0.8 − 0.2 = 0.6; a task run once falls back to r − V = 0.5 − 0.4.
-    [0.45, 0.45, 0, -0.45, -0.6, 0.6, 0.1].forEach((x, t) => expect(A[t]).toBeCloseTo(x, 6));
-    [0.9, 0.9, 0.6, 0.3, 0.2, 0.8, 0.5].forEach((x, t) => expect(built?.batch.returns?.[t]).toBeCloseTo(x, 6));
-  });
-
-  it('group baseline: the same task seed on two actors is two groups', () => {
-    const built = buildDecompBatch([episode([0], 1, 7, 0), episode([0], 0, 7, 0), episode([0], 0.5, 7, 1), episode([0], 0.1, 7, 1)], w, 1, true);
-    [1, -1, 0.4, -0.4].forEach((x, t) => expect(built?.batch.advantages?.[t]).toBeCloseTo(x, 6));
-  });
-
   it('rejects λ outside [0, 1]', () => {
     expect(() => buildDecompBatch([episode([0.5], 1)], w, 1.5)).toThrow(/gaeLambda/);
   });

@@ -9,7 +9,7 @@ import { TrainingRun } from '../../../src/engine/trainer';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { decompositionTaskFrom, generateDecomposition } from '../../../src/envs/swarm/decompositionTask';
 import { makeDecompSim, type DecompTaskSpec } from '../../../src/swarm/decompActor';
-import { DecompLearner, LocalDecompActors, buildDecompBatch } from '../../../src/swarm/decompLearner';
+import { DecompLearner, LocalDecompActors, actorSpecOf, buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decompLearner';
 import { collectDecompRollouts, SetInference } from '../../../src/swarm/decompRollouts';
 import {
   SP_MASK_OFFSET,
@@ -45,8 +45,8 @@ describe('set policy: masking', () => {
     const obs = new Float32Array(2 * SP_OBS_DIM);
     encodeSetObservation(a, obs, 0);
     encodeSetObservation(b, obs, SP_OBS_DIM);
-    for (const bias of [0, 6, -6]) {
-      const model = new SetPolicyModel({ hidden: 16, seed: 2, startBias: bias });
+    for (const seed of [2, 3, 4]) {
+      const model = new SetPolicyModel({ hidden: 16, seed });
       const probs = probsOf(model, obs, 2);
       for (let r = 0; r < 2; r++) {
         let legal = 0;
@@ -69,17 +69,17 @@ describe('set policy: masking', () => {
     expect(m(1, SP_SEGMENTS.join.offset + 1 * 4 + 1)).toBe(1); // row 1 can join the planned 'small' (kind 1)
   });
 
-  it('with the start bias b, π(direct type) follows softmax over the legal types: e^b / (e^b + legal types − 1) at near-zero type weights', async () => {
+  it('every seed starts with no lean: π(direct type) is 1 / (legal types) at near-zero type weights', async () => {
     await chooseBackend({ preferred: 'cpu' });
     const sim = new DecompositionSim(generateDecomposition({ numSubtasks: 30 }, 5));
     const obs = new Float32Array(SP_OBS_DIM);
     encodeSetObservation(sim, obs, 0);
     // Legal types on an empty plan at the start: assignNew, direct (no claims yet: no check, join, launch, finish).
-    const model = new SetPolicyModel({ hidden: 16, seed: 9, startBias: 3 });
+    const model = new SetPolicyModel({ hidden: 16, seed: 9 });
     const p = probsOf(model, obs, 1);
     let direct = 0;
     for (let j = 0; j < SP_SEGMENTS.direct.length; j++) direct += p[SP_SEGMENTS.direct.offset + j];
-    const expected = Math.exp(3) / (Math.exp(3) + 1);
+    const expected = 1 / 2;
     expect(Math.abs(direct - expected)).toBeLessThan(0.03); // type weights start at scale 0.01
     model.dispose();
   });
@@ -89,7 +89,7 @@ describe('set policy: masking', () => {
     const sim = new DecompositionSim(generateDecomposition({ numSubtasks: 12 }, 8));
     const obs = new Float32Array(SP_OBS_DIM);
     encodeSetObservation(sim, obs, 0);
-    const model = new SetPolicyModel({ hidden: 8, seed: 1, startBias: 0 });
+    const model = new SetPolicyModel({ hidden: 8, seed: 1 });
     const part = probsOf(model, obs, 1);
     model.activeRows = 100;
     const full = tf.tidy(() => tf.softmax(model.forward(tf.tensor2d(obs, [1, SP_OBS_DIM])).logits).dataSync());
@@ -114,7 +114,7 @@ describe('set policy: masking', () => {
 describe('central inference of the set policy', () => {
   it('answers every episode of every actor with ONE forward pass per tick, at 100 subtasks and up to 100 subagents', async () => {
     await chooseBackend({ preferred: 'cpu' });
-    const model = new SetPolicyModel({ hidden: 8, seed: 4, startBias: 0 });
+    const model = new SetPolicyModel({ hidden: 8, seed: 4 });
     // Type logits that favour create_subagent: plans grow to every candidate before a launch.
     const specs = model.weightSpecs();
     const ws = model.getWeights();
@@ -140,10 +140,10 @@ describe('central inference of the set policy', () => {
 });
 
 describe('swarm-v2 learner', () => {
-  it('pays each decision the episode return: R_t = λ1·r_parallel + λ2·r_finish + r_perf, A_t = R_t − V_old(s_t)', async () => {
+  it('pays each decision the reward to go of its stage, r_perf at the end: the earliest stage gets R = λ1·r_parallel + λ2·r_finish + r_perf, A_t = G_t − V_old(s_t)', async () => {
     await chooseBackend({ preferred: 'cpu' });
-    const model = new SetPolicyModel({ hidden: 8, seed: 4, startBias: 0 });
-    const r = await collectDecompRollouts(new LocalDecompActors(spec(10), 1, 2), new SetInference(model, new Rng(3)), { update: 0, episodesPerActor: 2 });
+    const model = new SetPolicyModel({ hidden: 8, seed: 4 });
+    const r = await collectDecompRollouts(new LocalDecompActors(actorSpecOf({ spec: spec(10) }), 1, 2), new SetInference(model, new Rng(3)), { update: 0, episodesPerActor: 2 });
     const w = { lambda1: 0.5, lambda2: 0.25, parallelCap: 4 };
     const built = buildDecompBatch(r.episodes, w);
     expect(built).not.toBeNull();
@@ -153,9 +153,12 @@ describe('swarm-v2 learner', () => {
       const rFinish = o.nAssigned > 0 ? o.nCompleted / o.nAssigned : 1;
       const R = 0.5 * (Math.min(o.nSubagents, 4) / 4) + 0.25 * rFinish + o.rPerf;
       expect(built?.stats[k].total).toBeCloseTo(R, 10);
-      for (const d of e.decisions) {
-        expect(built?.batch.returns?.[row]).toBeCloseTo(R, 5);
-        expect(built?.batch.advantages?.[row]).toBeCloseTo(R - d.value, 5);
+      const G = decisionRewardsToGo(e, w);
+      expect(Math.max(...G)).toBeCloseTo(R, 10);
+      for (const [t, d] of e.decisions.entries()) {
+        expect(G[t]).toBeGreaterThanOrEqual(o.rPerf - 1e-12);
+        expect(built?.batch.returns?.[row]).toBeCloseTo(G[t], 5);
+        expect(built?.batch.advantages?.[row]).toBeCloseTo(G[t] - d.value, 5);
         row += 1;
       }
     });
@@ -163,7 +166,7 @@ describe('swarm-v2 learner', () => {
   }, 30_000);
 
   it('rejects bad input before any network is built', () => {
-    const base = { seed: 1, hidden: 8, startBias: 0, lr: 1e-3, entCoef: 0.01, updateEpochs: 1, numMinibatches: 1, updates: 1, actors: 1, episodesPerActor: 1, lambda1: { kind: 'constant' as const, start: 0, horizon: 1 }, lambda2: { kind: 'constant' as const, start: 0, horizon: 1 }, parallelCap: 4 };
+    const base = { seed: 1, hidden: 8, lr: 1e-3, entCoef: 0.01, updateEpochs: 1, numMinibatches: 1, updates: 1, actors: 1, episodesPerActor: 1, lambda1: { kind: 'constant' as const, start: 0, horizon: 1 }, lambda2: { kind: 'constant' as const, start: 0, horizon: 1 }, parallelCap: 4 };
     expect(() => DecompLearner.create({ ...base, spec: spec(20, { rules: { budgetFraction: 0.02 } }) })).toThrow(/below the lower bound/);
     expect(() => DecompLearner.create({ ...base, spec: spec(20, { rules: { subagentKinds: ['large', 'wizard'] } }) })).toThrow(/unknown subagent kind 'wizard'/);
     expect(() => makeDecompSim(spec(20, { rules: { subagentKinds: ['large', 'small', 'searcher', 'large'] } }), 1)).toThrow(/repeat/);
@@ -184,8 +187,8 @@ describe('swarm-v2 learner', () => {
     const shipped = await loadMeasuredSkillTable();
     expect(shipped.rules.subagentKinds).toEqual([...MEASURED_KINDS]);
     expect(makeDecompSim({ ...spec(20), skills: shipped.skills, rules: shipped.rules }, 1).subagentKinds).toEqual([...MEASURED_KINDS]);
-    const a = new SetPolicyModel({ hidden: 8, seed: 1, startBias: 0 });
-    const b = new SetPolicyModel({ hidden: 16, seed: 1, startBias: 0 });
+    const a = new SetPolicyModel({ hidden: 8, seed: 1 });
+    const b = new SetPolicyModel({ hidden: 16, seed: 1 });
     expect(() => a.setWeights(b.getWeights())).toThrow(/setWeights/);
     a.dispose();
     b.dispose();
