@@ -50,6 +50,7 @@ import { TASK_LEVELS, taskLevel } from '../src/swarm/levels';
 import { PARALLEL_CREDITS, PERF_CREDITS } from '../src/swarm/decisionCredit';
 import { DEMO_TEACHERS, startFromDemonstrations, type DemoTeacher } from '../src/swarm/demoStart';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
+import { rowsFromSeedFigures, type BenchRow } from './results';
 
 const TUNING = [1, 2, 3, 4, 5];
 /** The table's row of expectedChainFloor (decompositionFeatures.ts). */
@@ -391,6 +392,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   const base = optionsOf(0);
   validateCreditOptions(base);
   const table: (string | number)[][] = [];
+  const dataRows: BenchRow[] = [];
   const figures: Record<string, unknown> = { updates, evalTasksPerSeed: nEval, numSubtasks, lr: base.lr, episodesPerActor: base.episodesPerActor, credit: base.credit ?? DEFAULT_DECOMP_CREDIT };
   // Only the flags given are recorded (the records of a run without them stay as they were).
   if (level.name !== 'default') figures.level = level.name;
@@ -454,6 +456,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
     const floors = split.seeds.map((seed) => floorFigures(evalTaskSeeds(seed, nEval).map((t) => makeDecompSim(spec, t))));
     figures[`${split.name} floor`] = floors;
+    dataRows.push(...rowsFromSeedFigures(split.name, perRow, level.name));
     table.push([split.name, FLOOR_ROW, '-', median(floors.map((f) => f.critical)).toFixed(0), median(floors.map((f) => f.criticalOverSerial)).toFixed(3), '-', '-', '-', '-', '-', '-', '-']);
     figures[split.name] = perRow;
   }
@@ -462,6 +465,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
       markdownTable(['seeds', 'row', 'r_perf', 'critical', '÷ serial', 'total compute', 'subagents', 'finish rate', 'serial collapse', 'spurious parallelism', 'target met', 'train s'], table) +
       (detail ? `\n\nWhere r_perf goes (medians per seed over its evaluation tasks, then over seeds):\n\n${markdownTable(['seeds', 'row', 'r_perf', 'precision', 'recall', 'claims submitted', 'subtasks assigned', 'subagents', 'checks', 'context used', '÷ serial'], detailRows)}` : ''),
     figures,
+    rows: dataRows,
   };
 }
 
