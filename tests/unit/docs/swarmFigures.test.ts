@@ -4,11 +4,14 @@
  *   rounded as stated; a figure whose file is not committed yet is listed as pending (a skipped
  *   test that names it and the run that gives it) and is checked as soon as the file is committed;
  * - every number docs/swarm.md, the README's swarm lines, the swarm's teaching notes, chart
- *   explanations and gallery descriptions state is a named figure or a documented exception.
+ *   explanations, gallery descriptions and settings help state is a named figure or a documented
+ *   exception (numbers written in words are not read).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../../src/config/presets';
+import { descriptorOf } from '../../../src/config/registry';
+import { SETTINGS } from '../../../src/config/settings';
 import { stated, SWARM_FIGURES, type SwarmFigure } from '../../../src/config/swarmStoryFigures';
 import { chartExplanation } from '../../../src/ui/components/charts/explanations';
 import { TOPICS } from '../../../src/ui/components/teachingTopics';
@@ -23,7 +26,9 @@ const ALL = Object.entries(SWARM_FIGURES) as [string, SwarmFigure][];
 const EXCEPTIONS: FigureException[] = [
   { pattern: /\b40[ -](heterogeneous )?subtasks?\b/, why: 'the task size, a setting (swarm2.subtasks)' },
   { pattern: /\b100 subtasks|\b100 subagents/, why: 'the scale preset’s task and its most subagents, settings' },
-  { pattern: /sizes 1 to 8/, why: 'the task generator’s subtask sizes, a definition' },
+  { pattern: /sizes 1( to |-)8/, why: 'the task generator’s subtask sizes, a definition' },
+  { pattern: /Σ \(2 \+ size\)|\(1 when nothing assigned\)|0 = never|\b1: the value head|λ1 > 0|\(1: Monte Carlo/, why: 'definitions in the settings’ help' },
+  { pattern: /at 40 subtasks|at 100 on wasm/, why: 'task sizes, settings' },
   { pattern: /0\.25 × (the )?serial/, why: 'the hard budget’s rule (budgetFraction)' },
   { pattern: /\+9 logit/, why: 'the retired swarm’s start, a setting it had' },
   { pattern: /seeds? \d+–\d+|seeds 1-5|seeds 6-15/, why: 'which seeds: the split, not a result' },
@@ -55,6 +60,9 @@ function texts(): [string, string][] {
     ...TOPICS.filter((t) => t.family === 'swarm').map((t): [string, string] => [`teaching note ${t.id}`, `${t.title}\n${t.text}`]),
     ...charts,
     ...PRESETS.filter((p) => p.settings.algorithm === 'swarm-v2').map((p): [string, string] => [`gallery ${p.name}`, `${p.title}\n${p.description}`]),
+    ...Object.entries(SETTINGS)
+      .filter(([key]) => key.startsWith(`${descriptorOf('swarm-v2').prefix}.`))
+      .map(([key, s]): [string, string] => [`setting help ${key}`, `${s.label}\n${s.help}`]),
   ];
 }
 
@@ -117,7 +125,7 @@ describe('the swarm’s stated figures', () => {
   // Skipped, not passed: the name says which figures wait for which files (the checks run once a file is committed).
   if (pending.length > 0) it.skip(`pending until their result files are committed: ${pending.map(([n, v]) => `${n} (${v.kind === 'pending' ? v.files.join(', ') : ''})`).join('; ')}`, () => {});
 
-  it('every number docs/swarm.md, the README, the teaching notes, chart explanations and gallery descriptions state is a named figure or a documented exception', () => {
+  it('every number docs/swarm.md, the README, the teaching notes, chart explanations, gallery descriptions and settings help state is a named figure or a documented exception', () => {
     const forms = figureForms(ALL.map(([, f]) => f));
     const stray = texts().flatMap(([where, text]) => unexplainedNumbers(text, forms, EXCEPTIONS).map((n) => `${where}: ${n.raw} in "…${n.context}…"`));
     expect(stray).toEqual([]);
