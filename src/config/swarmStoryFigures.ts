@@ -47,7 +47,7 @@ const latent = (row: string, measure = 'medians.rPerf'): FigureSource => ({ file
 /** A level's own file: bench/results/swarm-baselines-<file>.json (npm run bench -- swarm-baselines --levels true --level LEVEL). */
 const levels = (file: string, split: string, level: string, row: string, measure = 'medians.rPerf'): FigureSource => ({ file: `swarm-baselines-${file}`, split, row, level, measure });
 const CHAINS = 'chains: 60 %, up to 5 links';
-const story = (file: string, row: string, measure: string, split = HELD_OUT): FigureSource => ({ file, split, row, level: 'default', measure });
+const story = (file: string, row: string, measure: string, split = HELD_OUT, level = 'default'): FigureSource => ({ file, split, row, level, measure });
 
 /** Training runs whose result files are not committed yet (their commands are in BENCHMARKS.md). */
 const STORY_RUN = 'npm run bench -- swarm-story --split heldout --json bench/results/swarm-story-default.json';
@@ -117,10 +117,10 @@ export const SWARM_FIGURES = {
   scaleCreatorSubagentsMost: { value: 116, digits: 0, what: 'the most while λ1 lasts', source: story('swarm-story-scale-creator', 'demo start (packer)', 'medians.subagentsMost'), pending: SCALE_RUN },
 
   // Harder levels, a learned row against the best scripted one (seeds 1-5).
-  levelContextLearnedRPerf: { value: 0.841, digits: 3, what: 'learned row, context 0.6', source: story('swarm-story-context-0.6', 'demo start (packer)', 'medians.rPerf', TUNING), pending: LEVEL_RUN },
-  levelContextPackerRPerf: { value: 0.857, digits: 3, what: 'the packer there', source: story('swarm-story-context-0.6', `baseline: ${PACKER}`, 'medians.rPerf', TUNING), pending: LEVEL_RUN },
-  levelChainsLearnedRPerf: { value: 0.861, digits: 3, what: 'learned row, chains', source: story('swarm-story-chains', 'demo start (packer)', 'medians.rPerf', TUNING), pending: LEVEL_RUN },
-  levelChainsPlannerRPerf: { value: 0.889, digits: 3, what: 'the planner there', source: story('swarm-story-chains', 'baseline: planner (smarter hand policy)', 'medians.rPerf', TUNING), pending: LEVEL_RUN },
+  levelContextLearnedRPerf: { value: 0.841, digits: 3, what: 'learned row, context 0.6', source: story('swarm-story-context-0.6', 'demo start (packer)', 'medians.rPerf', TUNING, 'context 0.6'), pending: LEVEL_RUN },
+  levelContextPackerRPerf: { value: 0.857, digits: 3, what: 'the packer there', source: story('swarm-story-context-0.6', `baseline: ${PACKER}`, 'medians.rPerf', TUNING, 'context 0.6'), pending: LEVEL_RUN },
+  levelChainsLearnedRPerf: { value: 0.861, digits: 3, what: 'learned row, chains', source: story('swarm-story-chains', 'demo start (packer)', 'medians.rPerf', TUNING, CHAINS), pending: LEVEL_RUN },
+  levelChainsPlannerRPerf: { value: 0.889, digits: 3, what: 'the planner there', source: story('swarm-story-chains', 'baseline: planner (smarter hand policy)', 'medians.rPerf', TUNING, CHAINS), pending: LEVEL_RUN },
 } as const satisfies Record<string, SwarmFigure>;
 
 export type SwarmFigureName = keyof typeof SWARM_FIGURES;
