@@ -13,6 +13,7 @@ import { offlinePendulumBenchmark, solveMountainCarContinuousBenchmark, solvePen
 import { swarmScaleBenchmark, swarmStoryBenchmark } from './swarm';
 import { swarmBaselinesBenchmark } from './swarmBaselines';
 import type { Benchmark } from './types';
+import { BENCH_RESULT_SCHEMA, formatBenchResult, type BenchResultFile } from './results';
 import { fuzzBenchmark } from './fuzz';
 import { profileBenchmark } from './profile';
 import { uiBenchmark } from './ui';
@@ -63,7 +64,7 @@ function benchHelp(bench: Benchmark): string {
   const flags = [
     ...bench.help.flags.map((f) => [`--${f.name} ${f.value}`, f.text]),
     ['--seeds 1,2,3,4,5', bench.help.seeds ?? 'this benchmark uses no seeds (the flag is accepted, as compare passes it to every benchmark, and ignored)'],
-    ['--json FILE', 'also write the figures to FILE as JSON (checked before the run starts)'],
+    ['--json FILE', 'also write the table to FILE as JSON: each row\'s medians and per-seed values, the command, date and machine (bench/results.ts; checked before the run starts)'],
   ];
   // Flag names in a column (a longer one on a line of its own), the text wrapped beside them.
   const col = Math.min(28, Math.max(...flags.map(([f]) => f.length)) + 2);
@@ -138,7 +139,17 @@ async function main(): Promise<number> {
   process.stdout.write(`${text}\n`);
   if (flags.json !== undefined) {
     try {
-      writeFileSync(flags.json, JSON.stringify({ benchmark: bench.name, machine, figures: result.figures }, null, 2));
+      const file: BenchResultFile = {
+        schema: BENCH_RESULT_SCHEMA,
+        benchmark: bench.name,
+        command: `npm run bench -- ${shellWords(argv)}`,
+        date: new Date().toISOString(),
+        machine,
+        tookSeconds: Math.round((Date.now() - started) / 1000),
+        rows: result.rows ?? [],
+        figures: result.figures,
+      };
+      writeFileSync(flags.json, formatBenchResult(file));
     } catch (err) {
       process.stderr.write(`error: could not write --json ${flags.json}: ${oneLine(err)}\n`);
       return 1;

@@ -15,6 +15,7 @@ import { BASELINES } from '../src/swarm/baselines';
 import { playLevel, taskLevel, TASK_LEVELS, type LevelEpisode, type TaskLevel } from '../src/swarm/levels';
 import { FLOOR_ROW, floorFigures } from './swarmV2';
 import { markdownTable, median, type Benchmark } from './types';
+import type { BenchRow } from './results';
 
 const SPLITS = [
   { name: 'seeds 1-5', seeds: [1, 2, 3, 4, 5] },
@@ -62,6 +63,7 @@ export const swarmBaselinesBenchmark: Benchmark = {
     if (flags.levels !== undefined && flags.levels !== 'true' && flags.levels !== 'false') throw new Error(`--levels: expected true or false, got ${flags.levels}`);
     if (flags.levels === 'true') return levelsReport(numSubtasks, flags.level === undefined ? TASK_LEVELS : [taskLevel(flags.level)]);
     const rows: (string | number)[][] = [];
+    const dataRows: BenchRow[] = [];
     const figures: Record<string, unknown> = { numSubtasks };
     for (const split of SPLITS) {
       const per: Record<string, BaselineFigures> = {};
@@ -69,6 +71,7 @@ export const swarmBaselinesBenchmark: Benchmark = {
         const outcomes = split.seeds.map((seed) => b.run(new DecompositionSim(generateDecomposition({ numSubtasks }, seed))));
         const f = summarise(outcomes);
         per[b.name] = f;
+        dataRows.push(baselineRow(split, b.name, f, outcomes));
         rows.push([
           split.name, b.name, f.rPerf.toFixed(3), f.critical.toFixed(0), f.criticalOverSerial.toFixed(3), f.totalCompute.toFixed(0),
           f.finishRate === null ? '- (none assigned)' : f.finishRate.toFixed(2), f.contextUsed.toFixed(2), `${f.budgetEnds}/${outcomes.length}`,
@@ -82,9 +85,57 @@ export const swarmBaselinesBenchmark: Benchmark = {
     return {
       table: markdownTable(['seeds', 'baseline', 'r_perf', 'critical steps', '÷ serial', 'total compute', 'finish rate', 'context used', 'ended by budget'], rows),
       figures,
+      rows: dataRows,
     };
   },
 };
+
+/** A scripted orchestrator's row for --json: one task per seed. */
+function baselineRow(split: (typeof SPLITS)[number], name: string, f: BaselineFigures, outcomes: readonly DecompositionOutcome[]): BenchRow {
+  const { finishRate, ...rest } = f;
+  return {
+    split: split.name,
+    row: name,
+    seeds: [...split.seeds],
+    medians: finishRate === null ? rest : { ...rest, finishRate },
+    perSeed: split.seeds.map((seed, i) => {
+      const o = outcomes[i];
+      return { seed, values: { rPerf: [o.rPerf], critical: [o.criticalSteps], criticalOverSerial: [o.criticalSteps / o.serialBaseline], totalCompute: [o.totalCompute], contextUsed: [o.contextUsed / o.contextBudget] } };
+    }),
+  };
+}
+
+/** The measures of a level's rows for --json: each scripted orchestrator, the per-episode best and the ceiling. */
+function levelRows(split: (typeof SPLITS)[number], level: string, f: LevelFigures, episodes: readonly SeededEpisode[]): BenchRow[] {
+  const seeds = [...split.seeds];
+  const perSeed = (values: (e: LevelEpisode) => Record<string, number>) =>
+    seeds.map((seed) => {
+      const mine = episodes.filter((e) => e.seed === seed).map((e) => values(e.episode));
+      const keys = mine.length > 0 ? Object.keys(mine[0]) : [];
+      return { seed, values: Object.fromEntries(keys.map((k) => [k, mine.map((m) => m[k])])) };
+    });
+  return [
+    ...Object.entries(f.byBaseline).map(([name, b]): BenchRow => ({
+      split: split.name,
+      row: name,
+      level,
+      seeds,
+      medians: { rPerf: b.rPerf, criticalOverSerial: b.criticalOverSerial },
+      perSeed: perSeed((e) => ({ rPerf: e.rPerf[name], criticalOverSerial: e.criticalOverSerial[name] })),
+    })),
+    { split: split.name, row: PER_EPISODE_BEST_ROW, level, seeds, medians: { rPerf: f.perEpisodeBest }, perSeed: perSeed((e) => ({ rPerf: e.perEpisodeBest })) },
+    { split: split.name, row: CEILING_ROW, level, seeds, medians: { rPerf: f.ceiling }, perSeed: perSeed((e) => ({ rPerf: e.ceiling })) },
+  ];
+}
+
+/** Row names of --json beside the scripted orchestrators'. */
+export const PER_EPISODE_BEST_ROW = 'per-episode best';
+export const CEILING_ROW = 'context ceiling';
+
+interface SeededEpisode {
+  seed: number;
+  episode: LevelEpisode;
+}
 
 const TASKS_PER_SEED = 5;
 
@@ -118,32 +169,36 @@ export function levelFigures(episodes: readonly LevelEpisode[]): LevelFigures {
 
 function levelsReport(numSubtasks: number, levels: readonly TaskLevel[]) {
   const rows: (string | number)[][] = [];
+  const dataRows: BenchRow[] = [];
   const figures: Record<string, unknown> = { numSubtasks, tasksPerSeed: TASKS_PER_SEED };
   for (const split of SPLITS) {
-    const pooled: LevelEpisode[] = [];
+    const pooled: SeededEpisode[] = [];
     const per: Record<string, LevelFigures> = {};
     const row = (name: string, f: LevelFigures) =>
       rows.push([split.name, name, f.tasks, f.bestSingle, f.bestSingleRPerf.toFixed(3), f.perEpisodeBest.toFixed(3), f.ceiling.toFixed(3), f.bar.toFixed(3), f.bar > f.ceiling ? 'no' : 'yes']);
     for (const level of levels) {
-      const episodes = split.seeds.flatMap((seed) => Array.from({ length: TASKS_PER_SEED }, (_, k) => playLevel(level, numSubtasks, seed, k, BASELINES))).filter((e) => e !== null);
+      const seeded = split.seeds.flatMap((seed) => Array.from({ length: TASKS_PER_SEED }, (_, k) => playLevel(level, numSubtasks, seed, k, BASELINES)).flatMap((episode) => (episode === null ? [] : [{ seed, episode }])));
+      const episodes = seeded.map((e) => e.episode);
       if (episodes.length === 0) throw new Error(`swarm-baselines: at level '${level.name}' every task of ${numSubtasks} subtasks is impossible (its budget is below the task's lower bound); try more --subtasks`);
-      pooled.push(...episodes);
+      pooled.push(...seeded);
       per[level.name] = levelFigures(episodes);
       row(level.name, per[level.name]);
+      dataRows.push(...levelRows(split, level.name, per[level.name], seeded));
     }
     if (levels.length > 1) {
-      per.mixed = levelFigures(pooled);
+      per.mixed = levelFigures(pooled.map((e) => e.episode));
       row('mixed (every level, equally)', per.mixed);
+      dataRows.push(...levelRows(split, 'mixed', per.mixed, pooled));
     }
     figures[split.name] = per;
   }
   const table = markdownTable(['seeds', 'level', 'tasks', 'best scripted (median r_perf)', 'its r_perf', 'per-episode best', 'context ceiling', '1.1 × best', 'room for +10 %'], rows);
-  if (levels.length > 1) return { table, figures };
+  if (levels.length > 1) return { table, figures, rows: dataRows };
   // One level: every scripted orchestrator on it too.
   const level = levels[0].name;
   const each = SPLITS.flatMap((split) => {
     const f = (figures[split.name] as Record<string, LevelFigures>)[level];
     return Object.entries(f.byBaseline).map(([name, b]) => [split.name, name, b.rPerf.toFixed(3), b.criticalOverSerial.toFixed(3)]);
   });
-  return { table: `${table}\n\n${markdownTable(['seeds', 'scripted orchestrator', 'median r_perf', 'critical ÷ serial'], each)}`, figures };
+  return { table: `${table}\n\n${markdownTable(['seeds', 'scripted orchestrator', 'median r_perf', 'critical ÷ serial'], each)}`, figures, rows: dataRows };
 }

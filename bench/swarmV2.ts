@@ -48,6 +48,7 @@ import { DecompLearner, validateCreditOptions, type DecompTrainingOptions, type 
 import { BASELINES } from '../src/swarm/baselines';
 import { TASK_LEVELS, taskLevel } from '../src/swarm/levels';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
+import { rowsFromSeedFigures, type BenchRow } from './results';
 
 const TUNING = [1, 2, 3, 4, 5];
 /** The table's row of expectedChainFloor (decompositionFeatures.ts). */
@@ -368,6 +369,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   validateCreditOptions(base);
   const spec = base.spec;
   const table: (string | number)[][] = [];
+  const dataRows: BenchRow[] = [];
   const figures: Record<string, unknown> = { updates: base.updates, evalTasksPerSeed: nEval, numSubtasks: spec.task.numSubtasks, lr: base.lr, hidden: base.hidden, actors: base.actors, episodesPerActor: base.episodesPerActor, latentSkills: spec.latentSkills === true };
   // Only the flags given are recorded (the records of a run without them stay as they were).
   if (level.name !== 'default') figures.level = level.name;
@@ -425,6 +427,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
     // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
     const floors = split.seeds.map((seed) => floorFigures(evalTaskSeeds(seed, nEval).map((t) => makeDecompSim(spec, t))));
     figures[`${split.name} floor`] = floors;
+    dataRows.push(...rowsFromSeedFigures(split.name, perRow, level.name));
     table.push([split.name, FLOOR_ROW, '-', median(floors.map((f) => f.critical)).toFixed(0), median(floors.map((f) => f.criticalOverSerial)).toFixed(3), '-', '-', '-', '-', '-', '-', '-']);
     figures[split.name] = perRow;
   }
@@ -433,6 +436,7 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
       markdownTable(['seeds', 'row', 'r_perf', 'critical', '÷ serial', 'total compute', 'subagents', 'finish rate', 'serial collapse', 'spurious parallelism', 'target met', 'train s'], table) +
       (detail ? `\n\nWhere r_perf goes (medians per seed over its evaluation tasks, then over seeds):\n\n${markdownTable(['seeds', 'row', 'r_perf', 'precision', 'recall', 'claims submitted', 'subtasks assigned', 'subagents', 'checks', 'context used', '÷ serial'], detailRows)}` : ''),
     figures,
+    rows: dataRows,
   };
 }
 

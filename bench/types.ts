@@ -1,3 +1,5 @@
+import type { BenchRow } from './results';
+
 /** A benchmark: a name, one line on what it measures, its flags, and a run that prints a table and returns its figures. */
 export interface Benchmark {
   name: string;
@@ -35,6 +37,8 @@ export interface BenchResult {
   /** Markdown table (also printed). */
   table: string;
   figures: Record<string, unknown>;
+  /** The table's rows as data, for --json (bench/results.ts); benchmarks that give none write an empty list. */
+  rows?: BenchRow[];
 }
 
 export function median(xs: number[]): number {

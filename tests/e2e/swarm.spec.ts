@@ -47,7 +47,8 @@ test('swarm-v2-annealed trains in the browser: swarm charts fill and the timelin
   await expect(timeline).toContainText('update');
   const drawn = page.getByTestId('timeline-decomp');
   await expect(drawn.locator('rect').first()).toBeVisible();
-  await expect(page.getByTestId('timeline-caption')).toContainText('critical steps');
+  await expect(page.getByTestId('timeline-figures')).toContainText('critical steps');
+  await expect(page.getByTestId('timeline-caption')).toContainText('subagent');
 
   for (const id of ['reward-chart', 'critical-chart', 'parallelism-chart']) {
     const chart = page.getByTestId(id);

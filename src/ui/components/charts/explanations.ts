@@ -52,9 +52,9 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
     bad: 'Parallelism climbing while the finish rate falls (spurious parallelism: subagents started for the bonus, finishing nothing), or parallelism near zero (serial collapse).',
   },
   'swarm-timeline': {
-    what: 'One recorded episode along the critical-step axis: each column is a stage as wide as its critical steps, each bar a subagent coloured by how it ended. Below it, the same task done serially, on the same scale.',
-    good: 'The upper lane much shorter than the serial one, with most bars green.',
-    bad: 'The upper lane as long as the serial one (no parallel work), or many red and amber bars (subagents that fail or time out).',
+    what: 'One recorded episode along the critical-step axis: each shaded column is a stage as wide as its critical steps, the top row the orchestrator’s own steps, each row below a subagent coloured by its kind, with the share of its subtasks that came back under it. Dots and crosses are checks of claims, triangles subtasks given again. Above it: the episode’s critical steps against the hard budget and the serial baseline (the orchestrator doing everything itself), and where the run is in its λ annealing.',
+    good: 'Critical steps far below the serial baseline, a few wide launch stages with several subagents each, mostly green strips, few crosses.',
+    bad: 'Only the orchestrator’s row (serial collapse: it does everything itself), many subagents whose strips are red (spurious parallelism: created for the bonus, finishing nothing), or an episode stopped by the dashed budget line.',
   },
 };
 
