@@ -28,7 +28,6 @@ const EXCEPTIONS: FigureException[] = [
   { pattern: /\b100 subtasks|\b100 subagents/, why: 'the scale preset’s task and its most subagents, settings' },
   { pattern: /sizes 1( to |-)8/, why: 'the task generator’s subtask sizes, a definition' },
   { pattern: /Σ \(2 \+ size\)|\(1 when nothing assigned\)|0 = never|\b1: the value head|λ1 > 0|\(1: Monte Carlo/, why: 'definitions in the settings’ help' },
-  { pattern: /at 40 subtasks|at 100 on wasm/, why: 'task sizes, settings' },
   { pattern: /0\.25 × (the )?serial/, why: 'the hard budget’s rule (budgetFraction)' },
   { pattern: /\+9 logit/, why: 'the retired swarm’s start, a setting it had' },
   { pattern: /seeds? \d+–\d+|seeds 1-5|seeds 6-15/, why: 'which seeds: the split, not a result' },
