@@ -16,7 +16,7 @@ import { resolveExperiment } from '../src/config/config';
 import { markdownTable, type Benchmark } from './types';
 
 /** One preset per loop kind (sync, off-policy, MARL, swarm, continuous on-policy, offline, DQN, async, ES, REINFORCE). */
-export const SIGNAL_PRESETS = ['ppo-cartpole', 'sac-pendulum', 'maddpg-spread', 'qmix-spread', 'swarm-v2-annealed', 'ppo-continuous-pendulum', 'cql-pendulum', 'dqn-cartpole', 'impala-cartpole', 'es-cartpole'];
+export const SIGNAL_PRESETS = ['ppo-cartpole', 'sac-pendulum', 'maddpg-spread', 'qmix-spread', 'swarm-annealed', 'ppo-continuous-pendulum', 'cql-pendulum', 'dqn-cartpole', 'impala-cartpole', 'es-cartpole'];
 /** Milliseconds after the run's first update line. */
 const DELAYS_MS = [0, 300, 1000, 150, 2000, 600, 50, 1500, 800, 3000];
 const REPO = new URL('..', import.meta.url).pathname;

@@ -1,23 +1,23 @@
 /**
  * Agent swarm benchmarks (Kimi K2.5's PARL) on the decomposition task, from the CLI's own training
- * runs (bench/swarmV2.ts holds both):
+ * runs (bench/swarmStory.ts holds both):
  * - swarm-story: the ablation rows and the scripted baselines on held-out seeds.
  * - swarm-scale: a learned set-policy orchestrator on 100-subtask tasks (up to 100 subagents per
  *   stage): wall time per update and forward calls per tick.
  */
 import type { Benchmark } from './types';
-import { runSwarmV2Scale, runSwarmV2Story, SCALE_V2_FLAGS, STORY_V2_FLAGS, STORY_V2_SEEDS } from './swarmV2';
+import { runSwarmScale, runSwarmStory, SCALE_FLAGS, STORY_FLAGS, STORY_SEEDS } from './swarmStory';
 
 export const swarmStoryBenchmark: Benchmark = {
   name: 'swarm-story',
-  description: 'swarm-v2 ablations (annealed, no shaping, λ1 only, λ2 only, constant λ1, start bias 2/4/6, starts from the planner’s or the packer’s demonstrations) and scripted baselines with the task’s floor on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval)',
-  help: { seeds: STORY_V2_SEEDS, flags: [...STORY_V2_FLAGS] },
-  run: runSwarmV2Story,
+  description: 'swarm ablations (annealed, no shaping, λ1 only, λ2 only, constant λ1, start bias 2/4/6, starts from the planner’s or the packer’s demonstrations) and scripted baselines with the task’s floor on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval)',
+  help: { seeds: STORY_SEEDS, flags: [...STORY_FLAGS] },
+  run: runSwarmStory,
 };
 
 export const swarmScaleBenchmark: Benchmark = {
   name: 'swarm-scale',
-  description: 'swarm-v2: a learned set-policy orchestrator on 100-subtask tasks (up to 100 subagents per stage): wall time per update, forward calls per tick (--updates)',
-  help: { seeds: null, flags: [...SCALE_V2_FLAGS] },
-  run: runSwarmV2Scale,
+  description: 'swarm: a learned set-policy orchestrator on 100-subtask tasks (up to 100 subagents per stage): wall time per update, forward calls per tick (--updates)',
+  help: { seeds: null, flags: [...SCALE_FLAGS] },
+  run: runSwarmScale,
 };

@@ -13,7 +13,7 @@ import { DecompositionSim, type DecompositionOutcome } from '../src/envs/swarm/d
 import { generateDecomposition } from '../src/envs/swarm/decompositionTask';
 import { BASELINES } from '../src/swarm/baselines';
 import { playLevel, taskLevel, TASK_LEVELS, type LevelEpisode, type TaskLevel } from '../src/swarm/levels';
-import { FLOOR_ROW, floorFigures } from './swarmV2';
+import { FLOOR_ROW, floorFigures } from './swarmStory';
 import { markdownTable, median, type Benchmark } from './types';
 import type { BenchRow } from './results';
 

@@ -59,7 +59,7 @@ export interface FusedPpoLoss {
 
 /**
  * Up to this many logits a minibatch the fused loss is faster; beyond it tfjs's kernels, whose
- * element-wise work runs in wasm SIMD, beat these JS loops (the second swarm's 1,002 actions × ~100
+ * element-wise work runs in wasm SIMD, beat these JS loops (the swarm's 1,002 actions × ~100
  * rows). Both give the same bits, so the route never changes a number.
  */
 export const FUSED_LOSS_MAX_LOGITS = 16_384;

@@ -28,7 +28,7 @@ export const TRAIN_USAGE = `Usage: npm run train -- --preset NAME [--seed N] [--
                        [--checkpoint FILE.parlckpt] [--save-dataset FILE.json] [--quiet]
                        [--cluster URL --creds FILE [--cluster-pack K]]
 --steps N sets the run's budget: env steps (run.envSteps), an agent swarm's orchestrator
-updates (swarm2.updates), an offline run's gradient steps (cql.gradientSteps, ...).`;
+updates (swarm.updates), an offline run's gradient steps (cql.gradientSteps, ...).`;
 
 const VALUE_FLAGS = new Set(['--preset', '--seed', '--steps', '--actors', '--set', '--url', '--out', '--checkpoint', '--save-dataset']);
 /** Flags that may be given more than once (each --set adds a setting). */

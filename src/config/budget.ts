@@ -2,7 +2,7 @@
  * A run's one budget: the setting that says when it ends, and what it counts. The progress bar,
  * `train --steps`, the time-left estimate and the loop itself all read it from here, so the page
  * can never show 100 % while the run trains on.
- *   - the agent swarm counts orchestrator updates (`swarm2.updates`);
+ *   - the agent swarm counts orchestrator updates (`swarm.updates`);
  *   - offline runs (CQL, BC) count gradient steps on their dataset (`cql.gradientSteps`, ...);
  *   - every other run counts environment steps (`run.envSteps`; for the particle worlds one step
  *     moves every agent).

@@ -4,7 +4,7 @@
  *
  * The first agent swarm (algorithm 'swarm-ppo', settings 'swarm.*') was retired: its story came from
  * choices made for it (a single-agent start bias, an over-spawn action that is waste by definition,
- * an oracle verifier), not from learning under fair rules. The decomposition swarm ('swarm-v2')
+ * an oracle verifier), not from learning under fair rules. The decomposition swarm ('swarm')
  * replaces it.
  */
 export interface Retirement {
@@ -19,17 +19,17 @@ const FIRST_SWARM = 'the first agent swarm was retired (its results came from a 
 const OWN_START = "every swarm preset now starts from the same initial policy (this one started from a scripted orchestrator's demonstrations)";
 
 const RETIRED_PRESETS: ReadonlyMap<string, { replacement: string; why: string }> = new Map([
-  ['swarm-annealed', { replacement: 'swarm-v2-annealed', why: FIRST_SWARM }],
-  ['swarm-no-shaping', { replacement: 'swarm-v2-no-shaping', why: FIRST_SWARM }],
-  ['swarm-no-anneal', { replacement: 'swarm-v2-constant-lambda1', why: FIRST_SWARM }],
-  ['swarm-curriculum', { replacement: 'swarm-v2-annealed', why: FIRST_SWARM }],
-  ['swarm-taskgraph', { replacement: 'swarm-v2-annealed', why: FIRST_SWARM }],
-  ['swarm-v2-demo-start', { replacement: 'swarm-v2-annealed', why: OWN_START }],
+  ['swarm-annealed', { replacement: 'swarm-annealed', why: FIRST_SWARM }],
+  ['swarm-no-shaping', { replacement: 'swarm-no-shaping', why: FIRST_SWARM }],
+  ['swarm-no-anneal', { replacement: 'swarm-constant-lambda1', why: FIRST_SWARM }],
+  ['swarm-curriculum', { replacement: 'swarm-annealed', why: FIRST_SWARM }],
+  ['swarm-taskgraph', { replacement: 'swarm-annealed', why: FIRST_SWARM }],
+  ['swarm-demo-start', { replacement: 'swarm-annealed', why: OWN_START }],
 ]);
 
 /** The setting prefix of the retired first swarm: settings under it are dropped from old links. */
 export const RETIRED_SETTING_PREFIX = 'swarm.';
-export const RETIRED_ALGORITHMS: ReadonlyMap<string, string> = new Map([['swarm-ppo', 'swarm-v2']]);
+export const RETIRED_ALGORITHMS: ReadonlyMap<string, string> = new Map([['swarm-ppo', 'swarm']]);
 
 /** The replacement of a retired preset, with the sentence to show; null for any other name. */
 export function retiredPreset(name: string): Retirement | null {

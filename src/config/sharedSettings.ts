@@ -27,7 +27,7 @@ export const SHARED_SETTINGS = {
   backend: choice('run', 'Learner backend', BACKENDS, 'auto', 'tfjs backend for the learner; auto times this network on each available backend and picks the fastest (a software WebGPU or WebGL adapter is never chosen when wasm is faster).'),
   'env.id': scoped(CLASSIC, choice('env', 'Environment', ENV_IDS, 'CartPole-v1', 'The Gymnasium-style task the agent learns.')),
   actors: int('parallel', 'Actors (workers)', 1, 16, 2, 'How many remote actors (Web Workers / worker threads) collect experience.'),
-  envsPerActor: scoped({ loops: ['episodic', 'sync', 'async', 'replay', 'offPolicyContinuous', 'onPolicyContinuous', 'marl', 'swarmV2'] }, int('parallel', 'Envs per actor', 1, 64, 4, 'Environment copies each actor steps together with one batched forward pass.')),
+  envsPerActor: scoped({ loops: ['episodic', 'sync', 'async', 'replay', 'offPolicyContinuous', 'onPolicyContinuous', 'marl', 'swarm'] }, int('parallel', 'Envs per actor', 1, 64, 4, 'Environment copies each actor steps together with one batched forward pass.')),
   'model.hidden': scoped(CLASSIC, int('model', 'Hidden units', 4, 256, 64, 'Width of each hidden layer of the policy network.')),
   'model.layers': scoped(CLASSIC, int('model', 'Hidden layers', 1, 3, 1, 'Depth of the policy network.')),
   'model.activation': scoped(CLASSIC, choice('model', 'Activation', ['tanh', 'relu'] as const, 'tanh', 'Nonlinearity between layers.')),

@@ -108,8 +108,8 @@ export const SWARM_FIGURES = {
   linkSeed1RPerfEnd: { value: 0.84, digits: 2, what: 'r_perf then (from 0.91)', source: story('swarm-link-constant-lambda1', 'seed 1', 'medians.rPerfEnd', TUNING), pending: TRACE_RUN },
 
   // 100 subtasks.
-  scaleSecondsFor60Updates: { value: 87, digits: 0, what: 'seconds the scale preset’s 60 updates take in the page', source: { file: 'ui', split: 'wasm', row: 'swarm-v2-scale (60 updates)', measure: 'medians.seconds' }, pending: 'npm run bench -- ui (its swarm-v2-scale row)' },
-  scaleBestRPerf: { value: 0.869, digits: 3, what: 'best r_perf of an update of the scale preset in the page', source: { file: 'ui', split: 'wasm', row: 'swarm-v2-scale (60 updates)', measure: 'medians.bestRPerf' }, pending: 'npm run bench -- ui (its swarm-v2-scale row)' },
+  scaleSecondsFor60Updates: { value: 87, digits: 0, what: 'seconds the scale preset’s 60 updates take in the page', source: { file: 'ui', split: 'wasm', row: 'swarm-scale (60 updates)', measure: 'medians.seconds' }, pending: 'npm run bench -- ui (its swarm-scale row)' },
+  scaleBestRPerf: { value: 0.869, digits: 3, what: 'best r_perf of an update of the scale preset in the page', source: { file: 'ui', split: 'wasm', row: 'swarm-scale (60 updates)', measure: 'medians.bestRPerf' }, pending: 'npm run bench -- ui (its swarm-scale row)' },
   scaleLaunchTargetSeeds: { value: 7, digits: 0, what: 'held-out seeds at the target at 100 subtasks, from the demonstrations with the launch credit', source: story('swarm-story-scale-launch', 'demo start (packer)', 'counts.target'), pending: SCALE_RUN },
   scaleLaunchRPerf: { value: 0.92, digits: 3, what: 'median r_perf then', source: story('swarm-story-scale-launch', 'demo start (packer)', 'medians.rPerf'), pending: SCALE_RUN },
   scaleCreatorTargetSeeds: { value: 4, digits: 0, what: 'the same with the creators’ shares', source: story('swarm-story-scale-creator', 'demo start (packer)', 'counts.target'), pending: SCALE_RUN },

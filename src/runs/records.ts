@@ -3,7 +3,7 @@
  * learner posts them to the page. Plain data only (no tensors, no classes).
  */
 
-import type { DecompTrace } from './traces';
+import type { SwarmTrace } from './traces';
 
 export interface UpdateRecord {
   type: 'update';
@@ -117,11 +117,11 @@ export interface SwarmUpdateRecord {
   episodes: SwarmEpisodeStats[];
 }
 
-/** A recorded episode of the second swarm (decomposition task) for the timeline: subagents by kind, checks, retries. */
-export interface DecompTraceRecord {
-  type: 'decompTrace';
+/** A recorded episode of the swarm (decomposition task) for the timeline: subagents by kind, checks, retries. */
+export interface SwarmTraceRecord {
+  type: 'swarmTrace';
   update: number;
-  trace: DecompTrace;
+  trace: SwarmTrace;
 }
 
 /** A greedy episode played by an actor with recent weights, for the live environment view. */
@@ -214,7 +214,7 @@ export interface HeatmapSnapshot {
   value: number[] | null;
 }
 
-export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | DecompTraceRecord | GreedyEpisodeRecord | CheckpointRecord | ChangeRecord | InspectRecord;
+export type RunRecord = UpdateRecord | SummaryRecord | ActorStatusRecord | NoticeRecord | BackendRecord | StateRecord | SwarmUpdateRecord | SwarmTraceRecord | GreedyEpisodeRecord | CheckpointRecord | ChangeRecord | InspectRecord;
 
 /**
  * Caps on what one record may hold. The run-file schema (src/runs/runFile.ts) refuses files past
@@ -236,11 +236,11 @@ export const RECORD_LIMITS = {
   maxPolicyLag: 1_000_000,
   /** Swarm episodes in one swarm record. */
   swarmEpisodes: 4_096,
-  /** A swarm-v2 trace: stages, subagents, their items in all, and subagent kinds (an episode has at most 5,000 decisions). */
-  decompTraceStages: 6_000,
-  decompTraceSubagents: 6_000,
-  decompTraceItems: 12_000,
-  decompTraceKinds: 8,
+  /** A swarm trace: stages, subagents, their items in all, and subagent kinds (an episode has at most 5,000 decisions). */
+  swarmTraceStages: 6_000,
+  swarmTraceSubagents: 6_000,
+  swarmTraceItems: 12_000,
+  swarmTraceKinds: 8,
   /** Nesting depth of any JSON value in a run file (a real one is about 10 deep). */
   jsonDepth: 32,
 } as const;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
 import { reviveConfig, type DroppedPart } from '../config/migrations';
-import { RECORD_LIMITS as L, type BackendRecord, type ChangeRecord, type DecompTraceRecord, type SummaryRecord, type SwarmUpdateRecord, type UpdateRecord } from './records';
+import { RECORD_LIMITS as L, type BackendRecord, type ChangeRecord, type SwarmTraceRecord, type SummaryRecord, type SwarmUpdateRecord, type UpdateRecord } from './records';
 
 export const RUN_FILE_FORMAT = 'parl-playground-run';
 export const RUN_FILE_VERSION = 1;
@@ -17,7 +17,7 @@ export const MAX_RUN_FILE_CHARS = 64 * 1024 * 1024;
 const MAX_RECORDS = 500_000;
 
 /** The records a run keeps (the ones that carry metrics); the rest are live status only. */
-export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | DecompTraceRecord | ChangeRecord;
+export type PersistedRecord = UpdateRecord | SwarmUpdateRecord | SummaryRecord | BackendRecord | SwarmTraceRecord | ChangeRecord;
 
 export type RunStatusKind = 'running' | 'done' | 'stopped' | 'error' | 'interrupted';
 
@@ -55,7 +55,7 @@ function fromBase64(text: string): Uint8Array {
 }
 
 export function isPersisted(r: { type: string }): r is PersistedRecord {
-  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'decompTrace' || r.type === 'change';
+  return r.type === 'update' || r.type === 'swarm' || r.type === 'summary' || r.type === 'backend' || r.type === 'swarmTrace' || r.type === 'change';
 }
 
 const finite = z.number().finite();
@@ -129,13 +129,13 @@ const BackendSchema = z.object({
   attempts: z.array(z.object({ name: z.string().max(32), ok: z.boolean(), detail: z.string().max(2_000) })).max(16),
 });
 
-// A swarm-v2 trace: every part the timeline reads is checked and capped (RECORD_LIMITS.decompTrace*).
+// A swarm trace: every part the timeline reads is checked and capped (RECORD_LIMITS.swarmTrace*).
 const itemOutcome = z.enum(['completed', 'timeout', 'lost', 'cut']);
 const kindName = z.string().min(1).max(32);
-const DecompTraceSchema = z
+const SwarmTraceSchema = z
   .object({
     numSubtasks: count,
-    kinds: z.array(kindName).max(L.decompTraceKinds),
+    kinds: z.array(kindName).max(L.swarmTraceKinds),
     mode: z.enum(['sampled', 'greedy']),
     taskSeed: count,
     decisions: count,
@@ -152,12 +152,12 @@ const DecompTraceSchema = z
           result: z.enum(['completed', 'timeout', 'lost', 'cut', 'right', 'wrong']).nullable(),
         }),
       )
-      .max(L.decompTraceStages),
+      .max(L.swarmTraceStages),
     subagents: z
-      .array(z.object({ id: count, kind: kindName, stage: count, start: count, end: count, items: z.array(z.object({ subtask: count, outcome: itemOutcome })).max(L.decompTraceItems) }))
-      .max(L.decompTraceSubagents),
-    checks: z.array(z.object({ stage: count, subtask: count, at: count, passed: z.boolean(), subagent: count.nullable(), claimBy: kindName.nullable() })).max(L.decompTraceStages),
-    retries: z.array(z.object({ stage: count, subtask: count, reason: z.enum(['refuted', 'failed', 'unchecked']), subagent: count.nullable(), at: count })).max(L.decompTraceItems + L.decompTraceStages),
+      .array(z.object({ id: count, kind: kindName, stage: count, start: count, end: count, items: z.array(z.object({ subtask: count, outcome: itemOutcome })).max(L.swarmTraceItems) }))
+      .max(L.swarmTraceSubagents),
+    checks: z.array(z.object({ stage: count, subtask: count, at: count, passed: z.boolean(), subagent: count.nullable(), claimBy: kindName.nullable() })).max(L.swarmTraceStages),
+    retries: z.array(z.object({ stage: count, subtask: count, reason: z.enum(['refuted', 'failed', 'unchecked']), subagent: count.nullable(), at: count })).max(L.swarmTraceItems + L.swarmTraceStages),
     totals: z.object({
       criticalSteps: count,
       criticalBudget: count,
@@ -176,10 +176,10 @@ const DecompTraceSchema = z
   })
   .superRefine((trace, ctx) => {
     const items = trace.subagents.reduce((n, a) => n + a.items.length, 0);
-    if (items > L.decompTraceItems) ctx.addIssue({ code: 'custom', message: `trace too large: ${items} subagent items (at most ${L.decompTraceItems})` });
+    if (items > L.swarmTraceItems) ctx.addIssue({ code: 'custom', message: `trace too large: ${items} subagent items (at most ${L.swarmTraceItems})` });
   });
 
-const DecompTraceRecordSchema = z.object({ type: z.literal('decompTrace'), update: count, trace: DecompTraceSchema });
+const SwarmTraceRecordSchema = z.object({ type: z.literal('swarmTrace'), update: count, trace: SwarmTraceSchema });
 
 const WeightsSchema = z.object({
   update: count,
@@ -202,7 +202,7 @@ const WeightsSchema = z.object({
 const liveValue = z.union([finite, z.string().max(64), z.boolean()]);
 const ChangeRecordSchema = z.object({ type: z.literal('change'), update: count, key: z.string().max(64), from: liveValue, to: liveValue });
 
-const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, DecompTraceRecordSchema, ChangeRecordSchema]);
+const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, SwarmTraceRecordSchema, ChangeRecordSchema]);
 
 /** The records without the retired first swarm's episode traces. */
 function dropRetiredRecords(records: unknown): unknown {

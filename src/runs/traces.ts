@@ -1,13 +1,13 @@
 /**
  * The trace record a run keeps of a swarm episode, as plain JSON-serialisable data: the
  * decomposition trace (stages, subagents, checks, retries). The swarm builds it
- * (src/swarm/decompTrace.ts); runs keep it and the timeline draws it.
+ * (src/swarm/swarmTrace.ts); runs keep it and the timeline draws it.
  */
 import type { DecompStageKind, DecompStageRecord, ItemOutcome } from '../envs/swarm/decomposition';
 
 export type RetryReason = 'refuted' | 'failed' | 'unchecked';
 
-export interface DecompTraceSubagent {
+export interface SwarmTraceSubagent {
   /** Creation order over the episode (0, 1, ...). */
   id: number;
   kind: string;
@@ -18,7 +18,7 @@ export interface DecompTraceSubagent {
 }
 
 /** One orchestrator stage: launching a plan, working directly, checking a claim, or finishing. */
-export interface DecompTraceStage {
+export interface SwarmTraceStage {
   index: number;
   kind: DecompStageKind;
   start: number;
@@ -31,7 +31,7 @@ export interface DecompTraceStage {
   result: DecompStageRecord['result'];
 }
 
-export interface DecompTraceCheck {
+export interface SwarmTraceCheck {
   stage: number;
   subtask: number;
   /** When the check ended (its result is known then). */
@@ -43,7 +43,7 @@ export interface DecompTraceCheck {
   claimBy: string | null;
 }
 
-export interface DecompTraceRetry {
+export interface SwarmTraceRetry {
   stage: number;
   subtask: number;
   reason: RetryReason;
@@ -53,7 +53,7 @@ export interface DecompTraceRetry {
   at: number;
 }
 
-export interface DecompTraceTotals {
+export interface SwarmTraceTotals {
   criticalSteps: number;
   criticalBudget: number;
   serialBaseline: number;
@@ -68,7 +68,7 @@ export interface DecompTraceTotals {
   nChecksWrong: number;
 }
 
-export interface DecompTrace {
+export interface SwarmTrace {
   numSubtasks: number;
   /** The subagent kinds the orchestrator could create. */
   kinds: string[];
@@ -78,11 +78,11 @@ export interface DecompTrace {
   decisions: number;
   /** Ended by the decision cap. */
   capped: boolean;
-  stages: DecompTraceStage[];
-  subagents: DecompTraceSubagent[];
-  checks: DecompTraceCheck[];
-  retries: DecompTraceRetry[];
-  totals: DecompTraceTotals;
+  stages: SwarmTraceStage[];
+  subagents: SwarmTraceSubagent[];
+  checks: SwarmTraceCheck[];
+  retries: SwarmTraceRetry[];
+  totals: SwarmTraceTotals;
   /** Entries past the caps were left out (the totals still cover the whole episode). */
   truncated: boolean;
 }

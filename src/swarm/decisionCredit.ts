@@ -1,6 +1,6 @@
 /**
  * What each decision of a swarm episode produced that the orchestrator can see, for the learner's
- * credit (decompLearner.ts). Nothing here looks at whether a claim was right: r_perf is the
+ * credit (swarmLearner.ts). Nothing here looks at whether a claim was right: r_perf is the
  * episode's outcome, paid at its end; the shaping terms are split over the decisions that caused
  * what they count, so that the parts plus r_perf sum to the episode's PARL reward exactly.
  *

@@ -1,5 +1,5 @@
 /**
- * The second swarm's orchestrator: a policy over SETS (pointer heads over up to 100 candidate
+ * The swarm's orchestrator: a policy over SETS (pointer heads over up to 100 candidate
  * subtasks and up to 4 subagent kinds), masked, with a value head. It plays the decomposition task
  * (src/envs/swarm/decomposition.ts) one tool call at a time.
  *

@@ -25,7 +25,7 @@ export function App({ autostart = false }: { autostart?: boolean }) {
   const { probeBackend, startRun } = useSession();
   const hide = usePlayground((s) => s.view.hide);
   const isSwarm = usePlayground((s) => isSwarmAlgorithm(s.config.settings.algorithm));
-  const hasTrace = usePlayground((s) => s.decompTrace !== null);
+  const hasTrace = usePlayground((s) => s.swarmTrace !== null);
   const hasInspect = usePlayground((s) => s.inspect !== null);
   const [touring, setTouring] = useState(false);
   const closeTour = useCallback(() => setTouring(false), []);

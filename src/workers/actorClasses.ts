@@ -5,9 +5,9 @@
 import { registerActorClass } from '../core/remote/registry';
 import { RolloutActor } from '../engine/rolloutActor';
 import { ContinuousRolloutActor } from '../engine/continuousRolloutActor';
-import { DecompActor } from '../swarm/decompActor';
+import { SwarmActor } from '../swarm/swarmActor';
 import { MarlActor } from '../engine/marlActor';
 
-export const ACTOR_CLASSES = [RolloutActor, ContinuousRolloutActor, MarlActor, DecompActor] as const;
+export const ACTOR_CLASSES = [RolloutActor, ContinuousRolloutActor, MarlActor, SwarmActor] as const;
 
 for (const Cls of ACTOR_CLASSES) registerActorClass(Cls);

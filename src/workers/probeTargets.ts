@@ -84,8 +84,8 @@ export function probeTargetFor(config: ExperimentConfig): ProbeTarget {
   const d = descriptorOf(s.algorithm);
   const batch = updateBatchOf(config);
   const base = { algorithm: d.id, batch };
-  if (d.loop === 'swarmV2') {
-    const hidden = s['swarm2.hidden'] as number;
+  if (d.loop === 'swarm') {
+    const hidden = s['swarm.hidden'] as number;
     const network = { build: () => new SetPolicyModel({ hidden, seed: 1 }), inputDim: SP_OBS_DIM, batch };
     return { ...base, key: `${d.id}:set-${SP_OBS_DIM}-${hidden}:b${batch}`, network, learner: null, skipSoftwareAdapter: 'not timed: a software adapter, where the set policy’s shaders take about a minute to compile' };
   }

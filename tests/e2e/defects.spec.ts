@@ -148,7 +148,7 @@ test('opening another preset or pasting a link after a run ends clears that run 
   await page.getByLabel('Budget (env steps)').fill('20000');
   await page.getByTestId('start').click();
   await expectStatus(page, 'done', 120_000);
-  await page.evaluate((hash) => (window.location.hash = hash), `x=${encodeExperiment(resolveExperiment('swarm-v2-annealed'))}`);
+  await page.evaluate((hash) => (window.location.hash = hash), `x=${encodeExperiment(resolveExperiment('swarm-annealed'))}`);
   await expectStatus(page, 'idle');
   await expect(page.getByTestId('env-steps')).toHaveText(/^0 \/ 120 updates/);
   await expect(page.getByTestId('runs').getByTestId('run')).toHaveCount(2);

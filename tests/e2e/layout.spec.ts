@@ -15,7 +15,7 @@ const token = (payload: unknown) => LZString.compressToEncodedURIComponent(JSON.
 const VIEWS = {
   default: '/',
   teaching: `/#x=${token({ v: 1, p: 'quickstart', ui: { h: ['config', 'presets', 'runs', 'actors'] } })}`,
-  swarm: `/#x=${token({ v: 1, p: 'swarm-v2-annealed' })}`,
+  swarm: `/#x=${token({ v: 1, p: 'swarm-annealed' })}`,
 } as const;
 const SIZES = [
   { width: 360, height: 740 },
@@ -73,7 +73,7 @@ for (const [name, url] of Object.entries(VIEWS)) {
       } else {
         await expect(page.locator('#presets')).toBeAttached();
         await expect(page.locator('#cluster')).toBeAttached();
-        // The open preset is in view inside the preset list, even one far down it (swarm-v2-annealed).
+        // The open preset is in view inside the preset list, even one far down it (swarm-annealed).
         const list = await page.locator('.preset-list').boundingBox();
         const chosen = await page.locator('.preset-current').boundingBox();
         expect(chosen!.y, 'the open preset is not above the list').toBeGreaterThanOrEqual(list!.y - 1);

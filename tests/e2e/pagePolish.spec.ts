@@ -66,7 +66,7 @@ for (const size of [
 }
 
 test('the swarm settings draw each field once; the backend badge gives its reason whole', async ({ page }) => {
-  await open(page, 'swarm-v2-annealed');
+  await open(page, 'swarm-annealed');
   await page.reload();
   await expect(page.getByLabel('Anneal horizon (updates)', { exact: true })).toHaveCount(1);
   const reason = page.getByTestId('backend-reason');

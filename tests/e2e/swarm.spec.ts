@@ -1,7 +1,7 @@
 /**
- * The agent swarm in the browser: the swarm-v2-annealed preset, opened from a link with a small
+ * The agent swarm in the browser: the swarm-annealed preset, opened from a link with a small
  * budget, trains the orchestrator in the learner worker, fills the swarm charts with real 'swarm'
- * records and draws a real 'decompTrace' record in the timeline. SwiftShader WebGPU is slow, so the
+ * records and draws a real 'swarmTrace' record in the timeline. SwiftShader WebGPU is slow, so the
  * budget is 2 updates on 8-subtask tasks.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -21,19 +21,19 @@ test('an old link to a retired first-swarm preset opens its replacement and says
   await page.goto(`/#x=${token}`);
   const notices = page.getByTestId('notices');
   await expect(notices).toContainText('swarm-annealed');
-  await expect(notices).toContainText('swarm-v2-annealed');
+  await expect(notices).toContainText('swarm-annealed');
   await expect(page.getByRole('radio', { name: /λ1, λ2 annealed to zero/ })).toBeChecked();
 });
 
-test('swarm-v2-annealed trains in the browser: swarm charts fill and the timeline draws a real trace', async ({ page }) => {
+test('swarm-annealed trains in the browser: swarm charts fill and the timeline draws a real trace', async ({ page }) => {
   test.setTimeout(240_000);
-  const config = resolveExperiment('swarm-v2-annealed', {
+  const config = resolveExperiment('swarm-annealed', {
     actors: 2,
     envsPerActor: 2,
-    'swarm2.subtasks': 8,
-    'swarm2.updates': 2,
-    'swarm2.annealUpdates': 2,
-    'swarm2.traceEvery': 1,
+    'swarm.subtasks': 8,
+    'swarm.updates': 2,
+    'swarm.annealUpdates': 2,
+    'swarm.traceEvery': 1,
   });
   await page.goto(`/#x=${encodeExperiment(config, { autostart: true })}`);
   // "auto" measures and picks wasm over the SwiftShader WebGPU adapter (backend.spec.ts).
@@ -45,7 +45,7 @@ test('swarm-v2-annealed trains in the browser: swarm charts fill and the timelin
   const timeline = page.getByTestId('swarm-timeline');
   await expect(timeline).toBeVisible({ timeout: 180_000 });
   await expect(timeline).toContainText('update');
-  const drawn = page.getByTestId('timeline-decomp');
+  const drawn = page.getByTestId('timeline-swarm');
   await expect(drawn.locator('rect').first()).toBeVisible();
   await expect(page.getByTestId('timeline-figures')).toContainText('critical steps');
   await expect(page.getByTestId('timeline-caption')).toContainText('subagent');

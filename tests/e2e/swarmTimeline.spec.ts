@@ -1,5 +1,5 @@
 /**
- * The swarm timeline read as a class reads it: on a 1366 × 900 screen, after a short swarm-v2 run
+ * The swarm timeline read as a class reads it: on a 1366 × 900 screen, after a short swarm run
  * (opened from a link: 24-subtask tasks, 2 updates, a trace at every update), every label the
  * timeline renders is at least 11 px high as drawn, the serial baseline is named once with one
  * number, each subagent kind has its colour in the legend, the run's λ phase is stated, and axe
@@ -28,13 +28,13 @@ interface Measured {
 
 test('the swarm timeline is legible at 1366 px: every label at least 11 px, one serial figure, kinds in colour, the λ phase', async ({ page }) => {
   test.setTimeout(300_000);
-  const config = resolveExperiment('swarm-v2-annealed', {
+  const config = resolveExperiment('swarm-annealed', {
     actors: 2,
     envsPerActor: 2,
-    'swarm2.subtasks': 24,
-    'swarm2.updates': 2,
-    'swarm2.annealUpdates': 4,
-    'swarm2.traceEvery': 1,
+    'swarm.subtasks': 24,
+    'swarm.updates': 2,
+    'swarm.annealUpdates': 4,
+    'swarm.traceEvery': 1,
   });
   await page.goto(`/#x=${encodeExperiment(config, { autostart: true })}`);
   const timeline = page.getByTestId('swarm-timeline');

@@ -212,7 +212,7 @@ test('desktop at rest, and the guided tour', async ({ page }) => {
   await page.getByRole('link', { name: /Agent swarm: λ1, λ2 annealed.*with Start bias \(work alone\) = 6/ }).click();
   await expect(page.getByLabel('Start bias (work alone)', { exact: true })).toHaveValue('6');
   await expect(page.getByLabel('Credit', { exact: true })).toHaveValue('stage-critic');
-  await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm-v2');
+  await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm');
   // Spurious parallelism: the packer's start with a λ1 that never anneals. A swarm is open now, so its notes come first.
   await expect(page.locator('#teaching > details[data-topic]').first()).toHaveAttribute('data-family', 'swarm');
   await page.locator('[data-topic="spurious-parallelism"] summary').click();

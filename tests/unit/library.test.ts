@@ -16,8 +16,8 @@ describe('library entry', () => {
       const d = lib.descriptorOf(id);
       const loading = lib.loadAlgorithm(id);
       if (loading === null) {
-        // The loops that build their own learner: evolution strategies and the two swarms.
-        expect(['es', 'swarm', 'swarmV2'], id).toContain(d.loop);
+        // The loops that build their own learner: evolution strategies and the swarm.
+        expect(['es', 'swarm'], id).toContain(d.loop);
         continue;
       }
       const loaded = await loading;

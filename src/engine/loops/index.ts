@@ -3,7 +3,7 @@ import type { LoopKind } from '../../config/algorithm';
 import { descriptorOf } from '../../config/registry';
 import type { ExperimentSettings } from '../../config/settings';
 import { episodicLoop } from './episodic';
-import { swarmV2Loop } from './swarmV2';
+import { swarmLoop } from './swarm';
 import { syncLoop } from './sync';
 import { asyncLoop } from './async';
 import { dqnLoop } from './dqn';
@@ -20,7 +20,7 @@ export const LOOPS: Record<LoopKind, TrainingLoop> = {
   async: asyncLoop,
   replay: dqnLoop,
   es: esLoop,
-  swarmV2: swarmV2Loop,
+  swarm: swarmLoop,
   offPolicyContinuous: offPolicyLoop,
   offline: offlineLoop,
   onPolicyContinuous: onPolicyContinuousLoop,

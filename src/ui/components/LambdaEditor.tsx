@@ -1,7 +1,7 @@
 /**
  * The λ1/λ2 schedule editor: the swarm's schedule settings with both curves drawn as they are
- * edited. The setting keys are found by name in the settings table (swarm2.lambda1,
- * swarm2.lambda1Schedule, the shared swarm2.annealUpdates horizon, ...rate, ...stages), so the editor follows the swarm settings as they grow
+ * edited. The setting keys are found by name in the settings table (swarm.lambda1,
+ * swarm.lambda1Schedule, the shared swarm.annealUpdates horizon, ...rate, ...stages), so the editor follows the swarm settings as they grow
  * and shows nothing when there are none.
  */
 import { SETTING_KEYS, type ExperimentSettings, type SettingKey } from '../../config/settings';
@@ -22,18 +22,18 @@ const PART_PATTERNS: [Part, RegExp][] = [
 const LAMBDAS = ['lambda1', 'lambda2'] as const;
 type Lambda = (typeof LAMBDAS)[number];
 
-/** The schedule's settings among the open swarm's own (`swarm2.`). */
+/** The schedule's settings among the open swarm's own (`swarm.`). */
 function keysFor(which: Lambda, prefix: string): Partial<Record<Part, SettingKey>> {
   const out: Partial<Record<Part, SettingKey>> = {};
   const swarm = SETTING_KEYS.filter((k) => k.startsWith(`${prefix}.`));
   const mine = swarm.filter((k) => k.toLowerCase().replace(/[_.-]/g, '').includes(which));
   for (const key of mine) {
     const rest = key.slice(key.toLowerCase().indexOf('lambda') + which.length);
-    // `swarm2.lambda1` itself is the start value.
+    // `swarm.lambda1` itself is the start value.
     const part = rest === '' ? (['start', /./] as [Part, RegExp]) : PART_PATTERNS.find(([, re]) => re.test(rest));
     if (part && !out[part[0]]) out[part[0]] = key;
   }
-  // A horizon shared by both schedules (swarm2.annealUpdates).
+  // A horizon shared by both schedules (swarm.annealUpdates).
   if (!out.horizon) {
     const shared = swarm.find((k) => /horizon|anneal/i.test(k) && !/lambda[12]/i.test(k));
     if (shared) out.horizon = shared;

@@ -1,5 +1,5 @@
 /**
- * A recorded swarm episode (a 'decompTrace' record) as a timeline along the critical-step axis,
+ * A recorded swarm episode (a 'swarmTrace' record) as a timeline along the critical-step axis,
  * drawn at the size it is shown (1 unit = 1 CSS pixel, so every label keeps at least 11 px):
  * - above it, the episode's figures, each named once (critical steps, the hard budget, the serial
  *   baseline, r_perf), and where the run is (the update traced, λ1 and λ2: annealing or annealed);
@@ -14,7 +14,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { descriptorOf } from '../../config/registry';
 import type { ExperimentSettings } from '../../config/settings';
-import type { DecompTrace, DecompTraceStage, RetryReason } from '../../runs/traces';
+import type { SwarmTrace, SwarmTraceStage, RetryReason } from '../../runs/traces';
 import { usePlayground } from '../store';
 import type { LambdaPoint } from '../store/types';
 import { ChartExplain } from './charts/ChartFrame';
@@ -22,7 +22,7 @@ import { ChartExplain } from './charts/ChartFrame';
 const OUTCOME_COLORS = { done: '#4ade80', failed: '#f87171', timeout: '#f59e0b' } as const;
 const ORCH = '#38bdf8';
 /** Subagent rows drawn at most (the scale preset creates up to about 100 per episode). */
-export const MAX_DECOMP_ROWS = 120;
+export const MAX_SWARM_ROWS = 120;
 /** Smallest text drawn, in CSS pixels: readable from the back of a classroom at 1366 px wide. */
 export const MIN_LABEL_PX = 11;
 const LABEL_PX = 12;
@@ -34,26 +34,26 @@ const STAGE_H = 18;
 const DEFAULT_WIDTH = 300;
 /** Kind colours far apart in hue and none of them the orchestrator's blue or the marks' green, red and amber. */
 const KIND_COLORS = ['#c084fc', '#facc15', '#2dd4bf', '#fb7185', '#a3e635', '#f472b6', '#e879f9', '#fdba74'];
-const STAGE_COLORS: Record<DecompTraceStage['kind'], string> = { launch: ORCH, direct: '#94a3b8', check: '#e2e8f0', finish: '#818cf8' };
+const STAGE_COLORS: Record<SwarmTraceStage['kind'], string> = { launch: ORCH, direct: '#94a3b8', check: '#e2e8f0', finish: '#818cf8' };
 const MARK_COLORS = { pass: OUTCOME_COLORS.done, fail: OUTCOME_COLORS.failed, retry: OUTCOME_COLORS.timeout, second: OUTCOME_COLORS.timeout } as const;
 const RETRY_WORDS: Record<RetryReason, string> = { refuted: 'after a check found its claim wrong', failed: 'after a run that brought no claim', unchecked: 'as a second opinion on an unchecked claim' };
 
-export interface DecompMark {
+export interface SwarmMark {
   at: number;
   /** retry: given again after a wrong or missing claim; second: a second opinion on an unchecked claim. */
   type: 'pass' | 'fail' | 'retry' | 'second';
   title: string;
 }
 
-export interface DecompRow {
+export interface SwarmRow {
   label: string;
   /** 'orchestrator' or a subagent kind. */
   kind: string;
   bars: { start: number; end: number; color: string; title: string; done: number; items: number }[];
-  marks: DecompMark[];
+  marks: SwarmMark[];
 }
 
-export function kindColor(trace: Pick<DecompTrace, 'kinds'>, kind: string): string {
+export function kindColor(trace: Pick<SwarmTrace, 'kinds'>, kind: string): string {
   const i = trace.kinds.indexOf(kind);
   return i >= 0 ? KIND_COLORS[i % KIND_COLORS.length] : '#cbd5e1';
 }
@@ -62,8 +62,8 @@ export function kindColor(trace: Pick<DecompTrace, 'kinds'>, kind: string): stri
 const stageName = (index: number) => `stage ${index + 1}`;
 
 /** The rows the timeline draws: the orchestrator, then the first `maxRows` subagents in the order they were created. */
-export function decompRows(trace: DecompTrace, maxRows = MAX_DECOMP_ROWS): { rows: DecompRow[]; hidden: number } {
-  const orch: DecompRow = {
+export function swarmRows(trace: SwarmTrace, maxRows = MAX_SWARM_ROWS): { rows: SwarmRow[]; hidden: number } {
+  const orch: SwarmRow = {
     label: 'orchestrator',
     kind: 'orchestrator',
     bars: trace.stages.map((st) => ({
@@ -77,10 +77,10 @@ export function decompRows(trace: DecompTrace, maxRows = MAX_DECOMP_ROWS): { row
     marks: [],
   };
   const shown = trace.subagents.slice(0, maxRows);
-  const rowOf = new Map<number, DecompRow>();
+  const rowOf = new Map<number, SwarmRow>();
   const rows = shown.map((a) => {
     const done = a.items.filter((it) => it.outcome === 'completed').length;
-    const row: DecompRow = {
+    const row: SwarmRow = {
       label: `${a.kind} #${a.id}`,
       kind: a.kind,
       bars: [{ start: a.start, end: a.end, color: kindColor(trace, a.kind), title: `${a.kind} #${a.id}, ${stageName(a.stage)}: subtasks ${a.items.map((it) => `${it.subtask} (${it.outcome})`).join(', ')}; steps ${a.start}–${a.end}`, done, items: a.items.length }],
@@ -104,8 +104,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** The episode in plain words (its figures are named once, in decompFigures, and not repeated here). */
-export function decompCaption(trace: DecompTrace): string {
+/** The episode in plain words (its figures are named once, in swarmFigures, and not repeated here). */
+export function swarmCaption(trace: SwarmTrace): string {
   const t = trace.totals;
   const byKind = trace.kinds.map((k) => [k, trace.subagents.filter((a) => a.kind === k).length] as const).filter(([, n]) => n > 0);
   const created = t.nSubagents === 0 ? 'The orchestrator created no subagent' : `The orchestrator created ${plural(t.nSubagents, 'subagent')}${byKind.length > 0 ? ` (${byKind.map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}`;
@@ -122,14 +122,14 @@ export function decompCaption(trace: DecompTrace): string {
   );
 }
 
-export interface DecompFigure {
+export interface SwarmFigure {
   name: string;
   value: string;
   title: string;
 }
 
 /** The episode's figures, each named once: what the caption, the axis and the legend refer to. */
-export function decompFigures(trace: DecompTrace): DecompFigure[] {
+export function swarmFigures(trace: SwarmTrace): SwarmFigure[] {
   const t = trace.totals;
   const ratio = t.serialBaseline > 0 ? ` (${(t.criticalSteps / t.serialBaseline).toFixed(2)} × serial)` : '';
   return [
@@ -190,7 +190,7 @@ export function tickStep(longest: number, pxPerStep: number, minPx = 36): number
   return Math.max(1, Math.ceil(longest / 2));
 }
 
-function Mark({ mark, x, y }: { mark: DecompMark; x: number; y: number }) {
+function Mark({ mark, x, y }: { mark: SwarmMark; x: number; y: number }) {
   const r = 5;
   const color = MARK_COLORS[mark.type];
   const shape =
@@ -226,12 +226,12 @@ function useShownWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-function DecompTimeline({ trace, update }: { trace: DecompTrace; update: number }) {
+function TraceTimeline({ trace, update }: { trace: SwarmTrace; update: number }) {
   const [wrap, width] = useShownWidth();
   const settings = usePlayground((s) => s.config.settings);
   const lastLambda = usePlayground((s) => (s.lambdaPoints.length > 0 ? s.lambdaPoints[s.lambdaPoints.length - 1] : null));
   const updatesSoFar = usePlayground((s) => s.updates);
-  const { rows, hidden } = decompRows(trace);
+  const { rows, hidden } = swarmRows(trace);
   const t = trace.totals;
   const longest = Math.max(t.criticalBudget, t.criticalSteps, 1);
   // Label column as wide as the longest label (about 0.6 em a character), the plot takes the rest.
@@ -248,9 +248,9 @@ function DecompTimeline({ trace, update }: { trace: DecompTrace; update: number 
   const shaping = shapingSettings(settings);
   const phase = shaping ? lambdaPhase(lastLambda, shaping) : null;
   const totalUpdates = Number((settings as unknown as Record<string, unknown>)[`${descriptorOf(settings.algorithm).prefix}.updates`]);
-  const figures = decompFigures(trace);
+  const figures = swarmFigures(trace);
   // Stage numbers where they fit between the stage's edges; the others only in the stage's tooltip.
-  const stageLabel = (st: DecompTraceStage) => ((st.end - st.start) * scale >= String(st.index + 1).length * 7 + 4 ? String(st.index + 1) : null);
+  const stageLabel = (st: SwarmTraceStage) => ((st.end - st.start) * scale >= String(st.index + 1).length * 7 + 4 ? String(st.index + 1) : null);
   return (
     <section aria-label="Swarm timeline" id="swarm-timeline" data-testid="swarm-timeline" className="swarm-timeline">
       <h2>
@@ -278,7 +278,7 @@ function DecompTimeline({ trace, update }: { trace: DecompTrace; update: number 
           viewBox={`0 0 ${W} ${height}`}
           role="img"
           aria-label={`swarm episode: ${t.criticalSteps} critical steps of a ${t.criticalBudget} budget, ${t.nSubagents} subagents, ${trace.stages.length} stages`}
-          data-testid="timeline-decomp"
+          data-testid="timeline-swarm"
           data-rows={rows.length}
           data-hidden-rows={hidden}
         >
@@ -372,14 +372,14 @@ function DecompTimeline({ trace, update }: { trace: DecompTrace; update: number 
         </li>
       </ul>
       <p className="help timeline-caption" data-testid="timeline-caption">
-        {decompCaption(trace)}
+        {swarmCaption(trace)}
       </p>
     </section>
   );
 }
 
 export function SwarmTimeline() {
-  const decomp = usePlayground((s) => s.decompTrace);
+  const decomp = usePlayground((s) => s.swarmTrace);
   if (!decomp) return null;
-  return <DecompTimeline trace={decomp.trace} update={decomp.update} />;
+  return <TraceTimeline trace={decomp.trace} update={decomp.update} />;
 }

@@ -10,7 +10,7 @@ function num(v: number): string {
   return Math.abs(v) >= 1_000 ? v.toLocaleString('en-US') : String(v);
 }
 
-/** Words on screen for enum values that are internal keys ("swarm-v2", "simple_spread_v3"). */
+/** Words on screen for enum values that are internal keys ("swarm", "simple_spread_v3"). */
 const OPTION_LABELS: Record<string, Record<string, string>> = {
   algorithm: Object.fromEntries(ALGORITHM_DESCRIPTORS.map((d) => [d.id, d.label])),
   'marl.env': {

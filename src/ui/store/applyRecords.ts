@@ -66,8 +66,8 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
         if (r.episodes.length > 0) newLambdas.push({ trainSteps: r.trainSteps, lambda1: r.episodes[0].lambda1, lambda2: r.episodes[0].lambda2 });
         break;
       }
-      case 'decompTrace':
-        patch.decompTrace = r;
+      case 'swarmTrace':
+        patch.swarmTrace = r;
         break;
       case 'greedyEpisode':
         if (r.frames.length > 0 && r.keys.length > 0) patch.greedyEpisode = r;

@@ -94,7 +94,7 @@ export function emptyMetrics(): MetricsData {
     lambdaPoints: [],
     lagHistogram: {},
     lostSegments: 0,
-    decompTrace: null,
+    swarmTrace: null,
     greedyEpisode: null,
     actors: [],
     actorStats: [],

@@ -1,7 +1,7 @@
 /** The shapes of the page's state: what the charts plot, and one interface per store slice. */
 import type { ExperimentConfig } from '../../config/config';
 import type { ExperimentSettings } from '../../config/settings';
-import type { ActorStatusRecord, BackendRecord, DecompTraceRecord, GreedyEpisodeRecord, InspectRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord } from '../../runs/records';
+import type { ActorStatusRecord, BackendRecord, SwarmTraceRecord, GreedyEpisodeRecord, InspectRecord, RunRecord, SummaryRecord, SwarmEpisodeStats, SwarmUpdateRecord } from '../../runs/records';
 import type { LiveChange, LiveValue } from '../../config/liveSettings';
 import type { RunMeta } from '../../runs/runStore';
 
@@ -144,8 +144,8 @@ export interface MetricsData {
   lambdaPoints: LambdaPoint[];
   lagHistogram: Record<number, number>;
   lostSegments: number;
-  /** The newest swarm-v2 episode trace (subagent kinds, checks, retries). */
-  decompTrace: DecompTraceRecord | null;
+  /** The newest swarm episode trace (subagent kinds, checks, retries). */
+  swarmTrace: SwarmTraceRecord | null;
   /** The newest greedy episode (actor 0, recent weights), for the live environment view. */
   greedyEpisode: GreedyEpisodeRecord | null;
   actors: ActorStatusRecord['actors'];

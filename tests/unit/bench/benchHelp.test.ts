@@ -27,7 +27,7 @@ const FILES: [string, Benchmark[]][] = [
   ['signals.ts', [signalsBenchmark]],
   ['continuous.ts', [solvePendulumBenchmark, solveMountainCarContinuousBenchmark, offlinePendulumBenchmark]],
   ['swarm.ts', [swarmStoryBenchmark, swarmScaleBenchmark]],
-  ['swarmV2.ts', [swarmStoryBenchmark, swarmScaleBenchmark]],
+  ['swarmStory.ts', [swarmStoryBenchmark, swarmScaleBenchmark]],
   ['swarmBaselines.ts', [swarmBaselinesBenchmark]],
   ['fuzz.ts', [fuzzBenchmark]],
   ['profile.ts', [profileBenchmark]],
@@ -44,7 +44,7 @@ function flagsRead(source: string): Set<string> {
   const patterns = [
     /\bflags\??\.([a-z][\w]*)/g, // flags.updates, args.flags.t
     /\bflags\[\s*'([\w-]+)'\s*\]/g, // flags['first-stage']
-    /\b(?:numberFlag|choiceFlag|boolFlag)\(flags, '([\w-]+)'/g, // swarmV2.ts
+    /\b(?:numberFlag|choiceFlag|boolFlag)\(flags, '([\w-]+)'/g, // swarmStory.ts
     /\bcount\('([\w-]+)'/g, // marl.ts
     /\boverrides\('[^']*', '([\w-]+)'\)/g, // continuous.ts
   ];
@@ -88,7 +88,7 @@ describe('npm run bench: --help', () => {
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr.trim()).toBe('error: fuzz takes no --bogus (its flags: --runs, --seed, --seeds, --json; npm run bench -- fuzz --help says what each does)');
     expect(r.stdout).toBe('');
-    // Another benchmark's flag is refused too (the second swarm's scale bench has no --rows).
+    // Another benchmark's flag is refused too (the swarm's scale bench has no --rows).
     const other = bench('swarm-scale', '--rows', 'annealed');
     expect(other.status, other.stderr).toBe(2);
     expect(other.stderr).toContain('swarm-scale takes no --rows');

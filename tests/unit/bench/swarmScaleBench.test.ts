@@ -3,20 +3,20 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scaleConfig, scaleIntro, scaleOptions } from '../../../bench/swarmV2';
+import { scaleConfig, scaleIntro, scaleOptions } from '../../../bench/swarmStory';
 import { resolveExperiment } from '../../../src/config/config';
-import { swarmV2OptionsFrom } from '../../../src/engine/loops/swarmV2';
+import { swarmOptionsFrom } from '../../../src/engine/loops/swarm';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
-describe('npm run bench -- swarm-scale (the second swarm)', () => {
-  it("says its configuration is not the swarm-v2-scale preset's, with both sets of values", () => {
+describe('npm run bench -- swarm-scale (the swarm)', () => {
+  it("says its configuration is not the swarm-scale preset's, with both sets of values", () => {
     const cli = scaleConfig(scaleOptions(6));
-    const preset = scaleConfig(swarmV2OptionsFrom(resolveExperiment('swarm-v2-scale', {}).settings));
+    const preset = scaleConfig(swarmOptionsFrom(resolveExperiment('swarm-scale', {}).settings));
     expect(cli).toMatchObject({ hidden: 16, subtasks: 100, maxSize: 10, updates: 6, annealUpdates: 3 });
     expect(preset).toMatchObject({ subtasks: 100, updates: 60, annealUpdates: 30 });
     const intro = scaleIntro(cli, preset);
-    expect(intro).toContain("This CLI configuration is not the swarm-v2-scale preset's");
+    expect(intro).toContain("This CLI configuration is not the swarm-scale preset's");
     expect(intro).toContain(`hidden size 16 (the preset: ${preset.hidden})`);
     expect(intro).toContain(`subtask sizes 1-10 (the preset: 1-${preset.maxSize})`);
     expect(intro).toContain(`= 3 of 6 updates (the preset: over 30 of 60)`);
@@ -28,7 +28,7 @@ describe('npm run bench -- swarm-scale (the second swarm)', () => {
       const json = join(dir, 'out.json');
       const r = spawnSync('npx', ['tsx', 'bench/bench.ts', 'swarm-scale', '--updates', '1', '--json', json], { cwd: root, encoding: 'utf8', timeout: 120_000 });
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toContain("not the swarm-v2-scale preset's");
+      expect(r.stdout).toContain("not the swarm-scale preset's");
       const header = r.stdout.split('\n').find((l) => l.startsWith('| update |')) ?? '';
       expect(header).toContain('| critical ÷ serial (median) | finish rate (median) |');
       const figures = (JSON.parse(readFileSync(json, 'utf8')) as { figures: { updates: Record<string, number>[]; config: Record<string, number>; presetConfig: Record<string, number> } }).figures;

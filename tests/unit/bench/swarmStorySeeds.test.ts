@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storySplits } from '../../../bench/swarmV2';
+import { storySplits } from '../../../bench/swarmStory';
 
 describe('swarm-story --seeds', () => {
   it('runs exactly the seeds it is given, seeds above 15 included', () => {

@@ -61,24 +61,24 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
 
 describe('a bench\'s --set (ui time-to-target, soak): presetSettingChanges', () => {
   it('changes the named settings of the preset, parsed as train --set parses them', () => {
-    const changed = presetSettingChanges('swarm-v2-scale', 'swarm2.lambda1Schedule=constant, swarm2.lr=0.001,swarm2.updates=90');
-    expect(changed).toEqual({ 'swarm2.lambda1Schedule': 'constant', 'swarm2.lr': 0.001, 'swarm2.updates': 90 });
-    const s = resolveExperiment('swarm-v2-scale', { ...changed, seed: 6 }).settings;
-    expect([s['swarm2.lambda1Schedule'], s['swarm2.lr'], s['swarm2.updates'], s['swarm2.subtasks']]).toEqual(['constant', 0.001, 90, 100]);
-    expect(presetSettingChanges('swarm-v2-scale', undefined)).toEqual({});
+    const changed = presetSettingChanges('swarm-scale', 'swarm.lambda1Schedule=constant, swarm.lr=0.001,swarm.updates=90');
+    expect(changed).toEqual({ 'swarm.lambda1Schedule': 'constant', 'swarm.lr': 0.001, 'swarm.updates': 90 });
+    const s = resolveExperiment('swarm-scale', { ...changed, seed: 6 }).settings;
+    expect([s['swarm.lambda1Schedule'], s['swarm.lr'], s['swarm.updates'], s['swarm.subtasks']]).toEqual(['constant', 0.001, 90, 100]);
+    expect(presetSettingChanges('swarm-scale', undefined)).toEqual({});
   });
 
   it('refuses an unknown setting, an out-of-range value or a part without "=" before any page opens', () => {
-    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.bogus=1')).toThrow(/swarm2\.bogus: unknown setting/);
-    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.updates=0')).toThrow(/swarm2\.updates: must be an integer in \[1, 5000\], got 0/);
-    expect(() => presetSettingChanges('swarm-v2-scale', 'swarm2.lr')).toThrow(/--set: expected key=value, got "swarm2.lr"/);
-    expect(() => presetSettingChanges('quickstart', 'swarm2.lr=0.001')).toThrow(/^swarm2\.lr: is a setting of Agent swarm /);
+    expect(() => presetSettingChanges('swarm-scale', 'swarm.bogus=1')).toThrow(/swarm\.bogus: unknown setting/);
+    expect(() => presetSettingChanges('swarm-scale', 'swarm.updates=0')).toThrow(/swarm\.updates: must be an integer in \[1, 5000\], got 0/);
+    expect(() => presetSettingChanges('swarm-scale', 'swarm.lr')).toThrow(/--set: expected key=value, got "swarm.lr"/);
+    expect(() => presetSettingChanges('quickstart', 'swarm.lr=0.001')).toThrow(/^swarm\.lr: is a setting of Agent swarm /);
   });
 });
 
 describe('budgetKey: what a bench raises so that a run outlasts its window', () => {
   it("is a swarm's own orchestrator updates and every other run's env steps, each a setting of that preset", () => {
-    const cases: [string, string][] = [['swarm-v2-annealed', 'swarm2.updates'], ['swarm-v2-scale', 'swarm2.updates'], ['quickstart', 'run.envSteps'], ['sac-pendulum', 'run.envSteps']];
+    const cases: [string, string][] = [['swarm-annealed', 'swarm.updates'], ['swarm-scale', 'swarm.updates'], ['quickstart', 'run.envSteps'], ['sac-pendulum', 'run.envSteps']];
     for (const [preset, key] of cases) {
       const { algorithm } = resolveExperiment(preset).settings;
       expect(budgetKey(algorithm), preset).toBe(key);

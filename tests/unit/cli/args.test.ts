@@ -33,10 +33,10 @@ describe('train CLI arguments', () => {
   });
 
   it("refuses a --set of another algorithm's setting, which would change nothing, and takes it once --set algorithm makes it apply", () => {
-    expect(() => parseTrainArgs(['--preset', 'quickstart', '--set', 'swarm2.lr=0.001'])).toThrow(
-      /^swarm2\.lr: is a setting of Agent swarm .*, not of this run's algorithm \(REINFORCE.*\): it would change nothing/,
+    expect(() => parseTrainArgs(['--preset', 'quickstart', '--set', 'swarm.lr=0.001'])).toThrow(
+      /^swarm\.lr: is a setting of Agent swarm .*, not of this run's algorithm \(REINFORCE.*\): it would change nothing/,
     );
-    expect(() => parseTrainArgs(['--preset', 'swarm-v2-annealed', '--set', 'ppo.lr=0.001'])).toThrow(/^ppo\.lr: is a setting of /);
+    expect(() => parseTrainArgs(['--preset', 'swarm-annealed', '--set', 'ppo.lr=0.001'])).toThrow(/^ppo\.lr: is a setting of /);
     const args = parseTrainArgs(['--preset', 'quickstart', '--set', 'algorithm=ppo', '--set', 'ppo.lr=0.001', '--set', 'seed=3']);
     expect(args.config.settings).toMatchObject({ algorithm: 'ppo', 'ppo.lr': 0.001, seed: 3 });
   });

@@ -18,7 +18,7 @@ describe('one budget per run', () => {
     expect(budgetOf('ppo').key).toBe('run.envSteps');
     expect(budgetOf('cql')).toEqual({ key: 'cql.gradientSteps', unit: 'gradientSteps', label: 'gradient steps' });
     expect(budgetOf('bc').key).toBe('bc.gradientSteps');
-    expect(budgetOf('swarm-v2')).toEqual({ key: 'swarm2.updates', unit: 'updates', label: 'updates' });
+    expect(budgetOf('swarm')).toEqual({ key: 'swarm.updates', unit: 'updates', label: 'updates' });
   });
 
   it('of every preset is a whole-number setting its algorithm shows (the multi-agent presets keep their 500,000 steps)', () => {
@@ -38,7 +38,7 @@ describe('one budget per run', () => {
     const applies = SETTINGS['run.envSteps'].appliesTo ?? [];
     expect(applies).toContain('qmix');
     expect(applies).not.toContain('cql');
-    expect(applies).not.toContain('swarm-v2');
+    expect(applies).not.toContain('swarm');
     expect('marl.envSteps' in SETTINGS).toBe(false);
   });
 
@@ -57,7 +57,7 @@ describe('train --steps sets the budget the loop and the bar use', () => {
     const offline = parseTrainArgs(['--preset', 'cql-pendulum', '--steps', '700']).config.settings;
     expect(offline['cql.gradientSteps']).toBe(700);
     expect(budgetValue(offline)).toBe(700);
-    expect(parseTrainArgs(['--preset', 'swarm-v2-annealed', '--steps', '12']).config.settings['swarm2.updates']).toBe(12);
+    expect(parseTrainArgs(['--preset', 'swarm-annealed', '--steps', '12']).config.settings['swarm.updates']).toBe(12);
   });
 
   it('follows an algorithm changed by --set, and refuses the same budget given twice', () => {

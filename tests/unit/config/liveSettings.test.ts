@@ -11,13 +11,13 @@ describe('which settings can change while a run trains', () => {
   it('learning rates, entropy and clip coefficients, the swarm λ schedules and, in lockstep loops, the actors', () => {
     expect(liveSettingKeys(resolveExperiment('quickstart').settings).sort()).toEqual(['actors', 'reinforce.entCoef', 'reinforce.lr']);
     expect(liveSettingKeys(resolveExperiment('ppo-cartpole').settings).sort()).toEqual(['actors', 'ppo.clipCoef', 'ppo.entCoef', 'ppo.lr']);
-    expect(liveSettingKeys(resolveExperiment('swarm-v2-annealed').settings).sort()).toEqual([
-      'swarm2.entCoef',
-      'swarm2.lambda1',
-      'swarm2.lambda1Schedule',
-      'swarm2.lambda2',
-      'swarm2.lambda2Schedule',
-      'swarm2.lr',
+    expect(liveSettingKeys(resolveExperiment('swarm-annealed').settings).sort()).toEqual([
+      'swarm.entCoef',
+      'swarm.lambda1',
+      'swarm.lambda1Schedule',
+      'swarm.lambda2',
+      'swarm.lambda2Schedule',
+      'swarm.lr',
     ]);
     // IMPALA's actors produce on their own: its pool keeps its size.
     expect(whyNotLive('actors', resolveExperiment('impala-cartpole').settings)).toMatch(/keeps its actors/);

@@ -21,25 +21,25 @@ describe('the retired first agent swarm', () => {
   });
 
   it('the swarm preset that started from demonstrations is retired: its link opens the annealed preset and says why, the CLI refuses it naming it', () => {
-    expect(PRESET_NAMES).not.toContain('swarm-v2-demo-start');
-    const d = decodeExperiment(link({ v: 3, p: 'swarm-v2-demo-start', s: { seed: 3, 'swarm2.start': 'demonstrations', 'swarm2.teacher': 'planner' } }));
-    expect(d.config.preset).toBe('swarm-v2-annealed');
+    expect(PRESET_NAMES).not.toContain('swarm-demo-start');
+    const d = decodeExperiment(link({ v: 3, p: 'swarm-demo-start', s: { seed: 3, 'swarm.start': 'demonstrations', 'swarm.teacher': 'planner' } }));
+    expect(d.config.preset).toBe('swarm-annealed');
     expect(d.config.settings.seed).toBe(3);
-    expect(d.ignored.map((i) => i.reason).join('\n')).toMatch(/same initial policy.*"swarm-v2-annealed"/);
-    expect(() => resolveExperiment('swarm-v2-demo-start')).toThrow(/retired \(every swarm preset now starts from the same initial policy.*use swarm-v2-annealed/);
+    expect(d.ignored.map((i) => i.reason).join('\n')).toMatch(/same initial policy.*"swarm-annealed"/);
+    expect(() => resolveExperiment('swarm-demo-start')).toThrow(/retired \(every swarm preset now starts from the same initial policy.*use swarm-annealed/);
   });
 
   it('an old link to a retired preset opens its replacement, with a notice naming both, and drops its settings', () => {
     const d = decodeExperiment(link({ v: 1, p: 'swarm-no-shaping', s: { 'swarm.items': 16, 'swarm.lambda1': 0, seed: 7 } }));
-    expect(d.config.preset).toBe('swarm-v2-no-shaping');
+    expect(d.config.preset).toBe('swarm-no-shaping');
     expect(d.config.settings.seed).toBe(7);
     const reasons = d.ignored.map((i) => `${i.field}: ${i.reason}`).join('\n');
-    expect(reasons).toMatch(/preset "swarm-no-shaping" is retired.*"swarm-v2-no-shaping"/);
+    expect(reasons).toMatch(/preset "swarm-no-shaping" is retired.*"swarm-no-shaping"/);
     expect(reasons).toMatch(/swarm\.items, swarm\.lambda1: settings of the retired first agent swarm/);
   });
 
   it('the CLI refuses a retired preset with a message naming its replacement', () => {
     expect(() => resolveExperiment('swarm-annealed')).toThrow(ConfigError);
-    expect(() => resolveExperiment('swarm-annealed')).toThrow(/retired.*use swarm-v2-annealed/);
+    expect(() => resolveExperiment('swarm-annealed')).toThrow(/retired.*use swarm-annealed/);
   });
 });

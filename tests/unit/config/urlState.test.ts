@@ -28,15 +28,15 @@ describe('URL codec', () => {
   it("leaves another algorithm's settings out of a link, and a tampered link that carries one loads without it, saying why", () => {
     const reinforce = resolveExperiment('quickstart');
     expect(reinforce.settings.algorithm).toBe('reinforce');
-    const changed = resolveExperiment('quickstart', { seed: 4, 'swarm2.lr': 0.001 });
+    const changed = resolveExperiment('quickstart', { seed: 4, 'swarm.lr': 0.001 });
     const back = decodeExperiment(encodeExperiment(changed));
     expect(back.config).toEqual(resolveExperiment('quickstart', { seed: 4 }));
     expect(back.ignored).toEqual([]);
 
-    const tampered = decodeExperiment(token({ v: 2, p: 'quickstart', s: { seed: 4, 'swarm2.lr': 0.001, 'reinforce.lr': 0.002 } }));
+    const tampered = decodeExperiment(token({ v: 2, p: 'quickstart', s: { seed: 4, 'swarm.lr': 0.001, 'reinforce.lr': 0.002 } }));
     expect(tampered.config).toEqual(resolveExperiment('quickstart', { seed: 4, 'reinforce.lr': 0.002 }));
     expect(tampered.ignored).toHaveLength(1);
-    expect(tampered.ignored[0].field).toBe('swarm2.lr');
+    expect(tampered.ignored[0].field).toBe('swarm.lr');
     expect(tampered.ignored[0].reason).toMatch(/not of this run's algorithm \(REINFORCE\)/);
   });
 

@@ -24,7 +24,7 @@ const ALL = Object.entries(SWARM_FIGURES) as [string, SwarmFigure][];
 
 /** Numbers the texts state for another reason than a measurement, each with the words that show it. */
 const EXCEPTIONS: FigureException[] = [
-  { pattern: /\b40[ -](heterogeneous )?subtasks?\b/, why: 'the task size, a setting (swarm2.subtasks)' },
+  { pattern: /\b40[ -](heterogeneous )?subtasks?\b/, why: 'the task size, a setting (swarm.subtasks)' },
   { pattern: /\b100 subtasks|\b100 subagents/, why: 'the scale preset’s task and its most subagents, settings' },
   { pattern: /sizes 1( to |-)8/, why: 'the task generator’s subtask sizes, a definition' },
   { pattern: /Σ \(2 \+ size\)|\(1 when nothing assigned\)|0 = never|\b1: the value head|λ1 > 0|\(1: Monte Carlo/, why: 'definitions in the settings’ help' },
@@ -58,9 +58,9 @@ function texts(): [string, string][] {
     ['README.md (its swarm lines)', readme],
     ...TOPICS.filter((t) => t.family === 'swarm').map((t): [string, string] => [`teaching note ${t.id}`, `${t.title}\n${t.text}`]),
     ...charts,
-    ...PRESETS.filter((p) => p.settings.algorithm === 'swarm-v2').map((p): [string, string] => [`gallery ${p.name}`, `${p.title}\n${p.description}`]),
+    ...PRESETS.filter((p) => p.settings.algorithm === 'swarm').map((p): [string, string] => [`gallery ${p.name}`, `${p.title}\n${p.description}`]),
     ...Object.entries(SETTINGS)
-      .filter(([key]) => key.startsWith(`${descriptorOf('swarm-v2').prefix}.`))
+      .filter(([key]) => key.startsWith(`${descriptorOf('swarm').prefix}.`))
       .map(([key, s]): [string, string] => [`setting help ${key}`, `${s.label}\n${s.help}`]),
   ];
 }
@@ -102,7 +102,7 @@ describe('the checks themselves, on a fixture result file', () => {
 
   it('finds a number a text states that is neither a figure nor an exception, and leaves names like λ1 and code alone', () => {
     const forms = figureForms([{ value: 0.933, digits: 3, what: '', source: src }]);
-    const text = 'With λ1 the packer reaches 0.933 (`swarm2.lambda1 = 0.3`), 0.93 rounded, on 40 subtasks; the planner 0.912.';
+    const text = 'With λ1 the packer reaches 0.933 (`swarm.lambda1 = 0.3`), 0.93 rounded, on 40 subtasks; the planner 0.912.';
     expect(unexplainedNumbers(text, forms, [EXCEPTIONS[0]]).map((n) => n.raw)).toEqual(['0.912']);
     expect(statedNumbers('near 1,500 steps, Kimi K2.5, r_perf, seeds 6–15').map((n) => n.value)).toEqual([1500, 6, 15]);
   });

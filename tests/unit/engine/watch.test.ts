@@ -33,7 +33,7 @@ describe('watching saved weights', () => {
     const config = resolveExperiment('quickstart');
     const wide = checkpointOf('quickstart', 'policy', 1, { 'model.hidden': 32 });
     await expect(watchEpisode(config, wide)).rejects.toThrow(/setWeights: weight 0 \(.*\) has shape \[4, 64\] = 256 values, got 128/);
-    const swarm = resolveExperiment('swarm-v2-annealed');
+    const swarm = resolveExperiment('swarm-annealed');
     expect(canWatch(swarm)).toBe(false);
     expect(canWatch(config)).toBe(true);
     await expect(watchEpisode(swarm, wide)).rejects.toThrow('has no environment to watch');

@@ -67,7 +67,7 @@ const cases: { layer: string; file: string; bad: string[]; good: string[] }[] = 
   {
     layer: 'src/config imports core, envs, update rules and only the plain-data credit names of the swarm',
     file: 'src/config/algorithms/x.ts',
-    bad: ['../../engine/loops', '../../runs/records', '../../cluster/protocol', '../../workers/learnerClient', '../../ui/store', '../../swarm/decompLearner', '../../swarm/types', '../../swarm/decisionCredit/../decompLearner'],
+    bad: ['../../engine/loops', '../../runs/records', '../../cluster/protocol', '../../workers/learnerClient', '../../ui/store', '../../swarm/swarmLearner', '../../swarm/types', '../../swarm/decisionCredit/../swarmLearner'],
     good: ['../algorithm', '../../algorithms/ppo', '../../envs/registry', '../../core/rng', '../../swarm/decisionCredit'],
   },
   {
@@ -109,7 +109,7 @@ const cases: { layer: string; file: string; bad: string[]; good: string[] }[] = 
   {
     layer: 'src/ui reaches the cluster, the engine and the swarm only through src/workers and src/runs',
     file: 'src/ui/session/x.ts',
-    bad: ['../../cluster/joinLink', '../../cluster/tabHost', '../../swarm/trace', '../../swarm/decompTrace', '../../core/mlp', '../../algorithms/ppo', '../../cli/train'],
+    bad: ['../../cluster/joinLink', '../../cluster/tabHost', '../../swarm/trace', '../../swarm/swarmTrace', '../../core/mlp', '../../algorithms/ppo', '../../cli/train'],
     good: ['../../workers/clusterClient', '../../runs/traces', '../../envs/registry', '../../core/rng', '../../swarm/schedules', '../../swarm/types'],
   },
 ];

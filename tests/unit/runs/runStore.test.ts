@@ -129,8 +129,8 @@ describe('RunStore', () => {
 
     let deep: unknown = [];
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    const trace = { note: deep } as unknown as Extract<SavedRun['records'][number], { type: 'decompTrace' }>['trace'];
-    const bad: SavedRun = { ...runBefore!, id: 'imported', name: 'hostile', status: 'done', records: [update(1), { type: 'decompTrace', update: 1, trace }] };
+    const trace = { note: deep } as unknown as Extract<SavedRun['records'][number], { type: 'swarmTrace' }>['trace'];
+    const bad: SavedRun = { ...runBefore!, id: 'imported', name: 'hostile', status: 'done', records: [update(1), { type: 'swarmTrace', update: 1, trace }] };
     const err = await store.importRun(bad).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RunImportError);
     expect((err as Error).message).toMatch(/^Could not save the imported run "hostile" \(nothing was written\): /);

@@ -4,15 +4,15 @@ import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { skillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
 import { decisionRewards, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
-import { DecompActor, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from '../../../src/swarm/decompActor';
-import { buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decompLearner';
-import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
+import { SwarmActor, type SwarmEpisodeOutcome, type SwarmPending, type SwarmTaskSpec } from '../../../src/swarm/swarmActor';
+import { buildSwarmBatch, decisionRewardsToGo } from '../../../src/swarm/swarmLearner';
+import type { SwarmEpisode } from '../../../src/swarm/swarmRollouts';
 import { parlRewardForOutcome } from '../../../src/swarm/parlReward';
 import { SP_MASK_OFFSET, SP_NUM_ACTIONS, SP_OBS_DIM } from '../../../src/swarm/setActions';
-import { CERTAIN_SKILLS, FAST, SLOW, SUBTASKS, handEpisode, handMadeEpisode, player } from './decompFixtures';
+import { CERTAIN_SKILLS, FAST, SLOW, SUBTASKS, handEpisode, handMadeEpisode, player } from './swarmFixtures';
 
 /** The hand episode's decisions as a learner's episode (values 0 unless given). */
-function asEpisode(sim: DecompositionSim, parts: DecisionCreditParts, values?: number[]): DecompEpisode {
+function asEpisode(sim: DecompositionSim, parts: DecisionCreditParts, values?: number[]): SwarmEpisode {
   const T = parts.assigned.length;
   const o = sim.outcome();
   return {
@@ -98,11 +98,11 @@ describe('outcome-only credit: each decision reward', () => {
 
 describe('outcome-only credit: the actor records it for every episode', () => {
   it('random legal play on generated tasks: the parts count n_assigned, n_completed and n_subagents, and with r_perf sum to the PARL reward', () => {
-    const spec: DecompTaskSpec = { task: { numSubtasks: 20 }, rules: {}, maxDecisions: 60, recordCredit: true };
-    const actor = new DecompActor({ spec, actorIndex: 0, seed: 5 });
+    const spec: SwarmTaskSpec = { task: { numSubtasks: 20 }, rules: {}, maxDecisions: 60, recordCredit: true };
+    const actor = new SwarmActor({ spec, actorIndex: 0, seed: 5 });
     const rng = new Rng(11);
     let pending = actor.start(0, 6, null);
-    const done: Array<{ outcome: DecompEpisodeOutcome; credit?: DecisionCreditParts }> = [];
+    const done: Array<{ outcome: SwarmEpisodeOutcome; credit?: DecisionCreditParts }> = [];
     while (pending.running > 0) {
       done.push(...pending.finished);
       const actions = new Int32Array(pending.slots.length);
@@ -129,9 +129,9 @@ describe('outcome-only credit: the actor records it for every episode', () => {
   });
 
   it('without recordCredit the actor records nothing: its episodes carry no credit parts', () => {
-    const actor = new DecompActor({ spec: { task: { numSubtasks: 10 }, rules: {}, maxDecisions: 30 }, actorIndex: 0, seed: 5 });
+    const actor = new SwarmActor({ spec: { task: { numSubtasks: 10 }, rules: {}, maxDecisions: 30 }, actorIndex: 0, seed: 5 });
     let pending = actor.start(0, 2, null);
-    const finished: DecompPending['finished'] = [];
+    const finished: SwarmPending['finished'] = [];
     while (pending.running > 0) {
       const actions = Int32Array.from({ length: pending.slots.length }, (_, r) => {
         let last = 0;
@@ -153,7 +153,7 @@ describe('outcome-only credit: the batch the learner builds', () => {
     // Hand episode, 12 units of context, λ1 0.2, λ2 0.3: shaping r = (0.15, 0.1, 0.05, 0, 0, 0), all in stage 3
     // (the launch); r_perf 1 at the end. G = 1.3 for t0..t3, then 1 for the direct t4 and the finish t5.
     const { sim, parts } = handEpisode(12);
-    const built = buildDecompBatch([asEpisode(sim, parts)], { lambda1: 0.2, lambda2: 0.3, parallelCap: 4 }, 1);
+    const built = buildSwarmBatch([asEpisode(sim, parts)], { lambda1: 0.2, lambda2: 0.3, parallelCap: 4 }, 1);
     expect(round(built?.batch.returns ?? [])).toEqual(round([1.3, 1.3, 1.3, 1.3, 1, 1]));
   });
 
@@ -167,12 +167,12 @@ describe('outcome-only credit: the batch the learner builds', () => {
   it('GAE against the value head: λ = 1 gives G_t − V(s_t), λ = 0 gives r′_t + V(s_{t+1}) − V(s_t)', () => {
     const e = handMadeEpisode([0.1, 0.2, 0.3], 0.6, 7);
     const w = { lambda1: 0, lambda2: 0, parallelCap: 4 };
-    expect(round(buildDecompBatch([e], w, 1)?.batch.advantages ?? [])).toEqual(round([0.5, 0.4, 0.3]));
-    expect(round(buildDecompBatch([e], w, 0)?.batch.advantages ?? [])).toEqual(round([0.1, 0.1, 0.3]));
+    expect(round(buildSwarmBatch([e], w, 1)?.batch.advantages ?? [])).toEqual(round([0.5, 0.4, 0.3]));
+    expect(round(buildSwarmBatch([e], w, 0)?.batch.advantages ?? [])).toEqual(round([0.1, 0.1, 0.3]));
   });
 
   it('needs the parts the actor records', () => {
     const { credit: _dropped, ...bare } = handMadeEpisode([0], 1);
-    expect(() => buildDecompBatch([bare], { lambda1: 0, lambda2: 0, parallelCap: 4 }, 1)).toThrow(/credit parts/);
+    expect(() => buildSwarmBatch([bare], { lambda1: 0, lambda2: 0, parallelCap: 4 }, 1)).toThrow(/credit parts/);
   });
 });

@@ -62,7 +62,7 @@ describe('task levels', () => {
       }
     }
     await expect(swarmBaselinesBenchmark.run({ seeds: [], flags: { levels: 'yes' } })).rejects.toThrow(/--levels: expected true or false/);
-    const { runSwarmV2Story } = await import('../../../bench/swarmV2');
-    await expect(runSwarmV2Story({ seeds: [], flags: { rows: 'none', level: 'harder' } })).rejects.toThrow(/no task level named/);
+    const { runSwarmStory } = await import('../../../bench/swarmStory');
+    await expect(runSwarmStory({ seeds: [], flags: { rows: 'none', level: 'harder' } })).rejects.toThrow(/no task level named/);
   });
 });

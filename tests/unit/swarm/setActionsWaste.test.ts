@@ -4,7 +4,7 @@ import { observeDecomposition } from '../../../src/envs/swarm/decompositionFeatu
 import { skillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
 import { SP_MASK_OFFSET, SP_MAX_KINDS, SP_OBS_DIM, SP_SEGMENTS, encodeSetObservation } from '../../../src/swarm/setActions';
-import { CERTAIN_SKILLS as table, FAST, SLOW, SUBTASKS } from './decompFixtures';
+import { CERTAIN_SKILLS as table, FAST, SLOW, SUBTASKS } from './swarmFixtures';
 
 // Tool latency μ = 1: every tool call takes exactly one step, so a run of kind k on a subtask of
 // size n takes exactly n·(think_k + 1) steps, and the bounds of the mask are met with equality.

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { skillTable, type SkillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
-import { DecompActor, decompEpisodeSeed } from '../../../src/swarm/decompActor';
-import { buildDecompBatch } from '../../../src/swarm/decompLearner';
-import { modeAction } from '../../../src/swarm/decompRollouts';
+import { SwarmActor, swarmEpisodeSeed } from '../../../src/swarm/swarmActor';
+import { buildSwarmBatch } from '../../../src/swarm/swarmLearner';
+import { modeAction } from '../../../src/swarm/swarmRollouts';
 import { SP_MAX_KINDS, SP_NUM_ACTIONS, SP_OBS_DIM, SP_OFFSETS, SP_PAIR_FEATURES, SP_SEGMENTS, encodeSetObservation } from '../../../src/swarm/setPolicy';
-import { handMadeEpisode } from './decompFixtures';
+import { handMadeEpisode } from './swarmFixtures';
 
 describe('set policy: deterministic decisions', () => {
   // One row of π: assignNew holds 0.6 spread evenly over 100 actions (0.006 each), launch 0.1,
@@ -37,11 +37,11 @@ describe('set policy: deterministic decisions', () => {
 
 const episode = handMadeEpisode;
 
-describe('swarm-v2 learner: GAE over an episode of decisions', () => {
+describe('swarm learner: GAE over an episode of decisions', () => {
   const w = { lambda1: 0, lambda2: 0, parallelCap: 4 }; // the episode's reward is r_perf alone
 
   it('λ = 0.5 by hand: V = (0.2, 0.5, 0.4), r = 1 gives δ = (0.3, −0.1, 0.6), A = (0.4, 0.2, 0.6), R = A + V', () => {
-    const built = buildDecompBatch([episode([0.2, 0.5, 0.4], 1)], w, 0.5);
+    const built = buildSwarmBatch([episode([0.2, 0.5, 0.4], 1)], w, 0.5);
     const A = Array.from(built?.batch.advantages ?? []);
     const R = Array.from(built?.batch.returns ?? []);
     [0.4, 0.2, 0.6].forEach((x, t) => expect(A[t]).toBeCloseTo(x, 6));
@@ -49,28 +49,28 @@ describe('swarm-v2 learner: GAE over an episode of decisions', () => {
   });
 
   it('λ = 1 is Monte Carlo: A_t = r − V(s_t) and R_t = r for every decision; λ = 0 is one-step TD', () => {
-    const mc = buildDecompBatch([episode([0.2, 0.5, 0.4], 0.7)], w, 1);
+    const mc = buildSwarmBatch([episode([0.2, 0.5, 0.4], 0.7)], w, 1);
     [0.5, 0.2, 0.3].forEach((x, t) => expect(mc?.batch.advantages?.[t]).toBeCloseTo(x, 6));
     [0.7, 0.7, 0.7].forEach((x, t) => expect(mc?.batch.returns?.[t]).toBeCloseTo(x, 6));
-    const td = buildDecompBatch([episode([0.2, 0.5, 0.4], 0.7)], w, 0);
+    const td = buildSwarmBatch([episode([0.2, 0.5, 0.4], 0.7)], w, 0);
     [0.3, -0.1, 0.3].forEach((x, t) => expect(td?.batch.advantages?.[t]).toBeCloseTo(x, 6));
   });
 
   it('keeps episodes of different lengths apart (no decision bootstraps from the next episode)', () => {
-    const built = buildDecompBatch([episode([0.5], 1), episode([0.1, 0.9], 0)], w, 0.5);
+    const built = buildSwarmBatch([episode([0.5], 1), episode([0.1, 0.9], 0)], w, 0.5);
     // Episode 1: δ = 1 − 0.5. Episode 2: δ = (0.9 − 0.1, 0 − 0.9), A_1 = −0.9, A_0 = 0.8 + 0.5·(−0.9).
     [0.5, 0.35, -0.9].forEach((x, t) => expect(built?.batch.advantages?.[t]).toBeCloseTo(x, 6));
     expect(built?.lengths).toEqual([1, 2]);
   });
 
   it('rejects λ outside [0, 1]', () => {
-    expect(() => buildDecompBatch([episode([0.5], 1)], w, 1.5)).toThrow(/gaeLambda/);
+    expect(() => buildSwarmBatch([episode([0.5], 1)], w, 1.5)).toThrow(/gaeLambda/);
   });
 });
 
 describe('decomposition actor: episodes per task', () => {
   it('slots 0..n−1 play one task, the next n another, and the outcomes say which', async () => {
-    const actor = new DecompActor({ spec: { task: { numSubtasks: 6 }, rules: {}, maxDecisions: 2, episodesPerTask: 3 }, actorIndex: 1, seed: 5 });
+    const actor = new SwarmActor({ spec: { task: { numSubtasks: 6 }, rules: {}, maxDecisions: 2, episodesPerTask: 3 }, actorIndex: 1, seed: 5 });
     let p = actor.start(2, 6);
     const seeds = new Map<number, number>();
     while (p.running > 0) {
@@ -83,9 +83,9 @@ describe('decomposition actor: episodes per task', () => {
       for (const f of p.finished) seeds.set(f.slot, f.outcome.taskSeed);
     }
     expect(seeds.size).toBe(6);
-    expect([0, 1, 2].map((s) => seeds.get(s))).toEqual(Array(3).fill(decompEpisodeSeed(5, 2, 1, 0)));
-    expect([3, 4, 5].map((s) => seeds.get(s))).toEqual(Array(3).fill(decompEpisodeSeed(5, 2, 1, 1)));
-    expect(decompEpisodeSeed(5, 2, 1, 0)).not.toBe(decompEpisodeSeed(5, 2, 1, 1));
+    expect([0, 1, 2].map((s) => seeds.get(s))).toEqual(Array(3).fill(swarmEpisodeSeed(5, 2, 1, 0)));
+    expect([3, 4, 5].map((s) => seeds.get(s))).toEqual(Array(3).fill(swarmEpisodeSeed(5, 2, 1, 1)));
+    expect(swarmEpisodeSeed(5, 2, 1, 0)).not.toBe(swarmEpisodeSeed(5, 2, 1, 1));
   });
 });
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { chooseBackend } from '../../../src/core/backend';
 import { Ppo } from '../../../src/algorithms/ppo';
-import { runSwarmV2Story } from '../../../bench/swarmV2';
-import type { DecompTaskSpec } from '../../../src/swarm/decompActor';
-import { DecompLearner, validateCreditOptions, type DecompTrainingOptions } from '../../../src/swarm/decompLearner';
-import { handEpisode, handMadeEpisode } from './decompFixtures';
+import { runSwarmStory } from '../../../bench/swarmStory';
+import type { SwarmTaskSpec } from '../../../src/swarm/swarmActor';
+import { SwarmLearner, validateCreditOptions, type SwarmTrainingOptions } from '../../../src/swarm/swarmLearner';
+import { handEpisode, handMadeEpisode } from './swarmFixtures';
 
 describe('the learner and the story bench: invalid values are rejected with a message that names them', () => {
-  const spec = (perTask: number): DecompTaskSpec => ({ task: { numSubtasks: 10 }, rules: {}, maxDecisions: 40, episodesPerTask: perTask });
-  const base: DecompTrainingOptions = {
+  const spec = (perTask: number): SwarmTaskSpec => ({ task: { numSubtasks: 10 }, rules: {}, maxDecisions: 40, episodesPerTask: perTask });
+  const base: SwarmTrainingOptions = {
     spec: spec(2),
     seed: 1,
     hidden: 8,
@@ -24,17 +24,17 @@ describe('the learner and the story bench: invalid values are rejected with a me
     parallelCap: 4,
   };
 
-  it('validateCreditOptions and DecompLearner.create', () => {
+  it('validateCreditOptions and SwarmLearner.create', () => {
     expect(() => validateCreditOptions({ ...base, vfCoef: 0 })).toThrow('vfCoef must be a positive number, got 0');
     expect(() => validateCreditOptions({ ...base, vfCoef: Number.NaN })).toThrow('vfCoef must be a positive number, got NaN');
     expect(() => validateCreditOptions({ ...base, gaeLambda: 1.5 })).toThrow('gaeLambda must be in [0, 1], got 1.5');
     expect(() => validateCreditOptions({ ...base, vfCoef: 2 })).not.toThrow();
-    expect(() => DecompLearner.create({ ...base, gaeLambda: -0.1 })).toThrow(/gaeLambda must be in \[0, 1\]/);
+    expect(() => SwarmLearner.create({ ...base, gaeLambda: -0.1 })).toThrow(/gaeLambda must be in \[0, 1\]/);
   });
 
   it('a learner records the parts it needs on every episode and trains; vfCoef reaches PPO', async () => {
     await chooseBackend({ preferred: 'cpu' });
-    const learner = DecompLearner.create({ ...base, vfCoef: 2 });
+    const learner = SwarmLearner.create({ ...base, vfCoef: 2 });
     try {
       const alg = learner.agent.alg;
       expect(alg instanceof Ppo && alg.config.vfCoef).toBe(2);
@@ -48,10 +48,10 @@ describe('the learner and the story bench: invalid values are rejected with a me
 
   it("each story row trains its preset's settings, as the swarm loop maps them", async () => {
     const { resolveExperiment } = await import('../../../src/config/config');
-    const { swarmV2OptionsFrom } = await import('../../../src/engine/loops/swarmV2');
-    const { STORY_ROWS, storyRowOptions } = await import('../../../bench/swarmV2');
+    const { swarmOptionsFrom } = await import('../../../src/engine/loops/swarm');
+    const { STORY_ROWS, storyRowOptions } = await import('../../../bench/swarmStory');
     expect(STORY_ROWS.map((r) => r.name)).toEqual(['annealed', 'no shaping', 'λ1 only', 'λ2 only', 'constant λ1']);
-    for (const row of STORY_ROWS) expect(storyRowOptions(row, 6)).toEqual(swarmV2OptionsFrom(resolveExperiment(row.preset, { seed: 6 }).settings));
+    for (const row of STORY_ROWS) expect(storyRowOptions(row, 6)).toEqual(swarmOptionsFrom(resolveExperiment(row.preset, { seed: 6 }).settings));
     // the rows differ from the annealed preset only in what their names say
     const [annealed, noShaping, , , constant] = STORY_ROWS.map((r) => storyRowOptions(r, 6));
     expect({ ...noShaping, lambda1: annealed.lambda1, lambda2: annealed.lambda2 }).toEqual(annealed);
@@ -61,7 +61,7 @@ describe('the learner and the story bench: invalid values are rejected with a me
   });
 
   it('the bench rejects bad flags before it trains', async () => {
-    const run = (flags: Record<string, string>) => runSwarmV2Story({ seeds: [], flags: { updates: '1', ...flags } });
+    const run = (flags: Record<string, string>) => runSwarmStory({ seeds: [], flags: { updates: '1', ...flags } });
     await expect(run({ 'vf-coef': '-1' })).rejects.toThrow('--vf-coef must be a positive number, got -1');
     await expect(run({ 'update-epochs': '1.5' })).rejects.toThrow('--update-epochs must be a positive integer, got 1.5');
     await expect(run({ 'gae-lambda': '' })).rejects.toThrow('--gae-lambda must be a number in [0, 1], got ');
@@ -72,7 +72,7 @@ describe('the learner and the story bench: invalid values are rejected with a me
   }, 30_000);
 
   it('--run K trains from another seed and judges it on the same evaluation tasks', async () => {
-    const story = (run: string) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', run } });
+    const story = (run: string) => runSwarmStory({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', run } });
     type Fig = { seed: number; rPerf: number; criticalSteps?: number; critical: number };
     const [a, b] = [await story('0'), await story('1')];
     const rows = (r: Awaited<ReturnType<typeof story>>) => (r.figures as Record<string, Record<string, Fig[]>>)['seeds 1-5'];
@@ -87,7 +87,7 @@ describe('the learner and the story bench: invalid values are rejected with a me
   }, 60_000);
 
   it('--runs R trains runs 0..R-1 of each learned row, and judges each seed on its median over them', async () => {
-    const story = (flags: Record<string, string>) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '12', ...flags } });
+    const story = (flags: Record<string, string>) => runSwarmStory({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '12', ...flags } });
     type Fig = { seed: number; rPerf: number; criticalOverSerial: number; subagents: number; target: boolean; trainSeconds: number };
     const rows = (r: Awaited<ReturnType<typeof story>>) => (r.figures as Record<string, Record<string, Fig[]>>)['seeds 1-5'];
     const noTime = (f: Fig) => ({ ...f, trainSeconds: 0 });
@@ -111,7 +111,7 @@ describe('the learner and the story bench: invalid values are rejected with a me
   }, 120_000);
 
   it('--greedy true adds each learned row played greedily, and leaves the sampled row as it was', async () => {
-    const story = (greedy?: string) => runSwarmV2Story({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', ...(greedy === undefined ? {} : { greedy }) } });
+    const story = (greedy?: string) => runSwarmStory({ seeds: [], flags: { updates: '1', rows: 'annealed', split: 'tuning', seeds: '1', eval: '2', subtasks: '12', ...(greedy === undefined ? {} : { greedy }) } });
     type Fig = { seed: number; rPerf: number; trainSeconds: number };
     const rows = (r: Awaited<ReturnType<typeof story>>) => (r.figures as Record<string, Record<string, Fig[]>>)['seeds 1-5'];
     const [plain, both] = [await story(), await story('true')];
@@ -127,16 +127,16 @@ describe('the learner and the story bench: invalid values are rejected with a me
 
 describe('the update metrics of batching', () => {
   it('subtasks per subagent and the context used, from hand-played and hand-made episodes', async () => {
-    const { decompUpdateMetrics } = await import('../../../src/swarm/decompLearner');
-    const { summariseOutcome } = await import('../../../src/swarm/decompActor');
+    const { swarmUpdateMetrics } = await import('../../../src/swarm/swarmLearner');
+    const { summariseOutcome } = await import('../../../src/swarm/swarmActor');
     // The hand episode: fast takes 0 and 1 (a batch of two), slow takes 0 again: 3 subtasks handed out to 2 subagents.
     const { sim } = handEpisode(100);
     const played = summariseOutcome(sim.outcome(), 6, 1, false);
     expect([played.nAssigned, played.nSubagents]).toEqual([3, 2]);
     const alone = { ...handMadeEpisode([0.1], 0.5).outcome, nAssigned: 0, nSubagents: 0, contextUsed: 3, contextBudget: 10 };
-    const m = decompUpdateMetrics([], [played, alone]);
+    const m = swarmUpdateMetrics([], [played, alone]);
     expect(m.subtasksPerSubagent).toBe(3 / 2);
     expect(m.contextUsed).toBeCloseTo((played.contextUsed / played.contextBudget + 0.3) / 2, 12);
-    expect(decompUpdateMetrics([], [alone]).subtasksPerSubagent).toBe(0);
+    expect(swarmUpdateMetrics([], [alone]).subtasksPerSubagent).toBe(0);
   });
 });

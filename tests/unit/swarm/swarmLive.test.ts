@@ -6,12 +6,12 @@ import type { RunRecord, SwarmUpdateRecord } from '../../../src/runs/records';
 
 describe('the swarm while it trains', () => {
   it('takes a new λ1 and schedule at the next update, and records the change', async () => {
-    const config = resolveExperiment('swarm-v2-annealed', { seed: 5, 'swarm2.updates': 4, 'swarm2.subtasks': 8, 'swarm2.hidden': 8, 'swarm2.traceEvery': 0, envsPerActor: 2, actors: 1, backend: 'cpu' });
+    const config = resolveExperiment('swarm-annealed', { seed: 5, 'swarm.updates': 4, 'swarm.subtasks': 8, 'swarm.hidden': 8, 'swarm.traceEvery': 0, envsPerActor: 2, actors: 1, backend: 'cpu' });
     const records: RunRecord[] = [];
     const run = new TrainingRun(config, (r) => records.push(r), nodePlatform(), {
       changes: [
-        { update: 3, key: 'swarm2.lambda1', value: 1.5 },
-        { update: 3, key: 'swarm2.lambda1Schedule', value: 'constant' },
+        { update: 3, key: 'swarm.lambda1', value: 1.5 },
+        { update: 3, key: 'swarm.lambda1Schedule', value: 'constant' },
       ],
     });
     await run.run();
@@ -21,8 +21,8 @@ describe('the swarm while it trains', () => {
     expect(lambda1[1]).toBeCloseTo(0.3 * (1 - 1 / 60), 9);
     expect(lambda1.slice(2)).toEqual([1.5, 1.5]);
     expect(records.filter((r) => r.type === 'change').map((r) => r.type === 'change' && [r.update, r.key, r.to])).toEqual([
-      [3, 'swarm2.lambda1', 1.5],
-      [3, 'swarm2.lambda1Schedule', 'constant'],
+      [3, 'swarm.lambda1', 1.5],
+      [3, 'swarm.lambda1Schedule', 'constant'],
     ]);
   }, 120_000);
 });

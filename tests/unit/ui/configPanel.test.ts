@@ -7,8 +7,8 @@ const keysFor = (algorithm: ExperimentSettings['algorithm']) => groupedSettings(
 
 describe('config panel: settings shown for the chosen algorithm', () => {
   it('shows a swarm run its task settings, not the classic env, network or segment settings', () => {
-    const keys = keysFor('swarm-v2');
-    expect(keys).toContain('swarm2.subtasks');
+    const keys = keysFor('swarm');
+    expect(keys).toContain('swarm.subtasks');
     expect(keys).toContain('seed');
     for (const k of ['env.id', 'model.hidden', 'run.envSteps', 'sampling.segmentLength', 'inference', 'ppo.lr']) expect(keys).not.toContain(k);
   });
@@ -16,17 +16,17 @@ describe('config panel: settings shown for the chosen algorithm', () => {
   it('shows PPO its own hyperparameters and sampling, not IMPALA queue settings or the swarm', () => {
     const keys = keysFor('ppo');
     for (const k of ['ppo.lr', 'sampling.segmentLength', 'inference', 'env.id']) expect(keys).toContain(k);
-    for (const k of ['sampling.queueCapacity', 'impala.lr', 'dqn.lr', 'swarm2.subtasks', 'reinforce.lr']) expect(keys).not.toContain(k);
+    for (const k of ['sampling.queueCapacity', 'impala.lr', 'dqn.lr', 'swarm.subtasks', 'reinforce.lr']) expect(keys).not.toContain(k);
     expect(keysFor('impala')).toContain('sampling.queueCapacity');
   });
 });
 
 describe('config panel: one field per setting', () => {
-  it.each(['swarm-v2'] as const)('%s: the λ editor and the groups draw every setting once, and only its own', (algorithm) => {
+  it.each(['swarm'] as const)('%s: the λ editor and the groups draw every setting once, and only its own', (algorithm) => {
     const editor = lambdaEditorKeys(algorithm);
     const all = [...keysFor(algorithm), ...editor];
     expect(new Set(all).size).toBe(all.length);
     expect(editor.length).toBeGreaterThan(0);
-    for (const k of editor) expect(k.startsWith('swarm2.')).toBe(true);
+    for (const k of editor) expect(k.startsWith('swarm.')).toBe(true);
   });
 });

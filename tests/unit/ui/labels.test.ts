@@ -36,7 +36,7 @@ describe('shownDefault', () => {
   });
 
   it('agrees with what every preset shows in its fields', () => {
-    for (const preset of ['quickstart', 'ppo-cartpole', 'swarm-v2-annealed']) {
+    for (const preset of ['quickstart', 'ppo-cartpole', 'swarm-annealed']) {
       const settings = resolveExperiment(preset).settings;
       for (const key of SETTING_KEYS) {
         const s = SETTINGS[key] as Setting;
@@ -89,9 +89,9 @@ describe('targetReached', () => {
 });
 
 describe('the progress bar counts to the run’s own budget', () => {
-  it('a swarm preset’s orchestrator updates (swarm-v2-scale: 60), else env steps', () => {
-    expect(runBudget(resolveExperiment('swarm-v2-scale').settings)).toBe(60);
-    expect(runBudget(resolveExperiment('swarm-v2-annealed', { 'swarm2.updates': 77 }).settings)).toBe(77);
+  it('a swarm preset’s orchestrator updates (swarm-scale: 60), else env steps', () => {
+    expect(runBudget(resolveExperiment('swarm-scale').settings)).toBe(60);
+    expect(runBudget(resolveExperiment('swarm-annealed', { 'swarm.updates': 77 }).settings)).toBe(77);
     expect(runBudget(resolveExperiment('quickstart', { 'run.envSteps': 4321 }).settings)).toBe(4321);
     for (const name of PRESET_NAMES) expect(Number.isInteger(runBudget(resolveExperiment(name).settings)), name).toBe(true);
   });

@@ -80,7 +80,7 @@ describe('time left: from the run’s own measured rate, within 25 % by mid-run 
   it('a swarm whose updates grow slower as it learns to delegate (1 s to 5 s each)', () => {
     const rng = new Rng(11);
     const updates = Array.from({ length: 60 }, (_, u) => ({ seconds: (1 + (4 * u) / 60) * (0.9 + 0.2 * rng.uniform()), units: 1 }));
-    const { estimate, truth } = estimateAtMidRun('swarm-v2-annealed', { 'swarm2.updates': 60 }, 'updates', { beforeLearner: 2, spawn: 20, updates });
+    const { estimate, truth } = estimateAtMidRun('swarm-annealed', { 'swarm.updates': 60 }, 'updates', { beforeLearner: 2, spawn: 20, updates });
     expect(estimate).not.toBeNull();
     expect(Math.abs(estimate! - truth) / truth).toBeLessThanOrEqual(0.25);
   });

@@ -4,7 +4,7 @@ import { optionText, shownDefault } from '../../../src/ui/components/settingText
 
 describe('optionText', () => {
   it('names algorithms by their label, not their key', () => {
-    expect(optionText('algorithm', 'swarm-v2')).toBe('Agent swarm (set policy, decomposition task, PPO)');
+    expect(optionText('algorithm', 'swarm')).toBe('Agent swarm (set policy, decomposition task, PPO)');
     expect(optionText('algorithm', 'ppo-continuous')).toBe('PPO (Gaussian)');
     expect(optionText('marl.env', 'simple_spread_v3')).toBe('cooperative navigation (simple_spread)');
   });
@@ -17,7 +17,7 @@ describe('optionText', () => {
 
   it('says a preset default of an enum setting in the same words as its options', () => {
     const algorithm = SETTINGS.algorithm as Setting;
-    expect(shownDefault(algorithm, 'swarm-v2', undefined, (o) => optionText('algorithm', o))).toBe(
+    expect(shownDefault(algorithm, 'swarm', undefined, (o) => optionText('algorithm', o))).toBe(
       'Default for this preset Agent swarm (set policy, decomposition task, PPO) (REINFORCE elsewhere).',
     );
   });

@@ -18,7 +18,7 @@ describe('"What am I looking at?" follows the open preset’s family', () => {
     expect(familyOf('td3-pendulum')).toBe('continuous');
     expect(familyOf('cql-pendulum')).toBe('offline');
     expect(familyOf('qmix-spread')).toBe('marl');
-    expect(familyOf('swarm-v2-annealed')).toBe('swarm');
+    expect(familyOf('swarm-annealed')).toBe('swarm');
   });
 
   it.each(FAMILIES)('%s: its own notes first, none of another family’s among them', (family) => {

@@ -100,7 +100,7 @@ const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>
   },
   swarm: {
     'loss-chart': {
-      what: `${DIAGNOSTICS} In the second agent swarm, subtasks per subagent above 1 means the orchestrator batches work into shared subagents (each result read costs context, so batching saves it), and context used near 1 means the context, not the step budget, decides how many subtasks get an answer.`,
+      what: `${DIAGNOSTICS} In the agent swarm, subtasks per subagent above 1 means the orchestrator batches work into shared subagents (each result read costs context, so batching saves it), and context used near 1 means the context, not the step budget, decides how many subtasks get an answer.`,
       good: 'Policy loss wobbles around a level; value loss falls as the value estimate learns; entropy falls slowly as the orchestrator grows sure of itself.',
       bad: 'Entropy at zero early (the orchestrator stopped exploring), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself).',
     },

@@ -3,7 +3,7 @@ import { DecompositionSim } from '../../../../src/envs/swarm/decomposition';
 import { expectedChainFloor } from '../../../../src/envs/swarm/decompositionFeatures';
 import { decompositionTaskFrom, generateDecomposition } from '../../../../src/envs/swarm/decompositionTask';
 import { BASELINES } from '../../../../src/swarm/baselines';
-import { FAST, player, simOf } from '../../swarm/decompFixtures';
+import { FAST, player, simOf } from '../../swarm/swarmFixtures';
 
 // The fixtures' skills: fast think 1, slow think 3, orchestrator think 2; setup 2.
 // Subtask 0 (size 4) with 1 (size 2) after it, and 2 (size 1) alone.
@@ -60,7 +60,7 @@ describe('the expected-steps floor of a decomposition task', () => {
 describe('swarm-baselines prints the floor beside the scripted orchestrators', () => {
   it('has one floor row per split, below serial', async () => {
     const { swarmBaselinesBenchmark } = await import('../../../../bench/swarmBaselines');
-    const { FLOOR_ROW } = await import('../../../../bench/swarmV2');
+    const { FLOOR_ROW } = await import('../../../../bench/swarmStory');
     const r = await swarmBaselinesBenchmark.run({ seeds: [], flags: { subtasks: '12' } });
     expect(r.table.split('\n').filter((line) => line.includes(FLOOR_ROW))).toHaveLength(2);
     const figures = r.figures as Record<string, { floor: { criticalOverSerial: number }; serial: { criticalOverSerial: number } }>;
@@ -74,8 +74,8 @@ describe('swarm-baselines prints the floor beside the scripted orchestrators', (
 
 describe('swarm-story --rows none', () => {
   it('trains no policy and prints the baselines and the floor on the evaluation tasks', async () => {
-    const { runSwarmV2Story, FLOOR_ROW } = await import('../../../../bench/swarmV2');
-    const r = await runSwarmV2Story({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10', detail: 'true' } });
+    const { runSwarmStory, FLOOR_ROW } = await import('../../../../bench/swarmStory');
+    const r = await runSwarmStory({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10', detail: 'true' } });
     const [main, detail] = r.table.split('\n\nWhere r_perf goes');
     const lines = main.split('\n').slice(2);
     expect(lines.map((l) => l.split('|')[2].trim())).toEqual(['baseline: serial', 'baseline: assign-all (default kind)', 'baseline: greedy', 'baseline: planner (smarter hand policy)', 'baseline: packer (fuller subagents, no second opinions)', 'baseline: fixed-table packer (routes by the prior means)', FLOOR_ROW]);
@@ -89,6 +89,6 @@ describe('swarm-story --rows none', () => {
     expect(serial[2]).toBe('baseline: serial');
     expect(Number(serial[6])).toBeGreaterThan(0); // claims submitted
     expect(Number(serial[7])).toBe(0); // subtasks assigned
-    await expect(runSwarmV2Story({ seeds: [], flags: { rows: 'none', detail: 'yes' } })).rejects.toThrow('--detail must be true or false, got yes');
+    await expect(runSwarmStory({ seeds: [], flags: { rows: 'none', detail: 'yes' } })).rejects.toThrow('--detail must be true or false, got yes');
   });
 });

@@ -8,43 +8,43 @@
  * r_parallel bounded, r_finish neutral when nothing is assigned).
  *
  * Every preset trains the SAME initial policy (seed aside) on the SAME rules; each preset's
- * description says exactly which settings differ from swarm-v2-annealed.
+ * description says exactly which settings differ from swarm-annealed.
  */
 import { defineAlgorithm } from '../algorithm';
 import { choice, int, live, num } from '../settingKinds';
 
 const SCHEDULES = ['linear', 'cosine', 'exponential', 'step', 'constant'] as const;
 /** Where the subagent kinds' skills come from: the hand table, measured from the shipped checkpoints, or drawn anew per task and hidden (latent). */
-export const SWARM_V2_SKILLS = ['table', 'checkpoints', 'latent'] as const;
+export const SWARM_SKILLS = ['table', 'checkpoints', 'latent'] as const;
 /** The annealed preset's settings; every other preset changes only what its description names. */
 const ANNEALED = {
   actors: 2,
   envsPerActor: 8,
   'run.envSteps': 5_000_000,
   'run.targetReturn': 1000,
-  'swarm2.subtasks': 40,
-  'swarm2.skills': 'latent',
-  'swarm2.lambda1': 0.3,
-  'swarm2.lambda1Schedule': 'linear',
-  'swarm2.lambda2': 0.3,
-  'swarm2.lambda2Schedule': 'linear',
+  'swarm.subtasks': 40,
+  'swarm.skills': 'latent',
+  'swarm.lambda1': 0.3,
+  'swarm.lambda1Schedule': 'linear',
+  'swarm.lambda2': 0.3,
+  'swarm.lambda2Schedule': 'linear',
 } as const;
 
-export const SWARM_V2 = defineAlgorithm({
-  id: 'swarm-v2',
-  prefix: 'swarm2',
+export const SWARM = defineAlgorithm({
+  id: 'swarm',
+  prefix: 'swarm',
   label: 'Agent swarm (set policy, decomposition task, PPO)',
   family: 'swarm',
-  loop: 'swarmV2',
+  loop: 'swarm',
   /** A minibatch of decisions: one episode per env, at most one decision per subtask and a few launches each. */
-  updateBatch: (s) => (s.actors * s.envsPerActor * Math.min(s['swarm2.maxDecisions'], s['swarm2.subtasks'] + 8)) / s['swarm2.numMinibatches'],
-  actor: 'DecompActor',
+  updateBatch: (s) => (s.actors * s.envsPerActor * Math.min(s['swarm.maxDecisions'], s['swarm.subtasks'] + 8)) / s['swarm.numMinibatches'],
+  actor: 'SwarmActor',
   network: null,
   settings: {
     subtasks: int('swarm task', 'Subtasks N', 4, 100, 40, 'Decomposition task: heterogeneous subtasks (lookup, search, reason; sizes 1-8; some in chains).'),
     chainFraction: num('swarm task', 'Share in chains', 0, 1, 0.3, 'Share of the subtasks linked in chains that must run in order.'),
     maxChainLength: int('swarm task', 'Longest chain', 2, 10, 3, 'Most links in one chain.'),
-    skills: choice('swarm agents', 'Subagent skills', SWARM_V2_SKILLS, 'table', "Skill profile of each subagent kind: the hand table, measured from the shipped checkpoints (public/subagents/manifest.json), or latent: drawn anew for every task from a prior (which kind is the specialist, how well its confidence is calibrated) and seen only through checks, agreements and latencies."),
+    skills: choice('swarm agents', 'Subagent skills', SWARM_SKILLS, 'table', "Skill profile of each subagent kind: the hand table, measured from the shipped checkpoints (public/subagents/manifest.json), or latent: drawn anew for every task from a prior (which kind is the specialist, how well its confidence is calibrated) and seen only through checks, agreements and latencies."),
     budgetFraction: num('swarm limits', 'Critical budget (× serial)', 0.02, 1, 0.25, 'Hard cap on the critical steps of an episode, as a fraction of the serial baseline; below the lower bound the run is refused.'),
     contextFraction: num('swarm limits', 'Context (× one result per subtask)', 0.05, 4, 0.8, 'Orchestrator context, as a fraction of Σ (2 + size): what reading one result per subtask would take.'),
     subagentStepCap: int('swarm limits', 'Subagent step cap', 4, 500, 64, 'Steps one subagent may run; later items time out.'),
@@ -67,40 +67,40 @@ export const SWARM_V2 = defineAlgorithm({
   },
   presets: [
     {
-      name: 'swarm-v2-annealed',
+      name: 'swarm-annealed',
       title: 'Agent swarm: λ1, λ2 annealed to zero',
       description: 'The reference: 120 updates, λ1 = λ2 = 0.3, both linear to zero over the first 60, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task; each decision gets the reward to go of its stage (a launch and the assignments it ran), judged against a learned critic (the value head).',
       settings: { ...ANNEALED },
     },
     {
-      name: 'swarm-v2-no-shaping',
+      name: 'swarm-no-shaping',
       title: 'Agent swarm: no shaping',
-      description: 'Only change from swarm-v2-annealed: λ1 = λ2 = 0 (r_perf alone).',
-      settings: { ...ANNEALED, 'swarm2.lambda1': 0, 'swarm2.lambda2': 0 },
+      description: 'Only change from swarm-annealed: λ1 = λ2 = 0 (r_perf alone).',
+      settings: { ...ANNEALED, 'swarm.lambda1': 0, 'swarm.lambda2': 0 },
     },
     {
-      name: 'swarm-v2-lambda1-only',
+      name: 'swarm-lambda1-only',
       title: 'Agent swarm: λ1 only',
-      description: 'Only change from swarm-v2-annealed: λ2 = 0 (r_parallel annealed as there, no r_finish).',
-      settings: { ...ANNEALED, 'swarm2.lambda2': 0 },
+      description: 'Only change from swarm-annealed: λ2 = 0 (r_parallel annealed as there, no r_finish).',
+      settings: { ...ANNEALED, 'swarm.lambda2': 0 },
     },
     {
-      name: 'swarm-v2-lambda2-only',
+      name: 'swarm-lambda2-only',
       title: 'Agent swarm: λ2 only',
-      description: 'Only change from swarm-v2-annealed: λ1 = 0 (r_finish annealed as there, no r_parallel).',
-      settings: { ...ANNEALED, 'swarm2.lambda1': 0 },
+      description: 'Only change from swarm-annealed: λ1 = 0 (r_finish annealed as there, no r_parallel).',
+      settings: { ...ANNEALED, 'swarm.lambda1': 0 },
     },
     {
-      name: 'swarm-v2-constant-lambda1',
+      name: 'swarm-constant-lambda1',
       title: 'Agent swarm: λ1 never anneals',
-      description: 'Only change from swarm-v2-annealed: the λ1 schedule is constant (λ1 stays 0.3).',
-      settings: { ...ANNEALED, 'swarm2.lambda1Schedule': 'constant' },
+      description: 'Only change from swarm-annealed: the λ1 schedule is constant (λ1 stays 0.3).',
+      settings: { ...ANNEALED, 'swarm.lambda1Schedule': 'constant' },
     },
     {
-      name: 'swarm-v2-scale',
+      name: 'swarm-scale',
       title: 'Agent swarm: 100 subtasks, up to 100 subagents',
-      description: 'Changes from swarm-v2-annealed: 100 subtasks (serial baseline near 1,500 steps), decision cap 500, 1 actor × 4 episodes per update, 60 updates (λ1, λ2 to zero over the first 30).',
-      settings: { ...ANNEALED, actors: 1, envsPerActor: 4, 'swarm2.subtasks': 100, 'swarm2.maxDecisions': 500, 'swarm2.updates': 60, 'swarm2.annealUpdates': 30 },
+      description: 'Changes from swarm-annealed: 100 subtasks (serial baseline near 1,500 steps), decision cap 500, 1 actor × 4 episodes per update, 60 updates (λ1, λ2 to zero over the first 30).',
+      settings: { ...ANNEALED, actors: 1, envsPerActor: 4, 'swarm.subtasks': 100, 'swarm.maxDecisions': 500, 'swarm.updates': 60, 'swarm.annealUpdates': 30 },
     },
   ],
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DecompTaskSpec } from '../../../src/swarm/decompActor';
-import { buildDecompTrace, playTracedDecompEpisode } from '../../../src/swarm/decompTrace';
+import type { SwarmTaskSpec } from '../../../src/swarm/swarmActor';
+import { buildSwarmTrace, playTracedSwarmEpisode } from '../../../src/swarm/swarmTrace';
 import { decodeSetAction, SP_MASK_OFFSET, SP_NUM_ACTIONS, SP_SEGMENTS } from '../../../src/swarm/setActions';
-import { HAND_STAGES, handEpisode, NO_CAPS } from './fixtures/decompTraceEpisode';
+import { HAND_STAGES, handEpisode, NO_CAPS } from './fixtures/swarmTraceEpisode';
 
-describe('swarm-v2 episode trace (hand-made episode)', () => {
-  const trace = buildDecompTrace(handEpisode(), NO_CAPS);
+describe('swarm episode trace (hand-made episode)', () => {
+  const trace = buildSwarmTrace(handEpisode(), NO_CAPS);
 
   it('places every stage and subagent on the critical-step axis', () => {
     expect(trace.stages.map((s) => [s.kind, s.start, s.end])).toEqual([
@@ -48,18 +48,18 @@ describe('swarm-v2 episode trace (hand-made episode)', () => {
       { ...HAND_STAGES[0], subagents: [HAND_STAGES[0].subagents[0], { kind: 'small', items: [0], outcomes: ['completed' as const], steps: 3, context: 4 }] },
       { ...HAND_STAGES[5], index: 1, criticalStepsSoFar: 8 },
     ];
-    const t = buildDecompTrace({ ...handEpisode(dup), checkedClaims: [] }, NO_CAPS);
+    const t = buildSwarmTrace({ ...handEpisode(dup), checkedClaims: [] }, NO_CAPS);
     expect(t.subagents).toHaveLength(2);
     expect(t.retries).toEqual([]);
   });
 
   it('keeps within its caps and says so', () => {
-    const t = buildDecompTrace(handEpisode(), { stages: 2, subagents: 10, items: 10 });
+    const t = buildSwarmTrace(handEpisode(), { stages: 2, subagents: 10, items: 10 });
     expect(t.stages).toHaveLength(2);
     expect(t.subagents.map((a) => a.id)).toEqual([0, 1]);
     expect(t.checks).toHaveLength(1);
     expect(t.truncated).toBe(true);
-    const fewItems = buildDecompTrace(handEpisode(), { stages: 10, subagents: 10, items: 2 });
+    const fewItems = buildSwarmTrace(handEpisode(), { stages: 10, subagents: 10, items: 2 });
     expect(fewItems.subagents.map((a) => a.id)).toEqual([0]);
     expect(fewItems.truncated).toBe(true);
     // The totals still describe the whole episode.
@@ -67,8 +67,8 @@ describe('swarm-v2 episode trace (hand-made episode)', () => {
   });
 });
 
-describe('swarm-v2 traced episode (real sim, scripted policy)', () => {
-  const spec: DecompTaskSpec = { task: { numSubtasks: 12 }, rules: {}, maxDecisions: 80 };
+describe('swarm traced episode (real sim, scripted policy)', () => {
+  const spec: SwarmTaskSpec = { task: { numSubtasks: 12 }, rules: {}, maxDecisions: 80 };
   const legal = (obs: Float32Array, type: keyof typeof SP_SEGMENTS) => {
     const { offset, length } = SP_SEGMENTS[type];
     for (let j = offset; j < offset + length; j++) if (obs[SP_MASK_OFFSET + j] > 0) return j;
@@ -100,8 +100,8 @@ describe('swarm-v2 traced episode (real sim, scripted policy)', () => {
   };
 
   it('records whose claim each check looked at, matching the sim', async () => {
-    const ep = await playTracedDecompEpisode(spec, 3, script(), 'greedy');
-    const t = buildDecompTrace(ep, NO_CAPS);
+    const ep = await playTracedSwarmEpisode(spec, 3, script(), 'greedy');
+    const t = buildSwarmTrace(ep, NO_CAPS);
     expect(t.stages).toHaveLength(ep.outcome.stages.length);
     expect(t.checks.length).toBe(ep.outcome.nChecks);
     expect(t.checks.filter((c) => !c.passed).length).toBe(ep.outcome.nChecksWrong);
@@ -118,6 +118,6 @@ describe('swarm-v2 traced episode (real sim, scripted policy)', () => {
     }
     expect(t.stages[t.stages.length - 1].end).toBe(ep.outcome.criticalSteps);
     // Replaying the same script on the same task gives the same trace.
-    expect(buildDecompTrace(await playTracedDecompEpisode(spec, 3, script(), 'greedy'), NO_CAPS)).toEqual(t);
+    expect(buildSwarmTrace(await playTracedSwarmEpisode(spec, 3, script(), 'greedy'), NO_CAPS)).toEqual(t);
   });
 });

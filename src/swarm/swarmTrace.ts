@@ -1,5 +1,5 @@
 /**
- * Episode traces of the second swarm (decomposition task): who did what along the critical-step
+ * Episode traces of the swarm (decomposition task): who did what along the critical-step
  * axis, as plain data for the timeline and the run file.
  *
  * Times follow the sim's critical steps (Kimi K2.5: Σ_t S_main(t) + max_i S_sub,i(t)). A stage t
@@ -17,11 +17,11 @@
 import { deriveSeed, Rng } from '../core/rng';
 import { ORCHESTRATOR_KIND } from '../envs/swarm/decompositionSkills';
 import type { DecompositionOutcome } from '../envs/swarm/decomposition';
-import { makeDecompSim, type DecompTaskSpec } from './decompActor';
+import { makeSwarmSim, type SwarmTaskSpec } from './swarmActor';
 import { applySetAction, decodeSetAction, encodeSetObservation, SP_OBS_DIM } from './setActions';
-import type { DecompTrace, DecompTraceCheck, DecompTraceRetry, DecompTraceStage, DecompTraceSubagent, RetryReason } from '../runs/traces';
+import type { SwarmTrace, SwarmTraceCheck, SwarmTraceRetry, SwarmTraceStage, SwarmTraceSubagent, RetryReason } from '../runs/traces';
 
-export type { DecompTrace, DecompTraceCheck, DecompTraceRetry, DecompTraceStage, DecompTraceSubagent, DecompTraceTotals, RetryReason } from '../runs/traces';
+export type { SwarmTrace, SwarmTraceCheck, SwarmTraceRetry, SwarmTraceStage, SwarmTraceSubagent, SwarmTraceTotals, RetryReason } from '../runs/traces';
 
 /** The claim a check stage looked at: who made it and in which stage. */
 export interface CheckedClaim {
@@ -31,34 +31,34 @@ export interface CheckedClaim {
 }
 
 /** A played episode as the trace builder reads it. */
-export interface TracedDecompEpisode {
+export interface TracedSwarmEpisode {
   outcome: DecompositionOutcome;
   kinds: readonly string[];
   numSubtasks: number;
-  mode: DecompTrace['mode'];
+  mode: SwarmTrace['mode'];
   taskSeed: number;
   decisions: number;
   capped: boolean;
   checkedClaims: readonly CheckedClaim[];
 }
 
-export interface DecompTraceCaps {
+export interface SwarmTraceCaps {
   stages: number;
   subagents: number;
   items: number;
 }
 
-export function buildDecompTrace(ep: TracedDecompEpisode, caps: DecompTraceCaps): DecompTrace {
+export function buildSwarmTrace(ep: TracedSwarmEpisode, caps: SwarmTraceCaps): SwarmTrace {
   const o = ep.outcome;
   const claimOf = new Map(ep.checkedClaims.map((c) => [c.checkStage, c]));
-  const stages: DecompTraceStage[] = [];
-  const subagents: DecompTraceSubagent[] = [];
-  const checks: DecompTraceCheck[] = [];
-  const retries: DecompTraceRetry[] = [];
+  const stages: SwarmTraceStage[] = [];
+  const subagents: SwarmTraceSubagent[] = [];
+  const checks: SwarmTraceCheck[] = [];
+  const retries: SwarmTraceRetry[] = [];
   // Per subtask: the stage of its last attempt, whether that attempt brought a claim, a failed check since.
   const last = new Map<number, { stage: number; claimed: boolean; refuted: boolean }>();
   // Subagent ids by stage, for finding whose claim a check looked at.
-  const byStage = new Map<number, DecompTraceSubagent[]>();
+  const byStage = new Map<number, SwarmTraceSubagent[]>();
   let items = 0;
   let truncated = false;
   let prevEnd = 0;
@@ -83,13 +83,13 @@ export function buildDecompTrace(ep: TracedDecompEpisode, caps: DecompTraceCaps)
     prevEnd = r.criticalStepsSoFar;
     stages.push({ index: r.index, kind: r.kind, start, mainSteps: r.mainSteps, end: r.criticalStepsSoFar, subtask: r.subtask, result: r.result });
     if (r.kind === 'launch') {
-      const list: DecompTraceSubagent[] = [];
+      const list: SwarmTraceSubagent[] = [];
       for (const s of r.subagents) {
         if (subagents.length >= caps.subagents || items + s.items.length > caps.items) {
           truncated = true;
           break;
         }
-        const a: DecompTraceSubagent = {
+        const a: SwarmTraceSubagent = {
           id: subagents.length,
           kind: s.kind,
           stage: r.index,
@@ -153,11 +153,11 @@ export type DecideOne = (obs: Float32Array) => Promise<number> | number;
 
 /**
  * Play one episode of task `taskSeed` under `spec` with `decide`, with the same decision cap as a
- * DecompActor (at the cap the pending plan is launched, then finish), noting before each check
+ * SwarmActor (at the cap the pending plan is launched, then finish), noting before each check
  * which claim it looks at (the sim's current claim then: its maker and stage).
  */
-export async function playTracedDecompEpisode(spec: DecompTaskSpec, taskSeed: number, decide: DecideOne, mode: DecompTrace['mode']): Promise<TracedDecompEpisode> {
-  const sim = makeDecompSim(spec, taskSeed);
+export async function playTracedSwarmEpisode(spec: SwarmTaskSpec, taskSeed: number, decide: DecideOne, mode: SwarmTrace['mode']): Promise<TracedSwarmEpisode> {
+  const sim = makeSwarmSim(spec, taskSeed);
   const obs = new Float32Array(SP_OBS_DIM);
   const checkedClaims: CheckedClaim[] = [];
   let decisions = 0;
@@ -187,11 +187,11 @@ export async function playTracedDecompEpisode(spec: DecompTaskSpec, taskSeed: nu
 }
 
 /** The trace's task seed at an update: its own stream, so it is never a training task of that update. */
-export function decompTraceSeed(seed: number, update: number): number {
+export function swarmTraceSeed(seed: number, update: number): number {
   return deriveSeed(seed, 0x7ace, update);
 }
 
 /** A fresh random stream for the traced episode's sampled actions (the learner's own is left alone). */
-export function decompTraceRng(seed: number, update: number): Rng {
+export function swarmTraceRng(seed: number, update: number): Rng {
   return new Rng(deriveSeed(seed, 0x7ace, update, 1));
 }

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/config/config';
-import { RECORD_LIMITS, type DecompTraceRecord } from '../../../src/runs/records';
+import { RECORD_LIMITS, type SwarmTraceRecord } from '../../../src/runs/records';
 import { exportRunFile, isPersisted, parseRunFile, type SavedRun } from '../../../src/runs/runFile';
-import { buildDecompTrace } from '../../../src/swarm/decompTrace';
-import { handEpisode, NO_CAPS } from '../swarm/fixtures/decompTraceEpisode';
+import { buildSwarmTrace } from '../../../src/swarm/swarmTrace';
+import { handEpisode, NO_CAPS } from '../swarm/fixtures/swarmTraceEpisode';
 
-const record = (): DecompTraceRecord => ({ type: 'decompTrace', update: 10, trace: buildDecompTrace(handEpisode(), NO_CAPS) });
+const record = (): SwarmTraceRecord => ({ type: 'swarmTrace', update: 10, trace: buildSwarmTrace(handEpisode(), NO_CAPS) });
 
 const run = (records: SavedRun['records']): SavedRun => ({
   id: 'v2',
-  name: 'swarm v2',
+  name: 'swarm',
   createdAt: 1_700_000_000_000,
   status: 'done',
-  config: resolveExperiment('swarm-v2-annealed', { seed: 3 }),
+  config: resolveExperiment('swarm-annealed', { seed: 3 }),
   records,
 });
 
-describe('swarm-v2 trace records in run files', () => {
+describe('swarm trace records in run files', () => {
   it('are kept with the run and round-trip exactly', () => {
     expect(isPersisted(record())).toBe(true);
     expect(parseRunFile(exportRunFile(run([record()])))).toEqual({ ok: true, run: run([record()]) });
@@ -25,7 +25,7 @@ describe('swarm-v2 trace records in run files', () => {
   it('refuse a trace past its caps or with a bad field, naming it', () => {
     const tooMany = JSON.parse(exportRunFile(run([record()])));
     const sub = tooMany.run.records[0].trace.subagents[0];
-    tooMany.run.records[0].trace.subagents = Array.from({ length: RECORD_LIMITS.decompTraceSubagents + 1 }, (_, id) => ({ ...sub, id }));
+    tooMany.run.records[0].trace.subagents = Array.from({ length: RECORD_LIMITS.swarmTraceSubagents + 1 }, (_, id) => ({ ...sub, id }));
     expect(parseRunFile(JSON.stringify(tooMany))).toMatchObject({ ok: false, reason: expect.stringContaining('run.records.0.trace.subagents') });
 
     const items = JSON.parse(exportRunFile(run([record()])));

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildDecompTrace } from '../../../src/swarm/decompTrace';
-import { decompCaption, decompFigures, decompRows, kindColor, lambdaPhase, tickStep, type ShapingSettings } from '../../../src/ui/components/SwarmTimeline';
-import { handEpisode, NO_CAPS } from '../swarm/fixtures/decompTraceEpisode';
+import { buildSwarmTrace } from '../../../src/swarm/swarmTrace';
+import { swarmCaption, swarmFigures, swarmRows, kindColor, lambdaPhase, tickStep, type ShapingSettings } from '../../../src/ui/components/SwarmTimeline';
+import { handEpisode, NO_CAPS } from '../swarm/fixtures/swarmTraceEpisode';
 
-describe('swarm-v2 timeline layout', () => {
-  const trace = buildDecompTrace(handEpisode(), NO_CAPS);
+describe('swarm timeline layout', () => {
+  const trace = buildSwarmTrace(handEpisode(), NO_CAPS);
 
   it('draws the orchestrator, then one row per subagent labelled with its kind', () => {
-    const { rows, hidden } = decompRows(trace);
+    const { rows, hidden } = swarmRows(trace);
     expect(rows.map((r) => r.label)).toEqual(['orchestrator', 'large #0', 'small #1', 'small #2', 'searcher #3']);
     expect(hidden).toBe(0);
     // The orchestrator's own steps in each stage: launch 0-1, checks 7-9 and 9-11, launch 11-12, direct 17-21, finish 21-22.
@@ -18,7 +18,7 @@ describe('swarm-v2 timeline layout', () => {
   });
 
   it('marks checks on the row of the subagent whose claim was checked, and retries where the work was given again', () => {
-    const { rows } = decompRows(trace);
+    const { rows } = swarmRows(trace);
     expect(rows[1].marks.map((m) => [m.type, m.at])).toEqual([['fail', 9], ['pass', 11]]);
     expect(rows[3].marks.map((m) => [m.type, m.at])).toEqual([['retry', 12], ['retry', 12]]);
     // The direct retry of subtask 3 is the orchestrator's own: a second opinion on the searcher's unchecked claim.
@@ -29,7 +29,7 @@ describe('swarm-v2 timeline layout', () => {
   });
 
   it('leaves rows past the cap out and counts them', () => {
-    const { rows, hidden } = decompRows(trace, 2);
+    const { rows, hidden } = swarmRows(trace, 2);
     expect(rows.map((r) => r.label)).toEqual(['orchestrator', 'large #0', 'small #1']);
     expect(hidden).toBe(2);
     // Marks of subagents not drawn are not moved elsewhere.
@@ -37,13 +37,13 @@ describe('swarm-v2 timeline layout', () => {
   });
 
   it('numbers stages from 1 in every tooltip', () => {
-    const { rows } = decompRows(trace);
+    const { rows } = swarmRows(trace);
     expect(rows[0].bars[0].title).toBe('stage 1: launch, 1 steps');
     expect(rows[4].bars[0].title).toContain('searcher #3, stage 4:');
   });
 
   it('says what happened in plain words, leaving the figures to the figure line', () => {
-    const text = decompCaption(trace);
+    const text = swarmCaption(trace);
     expect(text).toContain('created 4 subagents (1 large, 2 small, 1 searcher) over 6 stages');
     expect(text).toContain('worked on 1 subtask itself');
     expect(text).toContain('checked 2 claims: 1 right, 1 wrong');
@@ -54,7 +54,7 @@ describe('swarm-v2 timeline layout', () => {
   });
 
   it('names each figure once: critical steps (with its share of serial), the hard budget, the serial baseline, r_perf', () => {
-    const figures = decompFigures(trace);
+    const figures = swarmFigures(trace);
     expect(figures.map((f) => [f.name, f.value])).toEqual([
       ['critical steps', '22 (0.28 × serial)'],
       ['hard budget', '30'],

@@ -1,7 +1,7 @@
 /**
  * The swarm's learner: the set-policy orchestrator (src/swarm/setPolicy.ts) trained with the
  * engine's PPO (src/algorithms/ppo.ts, through the Agent), the actors that own the decomposition
- * episodes, and the central inference that answers them (src/swarm/decompRollouts.ts).
+ * episodes, and the central inference that answers them (src/swarm/swarmRollouts.ts).
  *
  * The reward (Kimi K2.5, section 3; src/swarm/parlReward.ts), with t the number of updates done:
  *   r = λ1(t)·r_parallel + λ2(t)·r_finish + r_perf,   λi(t) = scheduleValue(schedule_i, t)
@@ -29,8 +29,8 @@ import { Agent } from '../core/agent';
 import { Rng, deriveSeed } from '../core/rng';
 import { Ppo, type PpoBatch } from '../algorithms/ppo';
 import type { SwarmEpisodeStats } from '../runs/records';
-import { DecompActor, makeDecompSim, type DecompEpisodeOutcome, type DecompPending, type DecompTaskSpec } from './decompActor';
-import { collectDecompRollouts, SetInference, type DecisionMode, type DecompActors, type DecompEpisode, type DecompRollouts } from './decompRollouts';
+import { SwarmActor, makeSwarmSim, type SwarmEpisodeOutcome, type SwarmPending, type SwarmTaskSpec } from './swarmActor';
+import { collectSwarmRollouts, SetInference, type DecisionMode, type SwarmActors, type SwarmEpisode, type SwarmRollouts } from './swarmRollouts';
 import { decisionRewards, type CreditWeights } from './decisionCredit';
 import { parlRewardForOutcome } from './parlReward';
 import { lambdasAt } from './schedules';
@@ -51,8 +51,8 @@ function emptyDecisionRows(B: number, obsDim: number) {
   };
 }
 
-export interface DecompTrainingOptions {
-  spec: DecompTaskSpec;
+export interface SwarmTrainingOptions {
+  spec: SwarmTaskSpec;
   seed: number;
   hidden: number;
   lr: number;
@@ -72,30 +72,30 @@ export interface DecompTrainingOptions {
 }
 
 /** Rejects training settings the learner cannot use, with a message saying which. */
-export function validateCreditOptions(o: Pick<DecompTrainingOptions, 'vfCoef' | 'gaeLambda'>): void {
-  if (o.vfCoef !== undefined && !(Number.isFinite(o.vfCoef) && o.vfCoef > 0)) throw new Error(`swarm-v2: vfCoef must be a positive number, got ${o.vfCoef}`);
+export function validateCreditOptions(o: Pick<SwarmTrainingOptions, 'vfCoef' | 'gaeLambda'>): void {
+  if (o.vfCoef !== undefined && !(Number.isFinite(o.vfCoef) && o.vfCoef > 0)) throw new Error(`swarm: vfCoef must be a positive number, got ${o.vfCoef}`);
   const lambda = o.gaeLambda ?? 1;
-  if (!(lambda >= 0 && lambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${lambda}`);
+  if (!(lambda >= 0 && lambda <= 1)) throw new Error(`swarm: gaeLambda must be in [0, 1], got ${lambda}`);
 }
 
 /** The task spec the actors need: they record what each decision launched, created and got back (decisionCredit.ts). */
-export function actorSpecOf(o: Pick<DecompTrainingOptions, 'spec'>): DecompTaskSpec {
+export function actorSpecOf(o: Pick<SwarmTrainingOptions, 'spec'>): SwarmTaskSpec {
   return { ...o.spec, recordCredit: true };
 }
 
-/** Local actors (in the learner's thread): the same calls a pool of remote DecompActors answers. */
-export class LocalDecompActors implements DecompActors {
-  private readonly actors: DecompActor[];
-  constructor(spec: DecompTaskSpec, count: number, seed: number) {
-    this.actors = Array.from({ length: count }, (_, actorIndex) => new DecompActor({ spec, actorIndex, seed }));
+/** Local actors (in the learner's thread): the same calls a pool of remote SwarmActors answers. */
+export class LocalSwarmActors implements SwarmActors {
+  private readonly actors: SwarmActor[];
+  constructor(spec: SwarmTaskSpec, count: number, seed: number) {
+    this.actors = Array.from({ length: count }, (_, actorIndex) => new SwarmActor({ spec, actorIndex, seed }));
   }
   get size(): number {
     return this.actors.length;
   }
-  async start(i: number, update: number, episodes: number, taskSeeds: number[] | null): Promise<DecompPending> {
+  async start(i: number, update: number, episodes: number, taskSeeds: number[] | null): Promise<SwarmPending> {
     return this.actors[i].start(update, episodes, taskSeeds);
   }
-  async advance(i: number, actions: Int32Array): Promise<DecompPending> {
+  async advance(i: number, actions: Int32Array): Promise<SwarmPending> {
     return this.actors[i].advance(actions);
   }
 }
@@ -105,16 +105,16 @@ export class LocalDecompActors implements DecompActors {
  * bound, an unknown subagent kind, a bad limit all throw here, with the sim's message), and the
  * set policy must fit the kinds. Tries the first task seed of the run.
  */
-export function validateDecompSpec(spec: DecompTaskSpec, seed: number): void {
-  const sim = makeDecompSim(spec, deriveSeed(seed, 0xd2, 0, 0, 0));
-  if (sim.subagentKinds.length > SP_MAX_KINDS) throw new Error(`swarm-v2: at most ${SP_MAX_KINDS} subagent kinds, got ${sim.subagentKinds.length}`);
-  if (!(Number.isInteger(spec.maxDecisions) && spec.maxDecisions >= 1)) throw new Error(`swarm-v2: maxDecisions must be a positive integer, got ${spec.maxDecisions}`);
+export function validateSwarmSpec(spec: SwarmTaskSpec, seed: number): void {
+  const sim = makeSwarmSim(spec, deriveSeed(seed, 0xd2, 0, 0, 0));
+  if (sim.subagentKinds.length > SP_MAX_KINDS) throw new Error(`swarm: at most ${SP_MAX_KINDS} subagent kinds, got ${sim.subagentKinds.length}`);
+  if (!(Number.isInteger(spec.maxDecisions) && spec.maxDecisions >= 1)) throw new Error(`swarm: maxDecisions must be a positive integer, got ${spec.maxDecisions}`);
   const perTask = spec.episodesPerTask ?? 1;
-  if (!(Number.isInteger(perTask) && perTask >= 1)) throw new Error(`swarm-v2: episodesPerTask must be a positive integer, got ${perTask}`);
+  if (!(Number.isInteger(perTask) && perTask >= 1)) throw new Error(`swarm: episodesPerTask must be a positive integer, got ${perTask}`);
 }
 
 /** The figures of one episode, with the PARL reward at λ1, λ2 (the 'swarm' record's shape). */
-export function decompEpisodeStats(o: DecompEpisodeOutcome, w: CreditWeights): SwarmEpisodeStats {
+export function swarmEpisodeStats(o: SwarmEpisodeOutcome, w: CreditWeights): SwarmEpisodeStats {
   const r = parlRewardForOutcome(o, w);
   const launched = o.launches.filter((n) => n > 0);
   return {
@@ -137,7 +137,7 @@ export function decompEpisodeStats(o: DecompEpisodeOutcome, w: CreditWeights): S
 }
 
 /** Each decision's return G_t: the reward to go of its stage (see the file comment). */
-export function decisionRewardsToGo(e: DecompEpisode, w: CreditWeights): Float64Array {
+export function decisionRewardsToGo(e: SwarmEpisode, w: CreditWeights): Float64Array {
   return stageReturns(e, w).g;
 }
 
@@ -145,11 +145,11 @@ export function decisionRewardsToGo(e: DecompEpisode, w: CreditWeights): Float64
  * G_t, each decision's stage (its launch's index, T for the decision cap's launch, else its own
  * index) and the episode's reward Σ_s ρ_s (r_perf at the end included).
  */
-export function stageReturns(e: DecompEpisode, w: CreditWeights): { g: Float64Array; stage: Int32Array; total: number } {
+export function stageReturns(e: SwarmEpisode, w: CreditWeights): { g: Float64Array; stage: Int32Array; total: number } {
   const c = e.credit;
-  if (!c) throw new Error("swarm-v2: the learner needs the episode's credit parts (an actor that records them)");
+  if (!c) throw new Error("swarm: the learner needs the episode's credit parts (an actor that records them)");
   const T = e.decisions.length;
-  if (c.assigned.length !== T) throw new Error(`swarm-v2: credit for ${c.assigned.length} decisions, the episode has ${T}`);
+  if (c.assigned.length !== T) throw new Error(`swarm: credit for ${c.assigned.length} decisions, the episode has ${T}`);
   const r = decisionRewards(c, w);
   // An assignment's stage is its launch (T: the decision cap's launch); any other decision is its own.
   const stageOf = (t: number) => (c.launchedBy[t] >= 0 ? c.launchedBy[t] : c.assigned[t] ? T : t);
@@ -170,7 +170,7 @@ export function stageReturns(e: DecompEpisode, w: CreditWeights): { g: Float64Ar
 /** Writes an episode's decisions (s_t, a_t, log π_old(a_t|s_t), V_old(s_t)) into the batch rows from `row` on; returns the next row. */
 function writeDecisions(
   rows: Pick<ReturnType<typeof emptyDecisionRows>, 'obs' | 'actions' | 'logProbs' | 'values'>,
-  decisions: DecompEpisode['decisions'],
+  decisions: SwarmEpisode['decisions'],
   row: number,
 ): number {
   for (const d of decisions) {
@@ -184,17 +184,17 @@ function writeDecisions(
 }
 
 /** The PPO batch of the episodes (stage returns, GAE(λ) against the value head, see the file comment); null with none. */
-export function buildDecompBatch(
-  episodes: readonly DecompEpisode[],
+export function buildSwarmBatch(
+  episodes: readonly SwarmEpisode[],
   w: CreditWeights,
   gaeLambda = 1,
 ): { batch: PpoBatch; stats: SwarmEpisodeStats[]; lengths: number[] } | null {
-  if (!(gaeLambda >= 0 && gaeLambda <= 1)) throw new Error(`swarm-v2: gaeLambda must be in [0, 1], got ${gaeLambda}`);
+  if (!(gaeLambda >= 0 && gaeLambda <= 1)) throw new Error(`swarm: gaeLambda must be in [0, 1], got ${gaeLambda}`);
   if (episodes.length === 0) return null;
   const parts = episodes.map((e) => stageReturns(e, w));
-  const stats = episodes.map((e) => decompEpisodeStats(e.outcome, w));
+  const stats = episodes.map((e) => swarmEpisodeStats(e.outcome, w));
   episodes.forEach((_e, k) => {
-    if (Math.abs(parts[k].total - stats[k].total) > 1e-6) throw new Error(`swarm-v2: the decisions' rewards sum to ${parts[k].total}, the episode's reward is ${stats[k].total}`);
+    if (Math.abs(parts[k].total - stats[k].total) > 1e-6) throw new Error(`swarm: the decisions' rewards sum to ${parts[k].total}, the episode's reward is ${stats[k].total}`);
   });
   const B = episodes.reduce((n, e) => n + e.decisions.length, 0);
   const { obs, actions, logProbs, values, advantages, returns } = emptyDecisionRows(B, SP_OBS_DIM);
@@ -216,7 +216,7 @@ export function buildDecompBatch(
 }
 
 /** Means over an update's episodes (the update record's swarm metrics). */
-export function decompUpdateMetrics(stats: readonly SwarmEpisodeStats[], outcomes: readonly DecompEpisodeOutcome[]): Record<string, number> {
+export function swarmUpdateMetrics(stats: readonly SwarmEpisodeStats[], outcomes: readonly SwarmEpisodeOutcome[]): Record<string, number> {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   return {
     rPerf: mean(stats.map((x) => x.rPerf)),
@@ -236,19 +236,19 @@ export function decompUpdateMetrics(stats: readonly SwarmEpisodeStats[], outcome
   };
 }
 
-export interface DecompUpdateResult {
+export interface SwarmUpdateResult {
   update: number;
   lambda1: number;
   lambda2: number;
   stats: SwarmEpisodeStats[];
-  outcomes: DecompEpisodeOutcome[];
+  outcomes: SwarmEpisodeOutcome[];
   lengths: number[];
   metrics: Record<string, number>;
-  rollouts: DecompRollouts;
+  rollouts: SwarmRollouts;
   seconds: number;
 }
 
-export class DecompLearner {
+export class SwarmLearner {
   readonly model: SetPolicyModel;
   readonly agent: Agent<PpoBatch>;
   private schedules: LambdaSchedules;
@@ -256,15 +256,15 @@ export class DecompLearner {
   updatesDone = 0;
 
   /** Validates the spec first (bad input is rejected before any network is built). */
-  static create(o: DecompTrainingOptions, actors?: DecompActors): DecompLearner {
-    validateDecompSpec(o.spec, o.seed);
+  static create(o: SwarmTrainingOptions, actors?: SwarmActors): SwarmLearner {
+    validateSwarmSpec(o.spec, o.seed);
     validateCreditOptions(o);
-    return new DecompLearner(o, actors ?? new LocalDecompActors(actorSpecOf(o), o.actors, o.seed));
+    return new SwarmLearner(o, actors ?? new LocalSwarmActors(actorSpecOf(o), o.actors, o.seed));
   }
 
   private constructor(
-    readonly options: DecompTrainingOptions,
-    readonly actors: DecompActors,
+    readonly options: SwarmTrainingOptions,
+    readonly actors: SwarmActors,
   ) {
     this.model = new SetPolicyModel({ hidden: options.hidden, seed: options.seed });
     const ppo = new Ppo(this.model, {
@@ -289,14 +289,14 @@ export class DecompLearner {
   }
 
   /** One update: collect every actor's episodes (central inference), then one PPO update. */
-  async update(): Promise<DecompUpdateResult> {
+  async update(): Promise<SwarmUpdateResult> {
     const t0 = performance.now();
     const u = this.updatesDone;
     const lambdas = lambdasAt(this.schedules, u);
     this.inference.mode = 'sample';
-    const rollouts = await collectDecompRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
+    const rollouts = await collectSwarmRollouts(this.actors, this.inference, { update: u, episodesPerActor: this.options.episodesPerActor });
     const w: CreditWeights = { ...lambdas, parallelCap: this.options.parallelCap };
-    const built = buildDecompBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1);
+    const built = buildSwarmBatch(rollouts.episodes, w, this.options.gaeLambda ?? 1);
     let metrics: Record<string, number> = {};
     if (built) {
       this.model.activeRows = activeRowsOf(built.batch.obs, built.batch.batchSize);
@@ -315,7 +315,7 @@ export class DecompLearner {
       stats,
       outcomes,
       lengths: built?.lengths ?? [],
-      metrics: { ...metrics, ...lambdas, ...decompUpdateMetrics(stats, outcomes), forwardCalls: rollouts.forwardCalls, ticks: rollouts.ticks, forwardCallsPerTick: rollouts.forwardCalls / Math.max(1, rollouts.ticks) },
+      metrics: { ...metrics, ...lambdas, ...swarmUpdateMetrics(stats, outcomes), forwardCalls: rollouts.forwardCalls, ticks: rollouts.ticks, forwardCallsPerTick: rollouts.forwardCalls / Math.max(1, rollouts.ticks) },
       rollouts,
       seconds: (performance.now() - t0) / 1000,
     };
@@ -323,13 +323,13 @@ export class DecompLearner {
 
   /**
    * The policy on fixed task seeds (spread over the actors); no learning. `mode` (see
-   * decompRollouts.ts): 'sample' (default) plays the stochastic policy PPO trains, its draws from
+   * swarmRollouts.ts): 'sample' (default) plays the stochastic policy PPO trains, its draws from
    * the seeded inference stream (so two calls differ, a run repeats); 'typeArgmax' and 'argmax'
    * are deterministic. An undertrained pointer head is nearly flat, and its argmax picks the same
    * subtask again and again (duplicates that fill the context), so the deterministic modes judge
    * a policy that was never trained.
    */
-  async evaluate(taskSeeds: readonly number[], mode: DecisionMode = 'sample'): Promise<DecompEpisodeOutcome[]> {
+  async evaluate(taskSeeds: readonly number[], mode: DecisionMode = 'sample'): Promise<SwarmEpisodeOutcome[]> {
     const n = this.actors.size;
     const per = Math.ceil(taskSeeds.length / n);
     const seedsOf = (i: number) => taskSeeds.slice(i * per, (i + 1) * per);
@@ -337,7 +337,7 @@ export class DecompLearner {
     try {
       // Every actor runs `per` episodes; the seeds past the end are repeats, dropped below.
       const padded = (i: number) => Array.from({ length: per }, (_, j) => seedsOf(i)[j] ?? taskSeeds[0]);
-      const r = await collectDecompRollouts(this.actors, this.inference, { update: -1, episodesPerActor: per, taskSeeds: padded, keepObs: false });
+      const r = await collectSwarmRollouts(this.actors, this.inference, { update: -1, episodesPerActor: per, taskSeeds: padded, keepObs: false });
       return r.episodes.filter((e) => e.slot < seedsOf(e.actorIndex).length).map((e) => e.outcome);
     } finally {
       this.inference.mode = 'sample';

@@ -8,9 +8,9 @@ import type { RunRecord, SwarmUpdateRecord } from '../../../src/runs/records';
 import { TrainingRun } from '../../../src/engine/trainer';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { decompositionTaskFrom, generateDecomposition } from '../../../src/envs/swarm/decompositionTask';
-import { makeDecompSim, type DecompTaskSpec } from '../../../src/swarm/decompActor';
-import { DecompLearner, LocalDecompActors, actorSpecOf, buildDecompBatch, decisionRewardsToGo } from '../../../src/swarm/decompLearner';
-import { collectDecompRollouts, SetInference } from '../../../src/swarm/decompRollouts';
+import { makeSwarmSim, type SwarmTaskSpec } from '../../../src/swarm/swarmActor';
+import { SwarmLearner, LocalSwarmActors, actorSpecOf, buildSwarmBatch, decisionRewardsToGo } from '../../../src/swarm/swarmLearner';
+import { collectSwarmRollouts, SetInference } from '../../../src/swarm/swarmRollouts';
 import {
   SP_MASK_OFFSET,
   SP_NUM_ACTIONS,
@@ -24,7 +24,7 @@ import {
 } from '../../../src/swarm/setPolicy';
 import { MEASURED_KINDS, loadMeasuredSkillTable, measuredSkillTable } from '../../../src/swarm/subagentSkills';
 
-const spec = (numSubtasks: number, extra: Partial<DecompTaskSpec> = {}): DecompTaskSpec => ({ task: { numSubtasks }, rules: {}, maxDecisions: 4 * numSubtasks + 20, ...extra });
+const spec = (numSubtasks: number, extra: Partial<SwarmTaskSpec> = {}): SwarmTaskSpec => ({ task: { numSubtasks }, rules: {}, maxDecisions: 4 * numSubtasks + 20, ...extra });
 
 function probsOf(model: SetPolicyModel, obs: Float32Array, n: number): Float32Array {
   model.activeRows = activeRowsOf(obs, n);
@@ -122,8 +122,8 @@ describe('central inference of the set policy', () => {
     model.setWeights(ws);
     const forward = vi.spyOn(model, 'forward');
     const inference = new SetInference(model, new Rng(1));
-    const actors = new LocalDecompActors(spec(100, { maxDecisions: 150 }), 3, 7);
-    const r = await collectDecompRollouts(actors, inference, { update: 0, episodesPerActor: 2 });
+    const actors = new LocalSwarmActors(spec(100, { maxDecisions: 150 }), 3, 7);
+    const r = await collectSwarmRollouts(actors, inference, { update: 0, episodesPerActor: 2 });
     expect(r.episodes.length).toBe(6);
     expect(r.ticks).toBeGreaterThan(10);
     expect(forward).toHaveBeenCalledTimes(r.ticks);
@@ -139,13 +139,13 @@ describe('central inference of the set policy', () => {
   }, 180_000); // 119 s was measured at load average 46
 });
 
-describe('swarm-v2 learner', () => {
+describe('swarm learner', () => {
   it('pays each decision the reward to go of its stage, r_perf at the end: the earliest stage gets R = λ1·r_parallel + λ2·r_finish + r_perf, A_t = G_t − V_old(s_t)', async () => {
     await chooseBackend({ preferred: 'cpu' });
     const model = new SetPolicyModel({ hidden: 8, seed: 4 });
-    const r = await collectDecompRollouts(new LocalDecompActors(actorSpecOf({ spec: spec(10) }), 1, 2), new SetInference(model, new Rng(3)), { update: 0, episodesPerActor: 2 });
+    const r = await collectSwarmRollouts(new LocalSwarmActors(actorSpecOf({ spec: spec(10) }), 1, 2), new SetInference(model, new Rng(3)), { update: 0, episodesPerActor: 2 });
     const w = { lambda1: 0.5, lambda2: 0.25, parallelCap: 4 };
-    const built = buildDecompBatch(r.episodes, w);
+    const built = buildSwarmBatch(r.episodes, w);
     expect(built).not.toBeNull();
     let row = 0;
     r.episodes.forEach((e, k) => {
@@ -167,9 +167,9 @@ describe('swarm-v2 learner', () => {
 
   it('rejects bad input before any network is built', () => {
     const base = { seed: 1, hidden: 8, lr: 1e-3, entCoef: 0.01, updateEpochs: 1, numMinibatches: 1, updates: 1, actors: 1, episodesPerActor: 1, lambda1: { kind: 'constant' as const, start: 0, horizon: 1 }, lambda2: { kind: 'constant' as const, start: 0, horizon: 1 }, parallelCap: 4 };
-    expect(() => DecompLearner.create({ ...base, spec: spec(20, { rules: { budgetFraction: 0.02 } }) })).toThrow(/below the lower bound/);
-    expect(() => DecompLearner.create({ ...base, spec: spec(20, { rules: { subagentKinds: ['large', 'wizard'] } }) })).toThrow(/unknown subagent kind 'wizard'/);
-    expect(() => makeDecompSim(spec(20, { rules: { subagentKinds: ['large', 'small', 'searcher', 'large'] } }), 1)).toThrow(/repeat/);
+    expect(() => SwarmLearner.create({ ...base, spec: spec(20, { rules: { budgetFraction: 0.02 } }) })).toThrow(/below the lower bound/);
+    expect(() => SwarmLearner.create({ ...base, spec: spec(20, { rules: { subagentKinds: ['large', 'wizard'] } }) })).toThrow(/unknown subagent kind 'wizard'/);
+    expect(() => makeSwarmSim(spec(20, { rules: { subagentKinds: ['large', 'small', 'searcher', 'large'] } }), 1)).toThrow(/repeat/);
   });
 
   it('rejects a subagent checkpoint entry without the figures a skill profile needs, and an orchestrator checkpoint of the wrong shape', async () => {
@@ -186,7 +186,7 @@ describe('swarm-v2 learner', () => {
     // parent 'small' at search; the measured table carries its figures.
     const shipped = await loadMeasuredSkillTable();
     expect(shipped.rules.subagentKinds).toEqual([...MEASURED_KINDS]);
-    expect(makeDecompSim({ ...spec(20), skills: shipped.skills, rules: shipped.rules }, 1).subagentKinds).toEqual([...MEASURED_KINDS]);
+    expect(makeSwarmSim({ ...spec(20), skills: shipped.skills, rules: shipped.rules }, 1).subagentKinds).toEqual([...MEASURED_KINDS]);
     const a = new SetPolicyModel({ hidden: 8, seed: 1 });
     const b = new SetPolicyModel({ hidden: 16, seed: 1 });
     expect(() => a.setWeights(b.getWeights())).toThrow(/setWeights/);
@@ -195,10 +195,10 @@ describe('swarm-v2 learner', () => {
   });
 });
 
-describe('swarm-v2 training loop (worker threads)', () => {
+describe('swarm training loop (worker threads)', () => {
   it('trains a few updates end to end, with the headline figures in every update record', async () => {
     const records: RunRecord[] = [];
-    const config = resolveExperiment('swarm-v2-annealed', { seed: 2, 'swarm2.updates': 2, 'swarm2.subtasks': 8, 'swarm2.hidden': 8, envsPerActor: 2, actors: 2, backend: 'cpu' });
+    const config = resolveExperiment('swarm-annealed', { seed: 2, 'swarm.updates': 2, 'swarm.subtasks': 8, 'swarm.hidden': 8, envsPerActor: 2, actors: 2, backend: 'cpu' });
     const summary = await new TrainingRun(config, (r) => records.push(r), nodePlatform()).run();
     expect(summary.stopReason).toBe('budget');
     expect(summary.updates).toBe(2);
@@ -220,7 +220,7 @@ describe('swarm-v2 training loop (worker threads)', () => {
 
   it('ends with a clear error before training when the budget is below the lower bound', async () => {
     const records: RunRecord[] = [];
-    const config = resolveExperiment('swarm-v2-annealed', { 'swarm2.updates': 1, 'swarm2.budgetFraction': 0.02, backend: 'cpu' });
+    const config = resolveExperiment('swarm-annealed', { 'swarm.updates': 1, 'swarm.budgetFraction': 0.02, backend: 'cpu' });
     const summary = await new TrainingRun(config, (r) => records.push(r), nodePlatform()).run();
     expect(summary.stopReason).toBe('error');
     expect(summary.updates).toBe(0);

@@ -1,8 +1,8 @@
 /**
- * DecompActor: owns the decomposition episodes of one actor (one DecompositionSim per episode)
+ * SwarmActor: owns the decomposition episodes of one actor (one DecompositionSim per episode)
  * and runs no network. Inference is central (SEED style): every tick it reports the observation
  * of each episode waiting for a decision (every running episode waits: one decision per tick),
- * and the learner answers all rows of all actors with ONE forward pass (src/swarm/decompRollouts.ts).
+ * and the learner answers all rows of all actors with ONE forward pass (src/swarm/swarmRollouts.ts).
  *
  * A finished episode returns its outcome (plain data, stages left out). An episode that reaches
  * `maxDecisions` is ended by rule (the pending plan is launched, then finish): a cap on the
@@ -18,7 +18,7 @@ import { generateDecomposition, type DecompositionConfig } from '../envs/swarm/d
 import { DecisionLedger, type DecisionCreditParts } from './decisionCredit';
 import { SP_OBS_DIM, applySetAction, decodeSetAction, encodeSetObservation } from './setActions';
 
-export interface DecompTaskSpec {
+export interface SwarmTaskSpec {
   task: DecompositionConfig;
   /** Rules; the skill source comes from `skills` (a table), the kinds from `subagentKinds`. */
   rules: Omit<DecompositionOptions, 'skills'>;
@@ -34,7 +34,7 @@ export interface DecompTaskSpec {
   /**
    * Training episodes that play the SAME task (default 1): slots s of an update play task
    * floor(s / episodesPerTask), so the learner can compare runs of one task (the group baseline in
-   * decompLearner.ts). Evaluation seeds are given explicitly and ignore it.
+   * swarmLearner.ts). Evaluation seeds are given explicitly and ignore it.
    */
   episodesPerTask?: number;
   /** Record what each decision produced (decisionCredit.ts) for the learner's per-decision credit (default off). */
@@ -42,22 +42,22 @@ export interface DecompTaskSpec {
 }
 
 /** The task seed of an episode: a pure function of the run seed, the update, the actor and the slot. */
-export function decompEpisodeSeed(seed: number, update: number, actorIndex: number, slot: number): number {
+export function swarmEpisodeSeed(seed: number, update: number, actorIndex: number, slot: number): number {
   return deriveSeed(seed, 0xd2, update, actorIndex, slot);
 }
 
 /** The sim options of the spec's rules for task `taskSeed` (with latent skills, that task's own table). */
-export function decompSimOptions(spec: DecompTaskSpec, taskSeed: number): DecompositionOptions {
+export function swarmSimOptions(spec: SwarmTaskSpec, taskSeed: number): DecompositionOptions {
   if (spec.latentSkills) return { ...spec.rules, skills: skillTable(drawTaskSkills(taskSeed, LATENT_KINDS)), subagentKinds: LATENT_KINDS, skillsHidden: true };
   return { ...spec.rules, ...(spec.skills ? { skills: skillTable(spec.skills) } : {}) };
 }
 
 /** A sim of the spec's rules on task `taskSeed` (throws a DecompositionError for bad rules). */
-export function makeDecompSim(spec: DecompTaskSpec, taskSeed: number): DecompositionSim {
-  return new DecompositionSim(generateDecomposition(spec.task, taskSeed), decompSimOptions(spec, taskSeed));
+export function makeSwarmSim(spec: SwarmTaskSpec, taskSeed: number): DecompositionSim {
+  return new DecompositionSim(generateDecomposition(spec.task, taskSeed), swarmSimOptions(spec, taskSeed));
 }
 
-export type DecompEpisodeOutcome = Omit<DecompositionOutcome, 'stages'> & {
+export type SwarmEpisodeOutcome = Omit<DecompositionOutcome, 'stages'> & {
   /** Subagents per launch stage. */
   launches: number[];
   decisions: number;
@@ -66,19 +66,19 @@ export type DecompEpisodeOutcome = Omit<DecompositionOutcome, 'stages'> & {
   capped: boolean;
 };
 
-export function summariseOutcome(o: DecompositionOutcome, decisions: number, taskSeed: number, capped: boolean): DecompEpisodeOutcome {
+export function summariseOutcome(o: DecompositionOutcome, decisions: number, taskSeed: number, capped: boolean): SwarmEpisodeOutcome {
   const { stages, ...rest } = o;
   return { ...rest, launches: stages.filter((s) => s.kind === 'launch').map((s) => s.subagents.length), decisions, taskSeed, capped };
 }
 
-export interface DecompPending {
+export interface SwarmPending {
   actorIndex: number;
   /** [n · SP_OBS_DIM] */
   obs: Float32Array;
   /** [n] episode slot of each row. */
   slots: Int32Array;
   /** `credit`: what each decision produced (decisionCredit.ts), when the spec asks for it. */
-  finished: Array<{ slot: number; outcome: DecompEpisodeOutcome; credit?: DecisionCreditParts }>;
+  finished: Array<{ slot: number; outcome: SwarmEpisodeOutcome; credit?: DecisionCreditParts }>;
   running: number;
 }
 
@@ -91,28 +91,28 @@ interface Episode {
   ledger: DecisionLedger | null;
 }
 
-export class DecompActor {
-  static readonly actorKey = 'DecompActor';
+export class SwarmActor {
+  static readonly actorKey = 'SwarmActor';
   private episodes: Episode[] = [];
 
-  constructor(private readonly options: { spec: DecompTaskSpec; actorIndex: number; seed: number }) {}
+  constructor(private readonly options: { spec: SwarmTaskSpec; actorIndex: number; seed: number }) {}
 
-  /** Start `episodes` episodes of update `update` (task seeds from decompEpisodeSeed, or `taskSeeds` when given). */
-  start(update: number, episodes: number, taskSeeds: number[] | null = null): DecompPending {
+  /** Start `episodes` episodes of update `update` (task seeds from swarmEpisodeSeed, or `taskSeeds` when given). */
+  start(update: number, episodes: number, taskSeeds: number[] | null = null): SwarmPending {
     const { spec, actorIndex, seed } = this.options;
     this.episodes = Array.from({ length: episodes }, (_, slot) => {
-      const s = taskSeeds ? taskSeeds[slot] : decompEpisodeSeed(seed, update, actorIndex, Math.floor(slot / (spec.episodesPerTask ?? 1)));
-      const sim = makeDecompSim(spec, s);
+      const s = taskSeeds ? taskSeeds[slot] : swarmEpisodeSeed(seed, update, actorIndex, Math.floor(slot / (spec.episodesPerTask ?? 1)));
+      const sim = makeSwarmSim(spec, s);
       return { slot, seed: s, sim, candidates: [], decisions: 0, ledger: spec.recordCredit ? new DecisionLedger(sim) : null };
     });
     return this.pending([]);
   }
 
   /** One action per row of the last pending, in its order. */
-  advance(actions: Int32Array): DecompPending {
+  advance(actions: Int32Array): SwarmPending {
     const running = this.episodes.filter((e) => !e.sim.finished);
-    if (actions.length !== running.length) throw new Error(`DecompActor ${this.options.actorIndex}: ${actions.length} actions for ${running.length} waiting episodes`);
-    const finished: DecompPending['finished'] = [];
+    if (actions.length !== running.length) throw new Error(`SwarmActor ${this.options.actorIndex}: ${actions.length} actions for ${running.length} waiting episodes`);
+    const finished: SwarmPending['finished'] = [];
     running.forEach((e, r) => {
       const t = e.decisions;
       e.ledger?.before(decodeSetAction(actions[r]));
@@ -136,7 +136,7 @@ export class DecompActor {
     return this.pending(finished);
   }
 
-  private pending(finished: DecompPending['finished']): DecompPending {
+  private pending(finished: SwarmPending['finished']): SwarmPending {
     const running = this.episodes.filter((e) => !e.sim.finished);
     const obs = new Float32Array(running.length * SP_OBS_DIM);
     running.forEach((e, r) => (e.candidates = encodeSetObservation(e.sim, obs, r * SP_OBS_DIM)));

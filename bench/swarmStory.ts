@@ -1,11 +1,11 @@
 /**
- * The second swarm's benchmarks (algorithm swarm-v2, decomposition task):
+ * The swarm's benchmarks (algorithm swarm, decomposition task):
  *
  * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, the annealed
  *   row at start biases 2, 4, 6, and 'demo start' / 'demo start (packer)': the annealed row from the
  *   planner's / the packer's demonstrations (startFromDemonstrations, src/swarm/demoStart.ts) (the
  *   only change from annealed each). Each row trains one set
- *   policy per seed with the SAME learner as the swarm-v2 loop (DecompLearner; actors in this
+ *   policy per seed with the SAME learner as the swarm loop (SwarmLearner; actors in this
  *   thread, central inference, PPO), then plays --eval fixed evaluation tasks of that seed; the
  *   scripted baselines play the same tasks, and a last row gives their expected-steps floor
  *   (expectedChainFloor: what no policy that claims every subtask goes below on average). Seeds 1-5 (where rules and
@@ -14,7 +14,7 @@
  *   policy as PPO trains it (sampled actions, from the learner's seeded inference stream): on
  *   seeds 1-2 after 15-20 updates both deterministic modes were far worse (the flat argmax
  *   0.37-0.52, the per-type argmax 0.05-0.30, sampled 0.50-0.65 r_perf), since an argmax pointer
- *   keeps picking the same subtask (see decompRollouts.ts).
+ *   keeps picking the same subtask (see swarmRollouts.ts).
  *     serial collapse       the median evaluation episode creates no subagent
  *     spurious parallelism  the median evaluation episode's finish rate (completed ÷ assigned) < 0.8:
  *                           a fifth of the work handed out came to nothing (timeout, lost context, cut)
@@ -23,14 +23,14 @@
  *   about 1,700 steps; up to 100 subagents per stage): wall time per update, forward calls per
  *   tick, total compute per episode, and per update the medians over its episodes of r_perf,
  *   critical ÷ serial and finish rate (seedFigures, as swarm-story computes them). Its
- *   configuration (hidden 16, sizes 1-10, anneal over --updates ÷ 2) is not the swarm-v2-scale
+ *   configuration (hidden 16, sizes 1-10, anneal over --updates ÷ 2) is not the swarm-scale
  *   preset's: the table's intro prints both.
  *
  * Flags: --updates U (default STORY_UPDATES, 120: the update budget fixed on seeds 1-5), --rows a,b (row names), --split tuning|heldout|both (default
  * heldout), --eval N (evaluation tasks per seed, default 5), --lr X (the set policy's learning
  * rate for every row, default annealedOptions'), --subtasks N (default 40), --episodes-per-actor E (every row;
  * default annealedOptions' 4, one task × 4 runs per actor; a multiple of the spec's 4 runs per task), --credit
- * episode|decision|stage-critic (every row; default annealedOptions', see decompLearner.ts), and for every row
+ * episode|decision|stage-critic (every row; default annealedOptions', see swarmLearner.ts), and for every row
  * (defaults annealedOptions'/PPO's): --gae-lambda X, --vf-coef X, --update-epochs N, --hidden N, --ent-coef X, --first-stage value|group
  * (stage-critic only); --log-updates N prints the training metrics (r_perf, value explained variance, KL,
  * entropy) every N updates to stderr. Flags left out leave the records exactly as before they existed.
@@ -42,9 +42,9 @@ import type { DecompositionSim } from '../src/envs/swarm/decomposition';
 import { expectedChainFloor } from '../src/envs/swarm/decompositionFeatures';
 import { DEFAULT_SKILL_TABLE } from '../src/envs/swarm/decompositionSkills';
 import { resolveDecompositionConfig } from '../src/envs/swarm/decompositionTask';
-import { swarmV2OptionsFrom } from '../src/engine/loops/swarmV2';
-import { makeDecompSim, type DecompEpisodeOutcome, type DecompTaskSpec } from '../src/swarm/decompActor';
-import { DecompLearner, validateCreditOptions, type DecompTrainingOptions, type DecompUpdateResult } from '../src/swarm/decompLearner';
+import { swarmOptionsFrom } from '../src/engine/loops/swarm';
+import { makeSwarmSim, type SwarmEpisodeOutcome, type SwarmTaskSpec } from '../src/swarm/swarmActor';
+import { SwarmLearner, validateCreditOptions, type SwarmTrainingOptions, type SwarmUpdateResult } from '../src/swarm/swarmLearner';
 import { BASELINES } from '../src/swarm/baselines';
 import { TASK_LEVELS, taskLevel } from '../src/swarm/levels';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
@@ -61,12 +61,12 @@ export function floorFigures(sims: readonly DecompositionSim[]): { critical: num
 }
 const HELDOUT = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-export function storySpec(numSubtasks: number): DecompTaskSpec {
+export function storySpec(numSubtasks: number): SwarmTaskSpec {
   return { task: { numSubtasks }, rules: {}, skills: DEFAULT_SKILL_TABLE, maxDecisions: 4 * numSubtasks + 40, episodesPerTask: 4 };
 }
 
 /** The annealed row's training options for swarm-scale (hidden 16, 2 actors x 4 episodes; not a preset's). */
-export function annealedOptions(seed: number, updates: number, spec: DecompTaskSpec): DecompTrainingOptions {
+export function annealedOptions(seed: number, updates: number, spec: SwarmTaskSpec): SwarmTrainingOptions {
   const H = Math.max(1, Math.round(updates / 2));
   return {
     spec,
@@ -92,17 +92,17 @@ export interface StoryRow {
 }
 
 export const STORY_ROWS: readonly StoryRow[] = [
-  { name: 'annealed', preset: 'swarm-v2-annealed' },
-  { name: 'no shaping', preset: 'swarm-v2-no-shaping' },
-  { name: 'λ1 only', preset: 'swarm-v2-lambda1-only' },
-  { name: 'λ2 only', preset: 'swarm-v2-lambda2-only' },
-  { name: 'constant λ1', preset: 'swarm-v2-constant-lambda1' },
+  { name: 'annealed', preset: 'swarm-annealed' },
+  { name: 'no shaping', preset: 'swarm-no-shaping' },
+  { name: 'λ1 only', preset: 'swarm-lambda1-only' },
+  { name: 'λ2 only', preset: 'swarm-lambda2-only' },
+  { name: 'constant λ1', preset: 'swarm-constant-lambda1' },
 ];
 
 /** A row's training options for a training seed: the preset's settings, as the swarm loop maps them. */
-export function storyRowOptions(row: StoryRow, seed: number): DecompTrainingOptions {
+export function storyRowOptions(row: StoryRow, seed: number): SwarmTrainingOptions {
   // The seed only seeds (a run K > 0 derives one past the page's seed range).
-  return { ...swarmV2OptionsFrom(resolveExperiment(row.preset).settings), seed };
+  return { ...swarmOptionsFrom(resolveExperiment(row.preset).settings), seed };
 }
 
 /** Evaluation task seeds of a seed (never drawn in training: a different stream). */
@@ -138,7 +138,7 @@ function judged(f: Pick<SeedFigures, 'rPerf' | 'criticalOverSerial' | 'subagents
   return { serialCollapse: f.subagents === 0, spurious: f.subagents > 0 && f.finishRate < 0.8, target: f.rPerf >= 0.9 && f.criticalOverSerial <= 1 / 3 };
 }
 
-export function seedFigures(seed: number, outcomes: readonly Pick<DecompEpisodeOutcome, OutcomeFields>[], trainSeconds: number): SeedFigures {
+export function seedFigures(seed: number, outcomes: readonly Pick<SwarmEpisodeOutcome, OutcomeFields>[], trainSeconds: number): SeedFigures {
   const rPerf = median(outcomes.map((o) => o.rPerf));
   const cos = median(outcomes.map((o) => o.criticalSteps / o.serialBaseline));
   const subagents = median(outcomes.map((o) => o.nSubagents));
@@ -193,8 +193,8 @@ export function medianOverRuns(runs: readonly SeedFigures[][]): SeedFigures[] {
   });
 }
 
-/** swarm-story's flags for the second swarm (its --help). */
-export const STORY_V2_FLAGS: readonly BenchFlag[] = [
+/** swarm-story's flags for the swarm (its --help). */
+export const STORY_FLAGS: readonly BenchFlag[] = [
   { name: 'updates', value: 'N', text: "training updates per seed, every row (default the preset's; λ1 and λ2 then anneal over the same share of them)" },
   { name: 'rows', value: 'a,b', text: `the rows to train, by name: ${STORY_ROWS.map((r) => r.name).join(', ')} (default all; none: only the scripted baselines and the floor)` },
   { name: 'split', value: 'tuning|heldout|both', text: 'seeds 1-5 (where rules and hyperparameters were chosen), held-out seeds 6-15, or both (default heldout)' },
@@ -215,8 +215,8 @@ export const STORY_V2_FLAGS: readonly BenchFlag[] = [
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
 ];
 
-/** swarm-story's --seeds with the second swarm: exactly the seeds to run, any positive seeds. */
-export const STORY_V2_SEEDS = 'runs exactly these seeds, any positive integers (default: the --split, held-out 6-15); with --split, every seed must belong to it';
+/** swarm-story's --seeds with the swarm: exactly the seeds to run, any positive seeds. */
+export const STORY_SEEDS = 'runs exactly these seeds, any positive integers (default: the --split, held-out 6-15); with --split, every seed must belong to it';
 
 /**
  * The seeds swarm-story runs, grouped as the table names them. `--seeds` alone runs exactly those seeds, so anyone can
@@ -238,8 +238,8 @@ export function storySplits(splitFlag: string | undefined, seedsFlag: string | u
   return named.map((s) => ({ ...s, seeds: s.seeds.filter((x) => seeds.includes(x)) })).filter((s) => s.seeds.length > 0);
 }
 
-/** swarm-scale's flags for the second swarm. */
-export const SCALE_V2_FLAGS: readonly BenchFlag[] = [
+/** swarm-scale's flags for the swarm. */
+export const SCALE_FLAGS: readonly BenchFlag[] = [
   { name: 'updates', value: 'N', text: 'updates to train, one row each (default 3)' },
 ];
 
@@ -260,7 +260,7 @@ function numberFlag(flags: Record<string, string>, name: string, ok: (x: number)
   return x;
 }
 
-function logUpdate(label: string, r: DecompUpdateResult, every: number): void {
+function logUpdate(label: string, r: SwarmUpdateResult, every: number): void {
   if ((r.update + 1) % every !== 0) return;
   const m = r.metrics;
   const f = (x: number | undefined, d: number) => (x === undefined ? '-' : x.toFixed(d));
@@ -273,9 +273,9 @@ interface TrainedFigures {
   greedy: SeedFigures | null;
 }
 
-async function trainAndEvaluate(o: DecompTrainingOptions, evalSeeds: number[], onUpdate: ((r: DecompUpdateResult) => void) | null = null, greedy = false): Promise<TrainedFigures> {
+async function trainAndEvaluate(o: SwarmTrainingOptions, evalSeeds: number[], onUpdate: ((r: SwarmUpdateResult) => void) | null = null, greedy = false): Promise<TrainedFigures> {
   const t0 = performance.now();
-  const learner = DecompLearner.create(o);
+  const learner = SwarmLearner.create(o);
   try {
     for (let u = 0; u < o.updates; u++) {
       const r = await learner.update();
@@ -313,7 +313,7 @@ function detailLine(split: string, name: string, per: SeedFigures[]): (string | 
   return [split, name, m((p) => p.rPerf, 3), m((p) => p.precision, 2), m((p) => p.recall, 2), m((p) => p.submitted, 0), m((p) => p.assigned, 0), m((p) => p.subagents, 0), m((p) => p.checks, 0), m((p) => p.contextUsed, 2), m((p) => p.criticalOverSerial, 3)];
 }
 
-export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult> {
+export async function runSwarmStory({ flags }: BenchArgs): Promise<BenchResult> {
   await chooseBackend({ preferred: 'wasm' });
   const positiveInt = (x: number) => Number.isInteger(x) && x >= 1;
   const nEval = numberFlag(flags, 'eval', positiveInt, 'a positive integer') ?? 5;
@@ -343,13 +343,13 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   if (runs > 1 && flags.run !== undefined) throw new Error('swarm-story: give --run K (one run) or --runs R (runs 0..R-1), not both');
   const trainingSeed = (seed: number, k: number) => (k === 0 ? seed : deriveSeed(seed, 0x7a, k));
   /** The task every row and baseline plays: the preset's, with the level's and --subtasks' changes. */
-  const withTask = (spec: DecompTaskSpec): DecompTaskSpec => ({
+  const withTask = (spec: SwarmTaskSpec): SwarmTaskSpec => ({
     ...spec,
     task: { ...spec.task, ...level.task, ...(numSubtasks === null ? {} : { numSubtasks }) },
     rules: { ...spec.rules, ...level.rules },
     ...(level.latentSkills ? { latentSkills: true } : {}),
   });
-  const optionsOf = (row: StoryRow, seed: number, k = run): DecompTrainingOptions => {
+  const optionsOf = (row: StoryRow, seed: number, k = run): SwarmTrainingOptions => {
     const o = storyRowOptions(row, trainingSeed(seed, k));
     const horizon = updates === null ? o.lambda1.horizon : Math.max(1, Math.round((updates * o.lambda1.horizon) / o.updates));
     return {
@@ -419,13 +419,13 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
       }
     }
     for (const b of BASELINES) {
-      const per = split.seeds.map((seed) => seedFigures(seed, evalTaskSeeds(seed, nEval).map((t) => b.run(makeDecompSim(spec, t))), 0));
+      const per = split.seeds.map((seed) => seedFigures(seed, evalTaskSeeds(seed, nEval).map((t) => b.run(makeSwarmSim(spec, t))), 0));
       perRow[`baseline: ${b.name}`] = per;
       table.push(rowLine(split.name, `baseline: ${b.name}`, per));
       detailRows.push(detailLine(split.name, `baseline: ${b.name}`, per));
     }
     // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
-    const floors = split.seeds.map((seed) => floorFigures(evalTaskSeeds(seed, nEval).map((t) => makeDecompSim(spec, t))));
+    const floors = split.seeds.map((seed) => floorFigures(evalTaskSeeds(seed, nEval).map((t) => makeSwarmSim(spec, t))));
     figures[`${split.name} floor`] = floors;
     dataRows.push(...rowsFromSeedFigures(split.name, perRow, level.name));
     table.push([split.name, FLOOR_ROW, '-', median(floors.map((f) => f.critical)).toFixed(0), median(floors.map((f) => f.criticalOverSerial)).toFixed(3), '-', '-', '-', '-', '-', '-', '-']);
@@ -440,15 +440,15 @@ export async function runSwarmV2Story({ flags }: BenchArgs): Promise<BenchResult
   };
 }
 
-/** What swarm-scale trains: not the swarm-v2-scale preset's settings (see the table's intro). */
-export function scaleOptions(updates: number): DecompTrainingOptions {
+/** What swarm-scale trains: not the swarm-scale preset's settings (see the table's intro). */
+export function scaleOptions(updates: number): SwarmTrainingOptions {
   // Sizes up to 10 units: the serial baseline of 100 subtasks is then about 1,700 steps.
-  const spec: DecompTaskSpec = { ...storySpec(100), task: { numSubtasks: 100, maxSize: 10 }, maxDecisions: 500 };
+  const spec: SwarmTaskSpec = { ...storySpec(100), task: { numSubtasks: 100, maxSize: 10 }, maxDecisions: 500 };
   return { ...annealedOptions(1, updates, spec), actors: 1, episodesPerActor: 4 };
 }
 
-/** The figures the intro compares: the CLI's configuration or the swarm-v2-scale preset's. */
-export function scaleConfig(o: DecompTrainingOptions) {
+/** The figures the intro compares: the CLI's configuration or the swarm-scale preset's. */
+export function scaleConfig(o: SwarmTrainingOptions) {
   return {
     hidden: o.hidden,
     subtasks: o.spec.task.numSubtasks,
@@ -461,11 +461,11 @@ export function scaleConfig(o: DecompTrainingOptions) {
   };
 }
 
-/** The table's intro: this configuration's values beside the swarm-v2-scale preset's, which it is not. */
+/** The table's intro: this configuration's values beside the swarm-scale preset's, which it is not. */
 export function scaleIntro(cli: ReturnType<typeof scaleConfig>, preset: ReturnType<typeof scaleConfig>): string {
   const same = cli.subtasks === preset.subtasks && cli.actors === preset.actors && cli.episodesPerActor === preset.episodesPerActor && cli.maxDecisions === preset.maxDecisions;
   return (
-    "This CLI configuration is not the swarm-v2-scale preset's (what the page trains): " +
+    "This CLI configuration is not the swarm-scale preset's (what the page trains): " +
     `hidden size ${cli.hidden} (the preset: ${preset.hidden}), subtask sizes 1-${cli.maxSize} (the preset: 1-${preset.maxSize}), ` +
     `λ1 and λ2 annealed to zero over --updates ÷ 2 (rounded, at least 1) = ${cli.annealUpdates} of ${cli.updates} updates (the preset: over ${preset.annealUpdates} of ${preset.updates}). ` +
     `${same ? 'As in the preset: ' : 'Here: '}${cli.subtasks} subtasks, ${cli.actors} actor × ${cli.episodesPerActor} episodes per update, at most ${cli.maxDecisions} decisions per episode. ` +
@@ -473,11 +473,11 @@ export function scaleIntro(cli: ReturnType<typeof scaleConfig>, preset: ReturnTy
   );
 }
 
-export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult> {
+export async function runSwarmScale({ flags }: BenchArgs): Promise<BenchResult> {
   await chooseBackend({ preferred: 'wasm' });
   const updates = numberFlag(flags, 'updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer') ?? 3;
   const o = scaleOptions(updates);
-  const learner = DecompLearner.create(o);
+  const learner = SwarmLearner.create(o);
   const rows: (string | number)[][] = [];
   const per: Array<Record<string, number>> = [];
   try {
@@ -507,7 +507,7 @@ export async function runSwarmV2Scale({ flags }: BenchArgs): Promise<BenchResult
   }
   const table = markdownTable(['update', 'wall s', 'forward calls / tick', 'ticks', 'decisions', 'total compute / episode (median)', 'serial baseline', 'most subagents in a stage', 'r_perf', 'critical ÷ serial (median)', 'finish rate (median)'], rows);
   const cli = scaleConfig(o);
-  const preset = scaleConfig(swarmV2OptionsFrom(resolveExperiment('swarm-v2-scale', {}).settings));
+  const preset = scaleConfig(swarmOptionsFrom(resolveExperiment('swarm-scale', {}).settings));
   return {
     table: `${scaleIntro(cli, preset)}\n\n${table}`,
     figures: { updates: per, subtasks: cli.subtasks, episodesPerUpdate: cli.actors * cli.episodesPerActor, config: cli, presetConfig: preset },

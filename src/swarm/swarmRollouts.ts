@@ -1,5 +1,5 @@
 /**
- * Central inference and rollouts of the second swarm (decomposition task, set policy).
+ * Central inference and rollouts of the swarm (decomposition task, set policy).
  *
  * Every tick the learner answers EVERY waiting episode of EVERY actor with ONE forward pass of
  * the set policy (SEED style): the rows of all actors are concatenated, the pass runs once, and
@@ -9,7 +9,7 @@
 import { log } from '../core/portableMath';
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../core/rng';
-import type { DecompEpisodeOutcome, DecompPending } from './decompActor';
+import type { SwarmEpisodeOutcome, SwarmPending } from './swarmActor';
 import type { DecisionCreditParts } from './decisionCredit';
 import { SP_NUM_ACTIONS, SP_OBS_DIM, SP_SEGMENTS, SP_TYPES, activeRowsOf, type SetPolicyModel } from './setPolicy';
 
@@ -96,7 +96,7 @@ export class SetInference {
   }
 
   /** Answer every row of every pending with ONE forward pass. */
-  async tick(pendings: readonly DecompPending[]): Promise<SetDecisions[]> {
+  async tick(pendings: readonly SwarmPending[]): Promise<SetDecisions[]> {
     this.ticks += 1;
     const n = pendings.reduce((a, p) => a + p.slots.length, 0);
     const obs = new Float32Array(n * SP_OBS_DIM);
@@ -124,25 +124,25 @@ export interface SetDecision {
   value: number;
 }
 
-export interface DecompEpisode {
+export interface SwarmEpisode {
   actorIndex: number;
   slot: number;
-  outcome: DecompEpisodeOutcome;
+  outcome: SwarmEpisodeOutcome;
   decisions: SetDecision[];
   /** What each decision produced (for per-decision credit); absent from actors that do not record it. */
   credit?: DecisionCreditParts;
 }
 
-/** The calls made to the actors (local DecompActors or a pool of remote ones). */
-export interface DecompActors {
+/** The calls made to the actors (local SwarmActors or a pool of remote ones). */
+export interface SwarmActors {
   readonly size: number;
-  start(index: number, update: number, episodes: number, taskSeeds: number[] | null): Promise<DecompPending>;
-  advance(index: number, actions: Int32Array): Promise<DecompPending>;
+  start(index: number, update: number, episodes: number, taskSeeds: number[] | null): Promise<SwarmPending>;
+  advance(index: number, actions: Int32Array): Promise<SwarmPending>;
 }
 
-export interface DecompRollouts {
+export interface SwarmRollouts {
   /** By actor, then slot. */
-  episodes: DecompEpisode[];
+  episodes: SwarmEpisode[];
   /** Decisions made (all episodes). */
   decisions: number;
   ticks: number;
@@ -155,17 +155,17 @@ export interface DecompRollouts {
  * seeds (evaluation), null draws them from the update. `keepObs` false drops the observations
  * (evaluation needs none).
  */
-export async function collectDecompRollouts(
-  actors: DecompActors,
+export async function collectSwarmRollouts(
+  actors: SwarmActors,
   inference: SetInference,
   req: { update: number; episodesPerActor: number; taskSeeds?: (actorIndex: number) => number[]; keepObs?: boolean },
-): Promise<DecompRollouts> {
+): Promise<SwarmRollouts> {
   const n = actors.size;
   const E = req.episodesPerActor;
   const keepObs = req.keepObs ?? true;
   const calls0 = inference.forwardCalls;
   const decisions = Array.from({ length: n }, () => Array.from({ length: E }, (): SetDecision[] => []));
-  const outcomes = Array.from({ length: n }, () => new Array<DecompEpisodeOutcome | null>(E).fill(null));
+  const outcomes = Array.from({ length: n }, () => new Array<SwarmEpisodeOutcome | null>(E).fill(null));
   const credits = Array.from({ length: n }, () => new Array<DecisionCreditParts | undefined>(E).fill(undefined));
   let pendings = await Promise.all(Array.from({ length: n }, (_, i) => actors.start(i, req.update, E, req.taskSeeds ? req.taskSeeds(i) : null)));
   let ticks = 0;
@@ -197,7 +197,7 @@ export async function collectDecompRollouts(
       return k >= 0 ? next[k] : { ...p, finished: [] };
     });
   }
-  const episodes: DecompEpisode[] = [];
+  const episodes: SwarmEpisode[] = [];
   let total = 0;
   for (let i = 0; i < n; i++) {
     for (let slot = 0; slot < E; slot++) {

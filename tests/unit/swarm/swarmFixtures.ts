@@ -1,5 +1,5 @@
 /**
- * Shared fixtures of the second swarm's tests: a skill table where every agent is always right, and
+ * Shared fixtures of the swarm's tests: a skill table where every agent is always right, and
  * hand-made episodes (an outcome with every count, and decisions with given values), and a hand-played
  * episode on the three SUBTASKS with its per-decision credit parts.
  */
@@ -7,8 +7,8 @@ import { DecompositionSim, type DecompositionLimits } from '../../../src/envs/sw
 import { skillTable, type SkillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
 import { DecisionLedger } from '../../../src/swarm/decisionCredit';
-import type { DecompEpisodeOutcome } from '../../../src/swarm/decompActor';
-import type { DecompEpisode } from '../../../src/swarm/decompRollouts';
+import type { SwarmEpisodeOutcome } from '../../../src/swarm/swarmActor';
+import type { SwarmEpisode } from '../../../src/swarm/swarmRollouts';
 import { SP_MAX_KINDS, SP_OBS_DIM, SP_SEGMENTS, applySetAction, decodeSetAction, encodeSetObservation } from '../../../src/swarm/setActions';
 
 // Every agent is always right (success 1). With tool latency 1, a unit of work takes think + 1 steps:
@@ -25,8 +25,8 @@ export const SUBTASKS = [
 ];
 
 /** An episode of `values.length` direct decisions (actions 0, 1, …, log π −1) whose outcome scores `rPerf`. */
-export function handMadeEpisode(values: number[], rPerf: number, taskSeed = 1, actorIndex = 0): DecompEpisode {
-  const outcome: DecompEpisodeOutcome = {
+export function handMadeEpisode(values: number[], rPerf: number, taskSeed = 1, actorIndex = 0): SwarmEpisode {
+  const outcome: SwarmEpisodeOutcome = {
     rPerf,
     precision: rPerf,
     recall: rPerf,
