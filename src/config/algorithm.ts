@@ -18,7 +18,7 @@ export type LoopKind = 'episodic' | 'sync' | 'async' | 'replay' | 'es' | Continu
 /** Loops of Box-action algorithms: Ape-X style off-policy actors, synchronous on-policy segments, offline from a dataset. */
 export type ContinuousLoopKind = 'offPolicyContinuous' | 'onPolicyContinuous' | 'offline';
 /** The remote actor class the loop's actors are. */
-export type ActorKind = 'RolloutActor' | 'SwarmActor' | 'ContinuousRolloutActor' | 'MarlActor' | 'SwarmActor';
+export type ActorKind = 'RolloutActor' | 'ContinuousRolloutActor' | 'MarlActor' | 'SwarmActor';
 /** What an algorithm's actions are: indices of a Discrete space, or vectors of a Box space. */
 export type ActionSpaceKind = 'discrete' | 'box';
 /** Classic control trains on a Gymnasium-style environment; the swarm has its own task. */
