@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { SETTINGS, SETTING_KEYS, isSettingKey, defaultSettings, type ExperimentSettings, type Setting, type SettingKey } from './settings';
 import { getPreset, PRESET_NAMES } from './presets';
-import { retiredPreset } from './retired';
+import { renamedPreset, retiredPreset } from './retired';
 import { actionSpaceMismatch } from './actionSpace';
 import { ALGORITHM_DESCRIPTORS, descriptorOf } from './registry';
 
@@ -93,6 +93,8 @@ export function resolveExperiment(presetName: string, overrides: Partial<Record<
   if (!preset) {
     const retired = retiredPreset(presetName);
     if (retired) throw new ConfigError('preset', `preset ${JSON.stringify(presetName)} is retired (${retired.why}): use ${retired.replacement}`);
+    const renamed = renamedPreset(presetName);
+    if (renamed) throw new ConfigError('preset', `preset ${JSON.stringify(presetName)} was renamed: use ${renamed.replacement}`);
     throw new ConfigError('preset', `unknown preset ${JSON.stringify(presetName)} (known: ${PRESET_NAMES.join(', ')})`);
   }
   const settings: Record<string, unknown> = { ...defaultSettings(), ...preset.settings };

@@ -6,12 +6,20 @@
  *   - Link version 3 gave continuous PPO's settings the prefix of its id (`ppoc.lr` →
  *     `ppo-continuous.lr`), and every run one budget (budget.ts): the multi-agent runs' own
  *     `marl.envSteps` became `run.envSteps`, which the progress bar and `train --steps` read.
+ *   - Link version 4 gave the agent swarm one name (retired.ts): `swarm2.*` became `swarm.*`, its
+ *     algorithm `swarm-v2` became `swarm` and its presets `swarm-v2-NAME` became `swarm-NAME`;
+ *     the `swarm.*` of an older link, the retired first swarm's settings, are set apart to be
+ *     dropped with a notice.
  * The tables are Maps, not object literals: keys come from links and files, and `toString` or
  * `__proto__` must find nothing.
  */
 import { ALGORITHM_IDS, descriptorOf, type AlgorithmId } from './registry';
 import { getPreset } from './presets';
 import { defaultSettings, isSettingKey } from './settings';
+import { RENAMED_ALGORITHMS, renamedPreset, RETIRED_SETTING_PREFIX, SWARM_RENAME_VERSION } from './retired';
+
+/** A version's renames: the key(s) an old key stands for, undefined for a key it left alone. */
+type Renames = (key: string) => readonly string[] | undefined;
 
 /** Version-1 key → the version-2 key(s) it sets (IMPALA's one ρ̄ set both of its clips). */
 const RENAMED_IN_V2: ReadonlyMap<string, readonly string[]> = new Map([
@@ -37,10 +45,20 @@ const RENAMED_IN_V2: ReadonlyMap<string, readonly string[]> = new Map([
 const PPO_CONTINUOUS_SETTINGS = ['lr', 'gamma', 'gaeLambda', 'clipCoef', 'updateEpochs', 'numMinibatches', 'entCoef', 'vfCoef', 'maxGradNorm', 'annealLr'];
 const RENAMED_IN_V3: ReadonlyMap<string, readonly string[]> = new Map(PPO_CONTINUOUS_SETTINGS.map((k) => [`ppoc.${k}`, [`ppo-continuous.${k}`]]));
 
+/** Version 4: the swarm's `swarm2.*` → `swarm.*`; the older `swarm.*` (the retired first swarm's) set apart. */
+const OLD_SWARM_PREFIX = 'swarm2.';
+const FIRST_SWARM_PREFIX = 'swarm.';
+function renamedInV4(key: string): readonly string[] | undefined {
+  if (key.startsWith(OLD_SWARM_PREFIX)) return [`swarm.${key.slice(OLD_SWARM_PREFIX.length)}`];
+  if (key.startsWith(FIRST_SWARM_PREFIX)) return [`${RETIRED_SETTING_PREFIX}${key.slice(FIRST_SWARM_PREFIX.length)}`];
+  return undefined;
+}
+
 /** The renames in link-version order: a link of version v takes every table of a later version. */
-const RENAMES: readonly { version: number; keys: ReadonlyMap<string, readonly string[]> }[] = [
-  { version: 2, keys: RENAMED_IN_V2 },
-  { version: 3, keys: RENAMED_IN_V3 },
+const RENAMES: readonly { version: number; keys: Renames }[] = [
+  { version: 2, keys: (k) => RENAMED_IN_V2.get(k) },
+  { version: 3, keys: (k) => RENAMED_IN_V3.get(k) },
+  { version: SWARM_RENAME_VERSION, keys: renamedInV4 },
 ];
 
 /** Before version 3 the multi-agent loop read its budget from this key (and ignored `run.envSteps`). */
@@ -50,20 +68,28 @@ const OLD_MARL_BUDGET = 'marl.envSteps';
 export function currentKeys(key: string, fromVersion = 1): readonly string[] {
   if (fromVersion < 3 && key === OLD_MARL_BUDGET) return ['run.envSteps'];
   let keys: readonly string[] = [key];
-  for (const { version, keys: table } of RENAMES) if (version > fromVersion) keys = keys.flatMap((k) => table.get(k) ?? [k]);
+  for (const { version, keys: table } of RENAMES) if (version > fromVersion) keys = keys.flatMap((k) => table(k) ?? [k]);
   return keys;
 }
 
 /** Every key the input owns is kept as an own key of the result (`__proto__` included, for the checks after to refuse by name). */
-function renameKeys(settings: ReadonlyMap<string, unknown>, table: ReadonlyMap<string, readonly string[]>): Map<string, unknown> {
+function renameKeys(settings: ReadonlyMap<string, unknown>, table: Renames): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const [key, value] of settings) {
-    if (!table.has(key)) out.set(key, value);
+    if (table(key) === undefined) out.set(key, value);
   }
   for (const [key, value] of settings) {
-    for (const renamed of table.get(key) ?? []) if (!out.has(renamed)) out.set(renamed, value);
+    for (const renamed of table(key) ?? []) if (!out.has(renamed)) out.set(renamed, value);
   }
   return out;
+}
+
+/** Before version 4 the swarm's algorithm id was `swarm-v2`. */
+function renameAlgorithm(settings: Map<string, unknown>): Map<string, unknown> {
+  const algorithm = settings.get('algorithm');
+  const renamed = typeof algorithm === 'string' ? RENAMED_ALGORITHMS.get(algorithm) : undefined;
+  if (renamed !== undefined) settings.set('algorithm', renamed);
+  return settings;
 }
 
 function algorithmOf(settings: ReadonlyMap<string, unknown>, preset: string | undefined): AlgorithmId | undefined {
@@ -94,16 +120,22 @@ function oneBudget(settings: Map<string, unknown>, preset: string | undefined): 
 export function migrateSettingKeys(settings: Readonly<Record<string, unknown>>, fromVersion = 1, preset?: string): Record<string, unknown> {
   let out = new Map(Object.entries(settings));
   for (const { version, keys: table } of RENAMES) if (version > fromVersion) out = renameKeys(out, table);
+  if (fromVersion < SWARM_RENAME_VERSION) out = renameAlgorithm(out);
   return Object.fromEntries(fromVersion < 3 ? oneBudget(out, preset) : out);
 }
 
-/** A saved config (run file, run store) with its settings' keys migrated; anything else passes unchanged. */
-export function migrateConfig(config: unknown): unknown {
+/**
+ * A saved config (run file, run store) of link version `fromVersion` (1: as old as can be, every
+ * table applies) with its preset's and its settings' names migrated; anything else passes unchanged.
+ */
+export function migrateConfig(config: unknown, fromVersion = 1): unknown {
   if (typeof config !== 'object' || config === null || !('settings' in config)) return config;
   const settings = (config as { settings: unknown }).settings;
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return config;
-  const preset = 'preset' in config && typeof config.preset === 'string' ? config.preset : undefined;
-  return { ...config, settings: migrateSettingKeys(settings as Record<string, unknown>, 1, preset) };
+  const named = 'preset' in config && typeof config.preset === 'string' ? config.preset : undefined;
+  const renamed = named !== undefined && fromVersion < SWARM_RENAME_VERSION ? renamedPreset(named) : null;
+  const preset = renamed?.replacement ?? named;
+  return { ...config, ...(renamed ? { preset } : {}), settings: migrateSettingKeys(settings as Record<string, unknown>, fromVersion, preset) };
 }
 
 /** A part of a saved config that was left out on loading, and why. */
@@ -118,8 +150,8 @@ export interface DroppedPart {
  * filled from its preset (as the run had them: they did not exist then). What cannot be made whole
  * passes through for the schema to refuse with a reason.
  */
-export function reviveConfig(config: unknown, dropped: DroppedPart[] = []): unknown {
-  const migrated = migrateConfig(config);
+export function reviveConfig(config: unknown, dropped: DroppedPart[] = [], fromVersion = 1): unknown {
+  const migrated = migrateConfig(config, fromVersion);
   if (typeof migrated !== 'object' || migrated === null || !('preset' in migrated) || !('settings' in migrated)) return migrated;
   const { preset, settings } = migrated as { preset: unknown; settings: unknown };
   if (typeof preset !== 'string' || typeof settings !== 'object' || settings === null || Array.isArray(settings)) return migrated;
@@ -127,7 +159,8 @@ export function reviveConfig(config: unknown, dropped: DroppedPart[] = []): unkn
   if (!found) return migrated;
   const known = Object.entries(settings).filter(([key]) => {
     if (isSettingKey(key)) return true;
-    dropped.push({ field: `settings.${key}`, reason: 'not a setting of this version' });
+    const retired = key.startsWith(RETIRED_SETTING_PREFIX);
+    dropped.push({ field: `settings.${retired ? `swarm.${key.slice(RETIRED_SETTING_PREFIX.length)}` : key}`, reason: retired ? 'a setting of the retired first agent swarm' : 'not a setting of this version' });
     return false;
   });
   return { ...migrated, settings: { ...defaultSettings(), ...found.settings, ...Object.fromEntries(known) } };

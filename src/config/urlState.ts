@@ -13,7 +13,7 @@ const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZS
 import { z } from 'zod';
 import { changedSettings, checkSetting, ConfigError, keyMismatch, resolveExperiment, type ExperimentConfig } from './config';
 import { PRESET_NAMES } from './presets';
-import { RETIRED_SETTING_PREFIX, retiredPreset } from './retired';
+import { renamedPreset, RETIRED_SETTING_PREFIX, retiredPreset, SWARM_RENAME_VERSION } from './retired';
 import { currentKeys, migrateSettingKeys } from './migrations';
 import { isSettingKey } from './settings';
 import { checkLiveChange, MAX_LIVE_CHANGES, sortChanges, type LiveChange } from './liveSettings';
@@ -24,8 +24,11 @@ import { checkLiveChange, MAX_LIVE_CHANGES, sortChanges, type LiveChange } from 
  * (optional, so links made before it decode unchanged).
  * Version 3: one budget per run (a multi-agent run's `marl.envSteps` is now `run.envSteps`), and
  * continuous PPO's settings take its id as their prefix (`ppo-continuous.lr`, was `ppoc.lr`).
+ * Version 4: the agent swarm has one name (retired.ts): `swarm`, `swarm-NAME`, `swarm.*` (were
+ * `swarm-v2`, `swarm-v2-NAME`, `swarm2.*`); in an older link `swarm-annealed` and `swarm.*` still
+ * mean the retired first swarm.
  */
-export const LINK_VERSION = 3;
+export const LINK_VERSION = 4;
 const OLDEST_LINK_VERSION = 1;
 export const LINK_PARAM = 'x';
 const DEFAULT_PRESET = 'quickstart';
@@ -69,6 +72,9 @@ const LinkSchema = z.object({
 });
 
 const DEFAULT_UI: UiOptions = { autostart: false, hide: [] };
+
+const RETIRED_REASON = 'settings of the retired first agent swarm';
+const isRetiredKey = (key: string): boolean => key.startsWith(RETIRED_SETTING_PREFIX);
 
 /** The compressed token for an experiment (what goes after `#x=`). */
 export function encodeExperiment(config: ExperimentConfig, ui: Partial<UiOptions> = {}, changes: readonly LiveChange[] = []): string {
@@ -149,10 +155,15 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   const keysOf = (key: string): readonly string[] => currentKeys(key, link.v);
 
   let preset = link.p;
-  const retired = retiredPreset(preset);
+  const retired = retiredPreset(preset, link.v);
+  const renamed = renamedPreset(preset);
   if (retired) {
     ignored.push({ field: 'preset', reason: retired.reason });
     preset = retired.replacement;
+  } else if (renamed) {
+    // An older link names the preset as it was then: the same experiment, nothing to tell.
+    if (link.v >= SWARM_RENAME_VERSION) ignored.push({ field: 'preset', reason: renamed.reason });
+    preset = renamed.replacement;
   } else if (!PRESET_NAMES.includes(preset)) {
     ignored.push({ field: 'preset', reason: `unknown preset ${JSON.stringify(preset)}; loaded ${DEFAULT_PRESET} instead` });
     preset = DEFAULT_PRESET;
@@ -162,10 +173,11 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   // The settings as the link has them: the schema's copy has lost an own `__proto__` key, which must be reported too.
   const given = link.s === undefined ? {} : (json as { s: Record<string, unknown> }).s;
   const settings = migrateSettingKeys(given, link.v, preset);
-  const retiredKeys = Object.keys(settings).filter((k) => k.startsWith(RETIRED_SETTING_PREFIX));
-  if (retiredKeys.length > 0) ignored.push({ field: retiredKeys.join(', '), reason: 'settings of the retired first agent swarm' });
+  // Named as the link has them (`swarm.items`), not as the migration set them apart.
+  const retiredKeys = Object.keys(given).filter((k) => currentKeys(k, link.v).some(isRetiredKey));
+  if (retiredKeys.length > 0) ignored.push({ field: retiredKeys.join(', '), reason: RETIRED_REASON });
   for (const [key, value] of Object.entries(settings)) {
-    if (key.startsWith(RETIRED_SETTING_PREFIX)) continue;
+    if (isRetiredKey(key)) continue;
     try {
       accepted[key] = checkSetting(key, value);
     } catch (err) {
@@ -192,6 +204,10 @@ export function decodeExperiment(linkOrToken: string): DecodedExperiment {
   const changes: LiveChange[] = [];
   for (const [update, oldKey, value] of link.c ?? []) {
     const key = typeof oldKey === 'string' ? (currentKeys(oldKey, link.v)[0] ?? oldKey) : oldKey;
+    if (typeof key === 'string' && isRetiredKey(key)) {
+      ignored.push({ field: `change.${String(oldKey).slice(0, 64)}`, reason: RETIRED_REASON });
+      continue;
+    }
     try {
       changes.push(checkLiveChange(config, update, key, value));
     } catch (err) {

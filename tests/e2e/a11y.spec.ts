@@ -24,7 +24,7 @@ test('axe: the default view has no serious or critical violations', async ({ pag
 });
 
 test('axe: a swarm view has no serious or critical violations', async ({ page }) => {
-  await page.goto(`/#x=${token({ v: 1, p: 'swarm-annealed' })}`);
+  await page.goto(`/#x=${token({ v: 4, p: 'swarm-annealed' })}`);
   await expect(page.getByTestId('backend-name')).not.toHaveText('measuring…', { timeout: 60_000 });
   await expect(page.getByTestId('lambda-chart')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);

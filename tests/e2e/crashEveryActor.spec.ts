@@ -4,7 +4,7 @@ import { test, expect } from './fixtures';
 
 test('crash an actor on a swarm run: it is replaced and the run goes on', async ({ page }) => {
   test.setTimeout(180_000);
-  const link = { v: 2, p: 'swarm-annealed', s: { 'swarm.updates': 2000, 'swarm.subtasks': 8, actors: 2 } };
+  const link = { v: 4, p: 'swarm-annealed', s: { 'swarm.updates': 2000, 'swarm.subtasks': 8, actors: 2 } };
   await page.goto(`/#x=${LZString.compressToEncodedURIComponent(JSON.stringify(link))}`);
   await page.getByTestId('start').click();
   await expect(page.getByTestId('status')).toHaveText('running', { timeout: 60_000 });

@@ -15,7 +15,7 @@ const token = (payload: unknown) => LZString.compressToEncodedURIComponent(JSON.
 const VIEWS = {
   default: '/',
   teaching: `/#x=${token({ v: 1, p: 'quickstart', ui: { h: ['config', 'presets', 'runs', 'actors'] } })}`,
-  swarm: `/#x=${token({ v: 1, p: 'swarm-annealed' })}`,
+  swarm: `/#x=${token({ v: 4, p: 'swarm-annealed' })}`,
 } as const;
 const SIZES = [
   { width: 360, height: 740 },

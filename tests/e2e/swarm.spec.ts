@@ -20,8 +20,8 @@ test('an old link to a retired first-swarm preset opens its replacement and says
   const token = LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, p: 'swarm-annealed', s: { 'swarm.items': 16 } }));
   await page.goto(`/#x=${token}`);
   const notices = page.getByTestId('notices');
-  await expect(notices).toContainText('swarm-annealed');
-  await expect(notices).toContainText('swarm-annealed');
+  await expect(notices).toContainText('preset "swarm-annealed" is retired');
+  await expect(notices).toContainText('replacement today\'s "swarm-annealed"');
   await expect(page.getByRole('radio', { name: /λ1, λ2 annealed to zero/ })).toBeChecked();
 });
 

@@ -13,6 +13,7 @@ describe('npm run train', () => {
   it('exits 2 with one line naming the field for bad input', () => {
     const cases: [string[], RegExp][] = [
       [['--preset', 'nope'], /^error: preset: unknown preset "nope"/],
+      [['--preset', 'swarm-v2-annealed'], /^error: preset: preset "swarm-v2-annealed" was renamed: use swarm-annealed$/],
       [['--preset', 'quickstart', '--set', 'reinforce.bogus=1'], /^error: reinforce\.bogus: unknown setting/],
       [['--preset', 'quickstart', '--set', 'reinforce.lr=5'], /^error: reinforce\.lr: must be a number in \[0\.00001, 0\.1\], got 5/],
       [['--preset', 'quickstart', '--actors', '0'], /^error: actors: must be an integer in \[1, 16\], got 0/],

@@ -27,7 +27,7 @@ describe('which settings can change while a run trains', () => {
 });
 
 describe('a link carries the run’s live changes', () => {
-  it('round-trips them at link version 3, in the order they apply', () => {
+  it('round-trips them at link version 4, in the order they apply', () => {
     const config = resolveExperiment('ppo-cartpole', { seed: 3 });
     const changes = [
       { update: 9, key: 'ppo.entCoef' as const, value: 0.02 },
@@ -35,7 +35,7 @@ describe('a link carries the run’s live changes', () => {
       { update: 4, key: 'actors' as const, value: 3 },
     ];
     const decoded = decodeExperiment(encodeExperiment(config, {}, changes));
-    expect(LINK_VERSION).toBe(3);
+    expect(LINK_VERSION).toBe(4);
     expect(decoded.ignored).toEqual([]);
     expect(decoded.config).toEqual(config);
     expect(decoded.changes).toEqual([changes[1], changes[2], changes[0]]);

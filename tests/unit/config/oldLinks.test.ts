@@ -22,8 +22,8 @@ const fixtures = (JSON.parse(readFileSync(new URL('./fixtures/links-v1.json', im
 const kept = (settings: Record<string, unknown>) => Object.fromEntries(Object.entries(migrateSettingKeys(settings)).filter(([k]) => !k.startsWith(RETIRED_SETTING_PREFIX)));
 
 describe('links made before the descriptors', () => {
-  const current = fixtures.filter((f) => retiredPreset(f.preset) === null);
-  const retired = fixtures.filter((f) => retiredPreset(f.preset) !== null);
+  const current = fixtures.filter((f) => retiredPreset(f.preset, 1) === null);
+  const retired = fixtures.filter((f) => retiredPreset(f.preset, 1) !== null);
 
   it.each(current.map((f) => [`${f.preset} ${JSON.stringify(f.overrides)}`, f] as const))('%s opens the same experiment', (_name, f) => {
     const decoded = decodeExperiment(f.token);
@@ -41,8 +41,8 @@ describe('links made before the descriptors', () => {
 
   it.each(retired.map((f) => [`${f.preset} ${JSON.stringify(f.overrides)}`, f] as const))('%s (a retired first-swarm preset) opens its replacement and says why', (_name, f) => {
     const decoded = decodeExperiment(f.token);
-    expect(decoded.config.preset).toBe(retiredPreset(f.preset)!.replacement);
-    expect(decoded.ignored[0]).toEqual({ field: 'preset', reason: retiredPreset(f.preset)!.reason });
+    expect(decoded.config.preset).toBe(retiredPreset(f.preset, 1)!.replacement);
+    expect(decoded.ignored[0]).toEqual({ field: 'preset', reason: retiredPreset(f.preset, 1)!.reason });
     for (const i of decoded.ignored.slice(1)) expect(i.reason).toBe('settings of the retired first agent swarm');
     // What the link set outside the retired swarm's settings is kept.
     for (const [key, value] of Object.entries(kept(f.overrides))) expect([key, (decoded.config.settings as Record<string, unknown>)[key]]).toEqual([key, value]);
@@ -51,7 +51,9 @@ describe('links made before the descriptors', () => {
   it('maps every setting of then onto a setting of today', () => {
     const migrated = Object.keys(migrateSettingKeys(fixtures[0].settings)).filter((k) => !k.startsWith(RETIRED_SETTING_PREFIX));
     expect(migrated.filter((k) => !(SETTING_KEYS as readonly string[]).includes(k))).toEqual([]);
-    const retired = Object.keys(fixtures[0].settings).filter((k) => k.startsWith(RETIRED_SETTING_PREFIX)).length;
+    // In a version-1 link `swarm.*` are the retired first swarm's settings.
+    const retired = Object.keys(fixtures[0].settings).filter((k) => k.startsWith('swarm.')).length;
+    expect(retired).toBeGreaterThan(0);
     expect(migrated.length).toBe(Object.keys(fixtures[0].settings).length - retired + 1); // IMPALA's ρ̄ became two clips
   });
 
@@ -62,7 +64,7 @@ describe('links made before the descriptors', () => {
     expect(decoded.config.settings['ppo.updateEpochs']).toBe(7);
     const again = decodeExperiment(encodeExperiment(decoded.config));
     expect(again.config).toEqual(decoded.config);
-    expect(LINK_VERSION).toBe(3);
+    expect(LINK_VERSION).toBe(4);
   });
 });
 

@@ -9,15 +9,17 @@ import { decodeExperiment } from '../../../src/config/urlState';
 const link = (payload: unknown) => `http://localhost:5173/#x=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
 
 describe('the retired first agent swarm', () => {
-  it('has no preset or algorithm left, and each retired name points at one that exists', () => {
+  it('has no preset or algorithm left (two names are the swarm\'s since link version 4), and each retired name points at one that exists', () => {
     for (const name of ['swarm-annealed', 'swarm-no-shaping', 'swarm-no-anneal', 'swarm-curriculum', 'swarm-taskgraph']) {
-      expect(PRESET_NAMES).not.toContain(name);
-      expect(PRESET_NAMES).toContain(retiredPreset(name)!.replacement);
+      expect(PRESET_NAMES).toContain(retiredPreset(name, 3)!.replacement);
+      if (retiredPreset(name) === null) expect(retiredPreset(name, 3)!.replacement).toBe(name);
+      else expect(PRESET_NAMES).not.toContain(name);
     }
+    expect(['swarm-annealed', 'swarm-no-shaping'].map((name) => retiredPreset(name))).toEqual([null, null]);
     expect(ALGORITHM_IDS as readonly string[]).not.toContain('swarm-ppo');
     expect(ALGORITHM_IDS as readonly string[]).toContain(retiredAlgorithm('swarm-ppo')!.replacement);
-    expect(retiredPreset('quickstart')).toBeNull();
-    expect(retiredPreset('toString')).toBeNull();
+    expect(retiredPreset('quickstart', 1)).toBeNull();
+    expect(retiredPreset('toString', 1)).toBeNull();
   });
 
   it('the swarm preset that started from demonstrations is retired: its link opens the annealed preset and says why, the CLI refuses it naming it', () => {
@@ -39,7 +41,7 @@ describe('the retired first agent swarm', () => {
   });
 
   it('the CLI refuses a retired preset with a message naming its replacement', () => {
-    expect(() => resolveExperiment('swarm-annealed')).toThrow(ConfigError);
-    expect(() => resolveExperiment('swarm-annealed')).toThrow(/retired.*use swarm-annealed/);
+    expect(() => resolveExperiment('swarm-curriculum')).toThrow(ConfigError);
+    expect(() => resolveExperiment('swarm-curriculum')).toThrow(/retired.*use swarm-annealed/);
   });
 });

@@ -33,7 +33,7 @@ describe('URL codec', () => {
     expect(back.config).toEqual(resolveExperiment('quickstart', { seed: 4 }));
     expect(back.ignored).toEqual([]);
 
-    const tampered = decodeExperiment(token({ v: 2, p: 'quickstart', s: { seed: 4, 'swarm.lr': 0.001, 'reinforce.lr': 0.002 } }));
+    const tampered = decodeExperiment(token({ v: 4, p: 'quickstart', s: { seed: 4, 'swarm.lr': 0.001, 'reinforce.lr': 0.002 } }));
     expect(tampered.config).toEqual(resolveExperiment('quickstart', { seed: 4, 'reinforce.lr': 0.002 }));
     expect(tampered.ignored).toHaveLength(1);
     expect(tampered.ignored[0].field).toBe('swarm.lr');
