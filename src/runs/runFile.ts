@@ -8,10 +8,21 @@ import { z } from 'zod';
 import { decodeCheckpoint } from '../core/checkpoint';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
 import { reviveConfig, type DroppedPart } from '../config/migrations';
+import { LINK_VERSION } from '../config/urlState';
 import { RECORD_LIMITS as L, type BackendRecord, type ChangeRecord, type SwarmTraceRecord, type SummaryRecord, type SwarmUpdateRecord, type UpdateRecord } from './records';
 
 export const RUN_FILE_FORMAT = 'parl-playground-run';
-export const RUN_FILE_VERSION = 1;
+/**
+ * Version 2: the config names the agent swarm as links of version 4 do (config/retired.ts). A
+ * version-1 file's config is older: its `swarm.*` are the retired first swarm's settings, its
+ * `swarm2.*` today's `swarm.*`.
+ */
+export const RUN_FILE_VERSION = 2;
+/** The link version whose names each run-file version's config uses (1: as old as can be, every migration applies). */
+export const RUN_FILE_LINK_VERSIONS: ReadonlyMap<number, number> = new Map([
+  [1, 1],
+  [2, 4],
+]);
 /** Refuse files bigger than this before parsing them. */
 export const MAX_RUN_FILE_CHARS = 64 * 1024 * 1024;
 const MAX_RECORDS = 500_000;
@@ -211,14 +222,15 @@ function dropRetiredRecords(records: unknown): unknown {
 
 export const RunFileSchema = z.object({
   format: z.literal(RUN_FILE_FORMAT),
-  version: z.literal(RUN_FILE_VERSION),
+  version: z.number().refine((v) => RUN_FILE_LINK_VERSIONS.has(v), { message: `version must be one of ${[...RUN_FILE_LINK_VERSIONS.keys()].join(', ')}` }),
   run: z.object({
     id: z.string().min(1).max(100),
     name: z.string().max(200),
     createdAt: finite,
     status: z.enum(['running', 'done', 'stopped', 'error', 'interrupted']),
-    // Files made by older versions: renamed keys mapped, settings added since filled from the preset.
-    config: z.preprocess((config) => reviveConfig(config), ExperimentConfigSchema),
+    // Files made by older versions: renamed keys mapped, settings added since filled from the preset
+    // (by parseRunFile, which knows the file's version; here again for a config that is already current).
+    config: z.preprocess((config) => reviveConfig(config, [], LINK_VERSION), ExperimentConfigSchema),
     // Files made before the first swarm was retired may hold its episode traces ('trace'): nothing draws them now.
     records: z
       .preprocess(
@@ -269,7 +281,9 @@ function withRevivedConfig(json: unknown, dropped: DroppedPart[]): unknown {
   const run: unknown = (json as { run: unknown }).run;
   if (typeof run !== 'object' || run === null || Array.isArray(run) || !Object.hasOwn(run, 'config')) return json;
   const found: DroppedPart[] = [];
-  const config = reviveConfig((run as { config: unknown }).config, found);
+  const version: unknown = (json as { version?: unknown }).version;
+  const fromVersion = (typeof version === 'number' ? RUN_FILE_LINK_VERSIONS.get(version) : undefined) ?? LINK_VERSION;
+  const config = reviveConfig((run as { config: unknown }).config, found, fromVersion);
   dropped.push(...found.map((d) => ({ field: `run.config.${d.field}`, reason: d.reason })));
   return { ...json, run: { ...run, config } };
 }

@@ -8,6 +8,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
 import { reviveConfig } from '../config/migrations';
+import { LINK_VERSION } from '../config/urlState';
 import type { PersistedRecord, RunStatusKind, RunWeights, SavedRun } from './runFile';
 
 export interface RunMeta {
@@ -24,6 +25,8 @@ export interface RunMeta {
   finalMeanReturn20: number | null;
   /** The kept weights, if any: the update they are from and the file's size in bytes. */
   weights?: { update: number; envSteps: number; size: number };
+  /** The link version whose names the config uses; absent in runs saved before version 4 (then 1: as old as can be). */
+  linkVersion?: number;
 }
 
 interface Chunk {
@@ -142,7 +145,7 @@ export class RunStore {
 
   /** Start a new run record. */
   async create(config: ExperimentConfig, name: string, now = Date.now()): Promise<RunMeta> {
-    const meta: RunMeta = { id: newId(), name, createdAt: now, updatedAt: now, status: 'running', config, chunks: 0, envSteps: 0, updates: 0, finalMeanReturn20: null };
+    const meta: RunMeta = { id: newId(), name, createdAt: now, updatedAt: now, status: 'running', config, chunks: 0, envSteps: 0, updates: 0, finalMeanReturn20: null, linkVersion: LINK_VERSION };
     await this.db.put('runs', meta);
     return meta;
   }
@@ -264,6 +267,8 @@ export class RunStore {
       chunks: 1,
       ...progressOf(run.records, { envSteps: 0, updates: 0, finalMeanReturn20: null }),
       ...(run.weights ? { weights: weightsSummary(run.weights) } : {}),
+      // An imported run's config was revived to today's names when its file was read.
+      linkVersion: LINK_VERSION,
     };
     // Records first: they are what can fail to clone, and then no row was even attempted.
     await tx.objectStore('chunks').put({ runId: id, seq: 0, records: run.records });
@@ -278,7 +283,7 @@ export class RunStore {
  * one whose config cannot be revived keeps what it had, for the page to show and refuse to run.
  */
 function revived(meta: RunMeta): RunMeta {
-  const parsed = ExperimentConfigSchema.safeParse(reviveConfig(meta.config));
+  const parsed = ExperimentConfigSchema.safeParse(reviveConfig(meta.config, [], meta.linkVersion ?? 1));
   // The schema has just checked every setting against its kind and range.
-  return parsed.success ? { ...meta, config: parsed.data as ExperimentConfig } : meta;
+  return parsed.success ? { ...meta, config: parsed.data as ExperimentConfig, linkVersion: LINK_VERSION } : meta;
 }

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/config/config';
 import type { UpdateRecord } from '../../../src/runs/records';
 import { decodeCheckpoint, encodeCheckpoint } from '../../../src/core/checkpoint';
-import { csvCell, exportRunFile, metricsCsv, parseRunFile, RUN_FILE_FORMAT, type SavedRun } from '../../../src/runs/runFile';
+import { csvCell, exportRunFile, metricsCsv, parseRunFile, RUN_FILE_FORMAT, RUN_FILE_LINK_VERSIONS, RUN_FILE_VERSION, type SavedRun } from '../../../src/runs/runFile';
+import { LINK_VERSION } from '../../../src/config/urlState';
 import { fitUpdateRecord, RECORD_LIMITS } from '../../../src/runs/records';
 
 const update = (i: number): UpdateRecord => ({
@@ -50,7 +52,7 @@ describe('run files', () => {
     const badPreset = JSON.parse(exportRunFile(run()));
     badPreset.run.config.preset = 'no-such-preset';
     expect(parseRunFile(JSON.stringify(badPreset))).toMatchObject({ ok: false, reason: expect.stringContaining('run.config.preset') });
-    expect(parseRunFile(JSON.stringify({ format: RUN_FILE_FORMAT, version: 2, run: run() }))).toMatchObject({ ok: false, reason: expect.stringContaining('version') });
+    expect(parseRunFile(JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION + 1, run: run() }))).toMatchObject({ ok: false, reason: expect.stringContaining('version') });
   });
 
   it('carries the run\'s weights bit for bit, and refuses weights that are not a checkpoint', () => {
@@ -96,6 +98,45 @@ describe('run files', () => {
     deep.run.records.push({ type: 'trace', update: 1, trace: { note: 'NEST' }, serialTrace: {} });
     const text = JSON.stringify(deep).replace('"NEST"', '['.repeat(100_000) + ']'.repeat(100_000));
     expect(parseRunFile(text)).toMatchObject({ ok: false, reason: expect.stringMatching(/^run\.records\.2\.trace\.note(\.0)+: nested more than 32 levels deep$/) });
+  });
+
+  it('writes the newest version, whose config uses the names of the newest links', () => {
+    expect(JSON.parse(exportRunFile(run())).version).toBe(RUN_FILE_VERSION);
+    expect(RUN_FILE_LINK_VERSIONS.get(RUN_FILE_VERSION)).toBe(LINK_VERSION);
+  });
+
+  it('loads a swarm run saved before link version 4 (a version-1 file) under the new names, with the same settings', () => {
+    // Written by exportRunFile before the swarm had one name (git cde8a1b).
+    const text = readFileSync(new URL('./fixtures/run-file-v1-swarm.json', import.meta.url), 'utf8');
+    const old = JSON.parse(text) as { version: number; run: { config: { preset: string; settings: Record<string, unknown> } } };
+    expect(old.version).toBe(1);
+    expect(old.run.config.preset).toBe('swarm-v2-demo-start');
+    const back = parseRunFile(text);
+    expect(back).toMatchObject({ ok: true });
+    if (!back.ok) return;
+    expect(back.ignored).toBeUndefined();
+    expect(back.run.config.preset).toBe('swarm-demo-start');
+    const then = Object.entries(old.run.config.settings).map(([k, v]) => [k.replace(/^swarm2\./, 'swarm.'), k === 'algorithm' && v === 'swarm-v2' ? 'swarm' : v]);
+    expect(back.run.config.settings).toEqual(resolveExperiment('swarm-demo-start', Object.fromEntries(then)).settings);
+    expect(back.run.config.settings).toMatchObject({ seed: 3, algorithm: 'swarm', 'swarm.lambda1': 0.2, 'swarm.teacher': 'packer' });
+    // Exported again, it is a file of today that reads back the same.
+    expect(parseRunFile(exportRunFile(back.run))).toEqual({ ok: true, run: back.run });
+  });
+
+  it("a version-1 file's swarm.* are the retired first swarm's: left out, named; in a version-2 file they are the swarm's", () => {
+    const file = JSON.parse(exportRunFile({ ...run(), config: resolveExperiment('swarm-annealed') }));
+    file.version = 1;
+    file.run.config.preset = 'swarm-v2-annealed';
+    file.run.config.settings = { seed: 2, algorithm: 'swarm-v2', 'swarm.lambda1': 0.05 };
+    const back = parseRunFile(JSON.stringify(file));
+    expect(back).toMatchObject({ ok: true, ignored: [{ field: 'run.config.settings.swarm.lambda1', reason: 'a setting of the retired first agent swarm' }] });
+    if (back.ok) expect(back.run.config).toEqual(resolveExperiment('swarm-annealed', { seed: 2 }));
+    file.version = 2;
+    file.run.config.preset = 'swarm-annealed';
+    file.run.config.settings = { ...resolveExperiment('swarm-annealed').settings, 'swarm.lambda1': 0.05 };
+    const now = parseRunFile(JSON.stringify(file));
+    expect(now).toMatchObject({ ok: true });
+    if (now.ok) expect(now.run.config).toEqual(resolveExperiment('swarm-annealed', { 'swarm.lambda1': 0.05 }));
   });
 
   it("loads an older file with the retired first swarm's episode traces, without them", () => {

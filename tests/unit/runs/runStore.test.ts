@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../../src/config/config';
+import { LINK_VERSION } from '../../../src/config/urlState';
 import type { UpdateRecord } from '../../../src/runs/records';
 import type { SavedRun } from '../../../src/runs/runFile';
 import { RunImportError, RunStore, RunStoreUnavailableError, runStoreUnavailable } from '../../../src/runs/runStore';
@@ -116,6 +117,25 @@ describe('RunStore', () => {
     expect(await store.getWeights('old')).toBeUndefined();
     await store.saveWeights('old', { update: 1, envSteps: 100, bytes: new Uint8Array([9]) });
     expect((await store.list())[0].weights?.size).toBe(1);
+  });
+
+  it('revives a swarm run saved before link version 4 under the new names, and keeps what it saves with its version', async () => {
+    const name = `runs-swarm-${++dbCount}`;
+    const store = await open(name);
+    const now = await store.create(resolveExperiment('swarm-annealed', { 'swarm.lambda1': 0.05 }), 'today');
+    store.close();
+    const db = await openDB(name);
+    // A row as an older version wrote it: no link version, the swarm's old names, a first-swarm setting.
+    const config = { preset: 'swarm-v2-scale', settings: { algorithm: 'swarm-v2', 'swarm2.lambda1': 0.2, 'swarm.items': 16 } };
+    await db.put('runs', { id: 'old', name: 'old swarm run', createdAt: 1, updatedAt: 1, status: 'done', config, chunks: 0, envSteps: 0, updates: 0, finalMeanReturn20: null });
+    db.close();
+    const again = await open(name);
+    expect((await again.get('old'))?.config).toEqual(resolveExperiment('swarm-scale', { 'swarm.lambda1': 0.2 }));
+    expect((await again.get(now.id))?.config).toEqual(resolveExperiment('swarm-annealed', { 'swarm.lambda1': 0.05 }));
+    expect((await again.list()).map((m) => [m.name, m.config.preset, m.linkVersion])).toEqual([
+      ['today', 'swarm-annealed', LINK_VERSION],
+      ['old swarm run', 'swarm-scale', LINK_VERSION],
+    ]);
   });
 
   // Issue 15, item 2: the store could not clone the records, and the run row was committed anyway.
