@@ -215,9 +215,19 @@ const ChangeRecordSchema = z.object({ type: z.literal('change'), update: count, 
 
 const RecordSchema = z.discriminatedUnion('type', [UpdateSchema, SwarmSchema, SummarySchema, BackendSchema, SwarmTraceRecordSchema, ChangeRecordSchema]);
 
-/** The records without the retired first swarm's episode traces. */
+const typeOf = (r: unknown): unknown => (typeof r === 'object' && r !== null ? (r as { type?: unknown }).type : undefined);
+
+/** The type of the swarm's episode traces in files and saved runs made before link version 4. */
+const OLD_SWARM_TRACE = 'decompTrace';
+
+/** Stored records under today's types: an old swarm trace ('decompTrace') is a 'swarmTrace'; the rest pass as they are. */
+export function renameOldRecords<T>(records: readonly T[]): T[] {
+  return records.map((r) => (typeOf(r) === OLD_SWARM_TRACE ? { ...r, type: 'swarmTrace' } : r));
+}
+
+/** The records without the retired first swarm's episode traces, under today's types. */
 function dropRetiredRecords(records: unknown): unknown {
-  return Array.isArray(records) ? records.filter((r) => !(typeof r === 'object' && r !== null && (r as { type?: unknown }).type === 'trace')) : records;
+  return Array.isArray(records) ? renameOldRecords(records.filter((r) => typeOf(r) !== 'trace')) : records;
 }
 
 export const RunFileSchema = z.object({

@@ -9,7 +9,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from '
 import { ExperimentConfigSchema, type ExperimentConfig } from '../config/config';
 import { reviveConfig } from '../config/migrations';
 import { LINK_VERSION } from '../config/urlState';
-import type { PersistedRecord, RunStatusKind, RunWeights, SavedRun } from './runFile';
+import { renameOldRecords, type PersistedRecord, type RunStatusKind, type RunWeights, type SavedRun } from './runFile';
 
 export interface RunMeta {
   id: string;
@@ -225,7 +225,7 @@ export class RunStore {
       createdAt: meta.createdAt,
       status: meta.status,
       config: meta.config,
-      records: chunks.flatMap((c) => c.records),
+      records: renameOldRecords(chunks.flatMap((c) => c.records)),
       ...(weights ? { weights } : {}),
     };
   }

@@ -127,9 +127,12 @@ describe('RunStore', () => {
     const db = await openDB(name);
     // A row as an older version wrote it: no link version, the swarm's old names, a first-swarm setting.
     const config = { preset: 'swarm-v2-scale', settings: { algorithm: 'swarm-v2', 'swarm2.lambda1': 0.2, 'swarm.items': 16 } };
-    await db.put('runs', { id: 'old', name: 'old swarm run', createdAt: 1, updatedAt: 1, status: 'done', config, chunks: 0, envSteps: 0, updates: 0, finalMeanReturn20: null });
+    await db.put('runs', { id: 'old', name: 'old swarm run', createdAt: 1, updatedAt: 1, status: 'done', config, chunks: 1, envSteps: 0, updates: 0, finalMeanReturn20: null });
+    await db.put('chunks', { runId: 'old', seq: 0, records: [update(1), { type: 'decompTrace', update: 1, trace: { stages: [] } }] });
     db.close();
     const again = await open(name);
+    // Its swarm trace had the type of then.
+    expect((await again.get('old'))?.records).toEqual([update(1), { type: 'swarmTrace', update: 1, trace: { stages: [] } }]);
     expect((await again.get('old'))?.config).toEqual(resolveExperiment('swarm-scale', { 'swarm.lambda1': 0.2 }));
     expect((await again.get(now.id))?.config).toEqual(resolveExperiment('swarm-annealed', { 'swarm.lambda1': 0.05 }));
     expect((await again.list()).map((m) => [m.name, m.config.preset, m.linkVersion])).toEqual([

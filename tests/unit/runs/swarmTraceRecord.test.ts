@@ -22,6 +22,14 @@ describe('swarm trace records in run files', () => {
     expect(parseRunFile(exportRunFile(run([record()])))).toEqual({ ok: true, run: run([record()]) });
   });
 
+  it("made before link version 4, a file names them 'decompTrace': they load as swarm traces, checked the same", () => {
+    const old = JSON.parse(exportRunFile(run([record()])));
+    old.run.records[0].type = 'decompTrace';
+    expect(parseRunFile(JSON.stringify(old))).toEqual({ ok: true, run: run([record()]) });
+    old.run.records[0].trace.retries[0].reason = 'because';
+    expect(parseRunFile(JSON.stringify(old))).toMatchObject({ ok: false, reason: expect.stringContaining('run.records.0.trace.retries.0.reason') });
+  });
+
   it('refuse a trace past its caps or with a bad field, naming it', () => {
     const tooMany = JSON.parse(exportRunFile(run([record()])));
     const sub = tooMany.run.records[0].trace.subagents[0];
