@@ -28,6 +28,8 @@ const FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-com
 const MAX_RUN_ACTORS = 16;
 /** Student tabs loading the page at once (a 2-core machine serves the dev server's modules slowly). */
 const JOINS_AT_ONCE = 5;
+/** How long a student's tab may take from opening the join link to contributing. */
+const JOIN_TIMEOUT_MS = 240_000;
 /** The learner's rate counts as back once a window of this length after the close reaches 90 % of it. */
 const RECOVERY_WINDOW_MS = 5_000;
 
@@ -192,15 +194,19 @@ async function joinStudent(browser: Browser, joinLink: string, name: string): Pr
   const started = Date.now();
   let joined = false;
   try {
-    await page.goto(joinLink, { timeout: 120_000 });
-    await page.getByTestId('cluster-join-note').waitFor({ timeout: 120_000 });
+    const left = (): number => Math.max(1_000, started + JOIN_TIMEOUT_MS - Date.now());
+    await page.goto(joinLink, { timeout: left() });
+    await page.getByTestId('cluster-join-note').waitFor({ timeout: left() });
     await page.getByTestId('cluster-name').fill(name);
     await page.getByTestId('cluster-offer').fill('1');
     await page.getByTestId('cluster-contribute').click();
-    await page.locator('[data-testid="cluster-host-status"][data-phase="on"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="cluster-host-status"][data-phase="on"]').waitFor({ timeout: left() });
     joined = true;
   } catch (err) {
-    problems.push(`did not join: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    // Where it stood: still loading, still connecting, or refused (the panel's phase and its message).
+    const phase = await page.getByTestId('cluster-host-status').getAttribute('data-phase', { timeout: 1_000 }).catch(() => 'no panel');
+    const said = await page.getByTestId('cluster-problem').textContent({ timeout: 1_000 }).catch(() => null);
+    problems.push(`did not join within ${JOIN_TIMEOUT_MS / 1000} s (phase ${phase}${said ? `: ${said}` : ''}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
   return { name, context, page, joinMs: Date.now() - started, joined, problems };
 }
@@ -248,7 +254,7 @@ export const classroomBenchmark: Benchmark = {
       { name: 'actors', value: 'A', text: `the teacher's run's actors, one per student tab at most, 1 to ${MAX_RUN_ACTORS} (default the smaller of N and ${MAX_RUN_ACTORS})` },
       { name: 'close', value: 'C', text: 'student tabs closed at once, those running actors first, 0 to N-1 (default 10, or N-1 when fewer)' },
       { name: 'seconds', value: 'S', text: 'the steady window before the close, in which the rate is measured (default 30)' },
-      { name: 'after', value: 'S', text: 'how long to watch after the close (default 40)' },
+      { name: 'after', value: 'S', text: 'how long to watch after the close (default 60)' },
       { name: 'port', value: 'P', text: 'the dev server\'s port (default 5173, as npm run dev)' },
     ],
   },
@@ -258,7 +264,7 @@ export const classroomBenchmark: Benchmark = {
     const actors = wholeFlag(f.actors, Math.min(students, MAX_RUN_ACTORS), 1, Math.min(students, MAX_RUN_ACTORS), '--actors');
     const closing = wholeFlag(f.close, Math.min(10, students - 1), 0, students - 1, '--close');
     const seconds = positiveSeconds(f.seconds, 30, '--seconds');
-    const after = positiveSeconds(f.after, 40, '--after');
+    const after = positiveSeconds(f.after, 60, '--after');
     const port = wholeFlag(f.port, 5173, 1024, 65_535, '--port');
     const app = `http://localhost:${port}/`;
     const load0 = loadavg();
@@ -306,6 +312,8 @@ export const classroomBenchmark: Benchmark = {
       }
       const joinEnd = Date.now();
       const joined = class_.filter((s) => s.joined);
+      // A tab that did not join in time is closed: the class is the tabs that did.
+      await Promise.all(class_.filter((s) => !s.joined).map((s) => s.context.close()));
       let live = 0;
       for (let waited = 0; waited < 15_000; waited += 500) {
         live = (await sampleTeacher(teacher)).hosts.filter((h) => h.state === 'live').length;
@@ -410,8 +418,11 @@ export const classroomBenchmark: Benchmark = {
         actorsOnClosedTabs: actorsOnClosed,
         remainingTabsStillOn: remainingOn.filter((n) => n > 0).length,
         remainingTabs: remaining.length,
-        remainingTabsSendingAfterClose: remaining.filter((_, i) => remainingSent1[i] > remainingSent0[i]).length,
-        remainingTabsHostingAtEnd: remaining.filter((s) => final.actors.some((a) => a.host === s.name)).length,
+        remainingTabsHostingAtClose: remaining.filter((s) => hosting.has(s.name)).length,
+        remainingTabsHostingAtCloseStillSending: remaining.filter((s, i) => hosting.has(s.name) && remainingSent1[i] > remainingSent0[i]).length,
+        tabsGivenReplacements: remaining.filter((s) => !hosting.has(s.name) && final.actors.some((a) => a.host === s.name)).length,
+        tabsGivenReplacementsSending: remaining.filter((s, i) => !hosting.has(s.name) && final.actors.some((a) => a.host === s.name) && remainingSent1[i] > remainingSent0[i]).length,
+        timeline: samples.filter((x) => x.at >= closeAt - 10_000).map((x) => ({ t: (x.at - closeAt) / 1000, taken: x.taken, placed: placed(x, closedNames), gone: x.hosts.filter((h) => h.state === 'gone').length })),
         secondsUntilClosedTabsGone: (allGoneAt - closeAt) / 1000,
         secondsUntilActorsReplaced: (replacedAt - closeAt) / 1000,
         actorsRunningAtEnd: placed(final, closedNames),
@@ -442,7 +453,7 @@ export const classroomBenchmark: Benchmark = {
       ['actors running', `${g.actorsRunning} of the run's ${actors} (on ${g.studentTabsSendingSegments} student tabs sending segments); all placed ${g.secondsToAllActorsPlaced.toFixed(1)} s after Start, first segment at ${g.secondsToFirstSegment.toFixed(1)} s`],
       ['segments/s at the learner', `${g.segmentsPerSecond.toFixed(1)} (${Math.round(g.envStepsPerSecond)} env steps/s) over ${seconds} s`],
       ["teacher's longest task", `joining ${ms(g.teacherLongestTaskWhileJoiningMs)}, training ${ms(g.teacherLongestTaskTrainingMs)} (${g.teacherLongTasksTraining} tasks over 50 ms in ${seconds} s), after the close ${ms(g.teacherLongestTaskAfterCloseMs)}`],
-      [`${g.tabsClosed} tabs closed at once`, `${g.actorsOnClosedTabs} of them ran actors; ${g.remainingTabsStillOn} of ${g.remainingTabs} others still contributing, ${g.remainingTabsSendingAfterClose} sent segments after the close`],
+      [`${g.tabsClosed} tabs closed at once`, `${g.actorsOnClosedTabs} of them ran actors; ${g.remainingTabsStillOn} of ${g.remainingTabs} others still contributing; of the ${g.remainingTabsHostingAtClose} that ran actors at the close, ${g.remainingTabsHostingAtCloseStillSending} sent segments after it; ${g.tabsGivenReplacements} tabs got the replacements, ${g.tabsGivenReplacementsSending} of them sent segments within ${after} s`],
       ['closed tabs reported', `all ${g.tabsClosed} marked gone after ${Number.isFinite(g.secondsUntilClosedTabsGone) ? `${g.secondsUntilClosedTabsGone.toFixed(1)} s` : 'never'}; ${g.respawnsReported} actor restarts and ${g.lostSegmentsReported} lost batches in the Actors panel`],
       ['actors replaced', `${g.actorsRunningAtEnd} of ${actors} running on open tabs at the end; all placed again ${Number.isFinite(g.secondsUntilActorsReplaced) ? `${g.secondsUntilActorsReplaced.toFixed(1)} s` : 'never'} after the close`],
       ["learner's rate after the close", `lowest ${g.lowestRateAfterClose.toFixed(1)}/s (${RECOVERY_WINDOW_MS / 1000} s windows), back to 90 % of ${g.segmentsPerSecond.toFixed(1)}/s ${Number.isFinite(g.secondsUntilRateRecovered) ? `${g.secondsUntilRateRecovered.toFixed(1)} s after the close` : `not within ${after} s`}; last 15 s: ${g.segmentsPerSecondAfter.toFixed(1)}/s`],
