@@ -1,8 +1,8 @@
 /**
- * `npm run bench -- classroom [--students N] [--actors A] [--close C] [--seconds S] [--after S] [--port P]`:
+ * `npm run bench -- classroom [--students N] [--actors A] [--close C] [--seconds S] [--after S] [--port P] [--server dev|preview]`:
  * a classroom on loopback, as the README and docs/cluster.md run it. The teacher's two commands
- * (`npm run cluster`, with its origin and join link pointed at the dev server's port, and the dev
- * server, `vite`), then headless Chromium (Debian's): the teacher's tab connects its learner to the
+ * (`npm run cluster`, with its origin and join link pointed at the page server's port, and the dev
+ * server, `vite`; or `vite preview` of the build), then headless Chromium (Debian's): the teacher's tab connects its learner to the
  * cluster, N student tabs (one browser context each, as N browsers would be) open the join link and
  * contribute one actor each (Web Workers in their page), and the teacher trains impala-cartpole with A
  * of them (a run takes at most 16 actors). Measures the joins accepted, the actors running, the
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { resolveExperiment } from '../src/config/config';
 import { encodeExperiment } from '../src/config/urlState';
+import { buildApp } from './previewServer';
 import { markdownTable, median, type Benchmark } from './types';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
@@ -28,6 +29,8 @@ const FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-com
 const MAX_RUN_ACTORS = 16;
 /** Student tabs loading the page at once (a 2-core machine serves the dev server's modules slowly). */
 const JOINS_AT_ONCE = 5;
+/** How long the teacher's run may take from Start to its first segment (every actor a new Web Worker in a tab). */
+const START_TIMEOUT_MS = 420_000;
 /** How long a student's tab may take from opening the join link to contributing. */
 const JOIN_TIMEOUT_MS = 240_000;
 /** The learner's rate counts as back once a window of this length after the close reaches 90 % of it. */
@@ -222,7 +225,10 @@ function recorder(page: Page, samples: TeacherSample[]): { stop(): Promise<void>
   let on = true;
   const loop = (async () => {
     while (on) {
-      samples.push(await sampleTeacher(page));
+      // A page that is gone ends the recording; the benchmark says why where it waits.
+      const s = await sampleTeacher(page).catch(() => null);
+      if (!s) return;
+      samples.push(s);
       await new Promise((r) => setTimeout(r, 500));
     }
   })();
@@ -255,7 +261,8 @@ export const classroomBenchmark: Benchmark = {
       { name: 'close', value: 'C', text: 'student tabs closed at once, those running actors first, 0 to N-1 (default 10, or N-1 when fewer)' },
       { name: 'seconds', value: 'S', text: 'the steady window before the close, in which the rate is measured (default 30)' },
       { name: 'after', value: 'S', text: 'how long to watch after the close (default 60)' },
-      { name: 'port', value: 'P', text: 'the dev server\'s port (default 5173, as npm run dev)' },
+      { name: 'port', value: 'P', text: 'the page server\'s port (default 5173, as npm run dev)' },
+      { name: 'server', value: 'dev|preview', text: 'serve the page with the dev server (npm run dev, the default) or vite preview of the build in dist/ (built when missing)' },
     ],
   },
   async run(args) {
@@ -266,15 +273,19 @@ export const classroomBenchmark: Benchmark = {
     const seconds = positiveSeconds(f.seconds, 30, '--seconds');
     const after = positiveSeconds(f.after, 60, '--after');
     const port = wholeFlag(f.port, 5173, 1024, 65_535, '--port');
-    const app = `http://localhost:${port}/`;
+    const server = f.server ?? 'dev';
+    if (server !== 'dev' && server !== 'preview') throw new Error(`classroom: --server is dev or preview, not "${server}"`);
+    // vite preview listens on 127.0.0.1 only; the dev server answers on localhost as npm run dev prints it.
+    const app = `http://${server === 'dev' ? 'localhost' : '127.0.0.1'}:${port}/`;
+    if (server === 'preview') buildApp(undefined, true);
     const load0 = loadavg();
 
     const tmp = mkdtempSync(join(tmpdir(), 'parl-classroom-'));
     // The teacher's commands: `npm run cluster` (the page's origin and the join link on this port) and `npm run dev`.
     const cluster = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cluster.ts', '--port', '-1', '--ws-port', '-1', '--creds', join(tmp, 'cluster.creds'), '--origin', `http://localhost:${port},http://127.0.0.1:${port}`, '--app', app], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-    const dev = spawn('npx', ['vite', '--port', String(port), '--strictPort'], { cwd: REPO, stdio: 'ignore', detached: true });
+    const dev = spawn('npx', server === 'dev' ? ['vite', '--port', String(port), '--strictPort'] : ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: REPO, stdio: 'ignore', detached: true });
     let browser: Browser | undefined;
-    const figures: Record<string, unknown> = { students, actors, closing, seconds, after, port, loadAverageBefore: load0 };
+    const figures: Record<string, unknown> = { server, students, actors, closing, seconds, after, port, loadAverageBefore: load0 };
     try {
       const printed = await outputOf(cluster, /Ctrl-C stops the cluster/, 'npm run cluster');
       const joinLink = /^\s*(http\S*#join=\S+)$/m.exec(printed)?.[1];
@@ -282,7 +293,7 @@ export const classroomBenchmark: Benchmark = {
       const token = joinLink ? new URLSearchParams(new URL(joinLink).hash.slice(1)).get('token') : null;
       if (!joinLink || !wsUrl || !token) throw new Error(`npm run cluster printed no join link:\n${printed}`);
       await servesPage(app, 120_000);
-      if (dev.exitCode !== null) throw new Error(`port ${port} is taken (another dev server answers there): --port picks another`);
+      if (dev.exitCode !== null) throw new Error(`port ${port} is taken (another server answers there): --port picks another`);
 
       const { chromium } = await import('@playwright/test');
       browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: FLAGS, headless: true });
@@ -293,6 +304,7 @@ export const classroomBenchmark: Benchmark = {
       const teacher = await teacherContext.newPage();
       const teacherProblems: string[] = [];
       teacher.on('pageerror', (err) => teacherProblems.push(err.message));
+      teacher.on('crash', () => teacherProblems.push('the page crashed'));
       const config = resolveExperiment('impala-cartpole', { backend: 'wasm', actors, 'run.envSteps': 5_000_000 });
       await teacher.goto(`${app}#x=${encodeExperiment(config)}`, { timeout: 120_000 });
       await teacher.getByTestId('cluster-connect').locator('summary').click({ timeout: 120_000 });
@@ -339,14 +351,19 @@ export const classroomBenchmark: Benchmark = {
       const trainStart = Date.now();
       let allPlacedAt = NaN;
       let firstSegmentAt = NaN;
-      while (Date.now() - trainStart < 180_000) {
+      while (Date.now() - trainStart < START_TIMEOUT_MS && !teacher.isClosed()) {
         const last = samples[samples.length - 1];
         if (last && Number.isNaN(allPlacedAt) && placed(last) === actors) allPlacedAt = last.at;
         if (last && Number.isNaN(firstSegmentAt) && last.taken > 0) firstSegmentAt = last.at;
         if (!Number.isNaN(allPlacedAt) && !Number.isNaN(firstSegmentAt)) break;
+        if (last && samples.length % 40 === 0) process.stderr.write(`classroom: ${((Date.now() - trainStart) / 1000).toFixed(0)} s after Start, ${placed(last)} actors placed, ${last.taken} segments learned\n`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      if (Number.isNaN(firstSegmentAt)) throw new Error(`no segment reached the teacher's learner within 180 s (${placed(samples[samples.length - 1])} actors placed)`);
+      if (Number.isNaN(firstSegmentAt)) {
+        await rec.stop();
+        const last = samples[samples.length - 1];
+        throw new Error(`no segment reached the teacher's learner within ${(Date.now() - trainStart) / 1000} s (${last ? placed(last) : 0} actors placed${teacher.isClosed() ? ', the teacher\'s page closed' : ''})`);
+      }
       // Warm-up: every actor's first segments (workers compiling, weights fetched) are not counted.
       await new Promise((r) => setTimeout(r, 10_000));
       const steadyFrom = Date.now();
