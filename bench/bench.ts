@@ -22,6 +22,7 @@ import { soakBenchmark } from './soak';
 import { oneLine, runMain } from '../src/cli/runMain';
 import { isHelpFlag } from '../src/cli/help';
 import { clusterScalingBenchmark } from './cluster';
+import { classroomBenchmark } from './classroom';
 import { gpuBenchmark } from './gpu';
 import { signalsBenchmark } from './signals';
 import { shellWords } from '../src/cli/commandLine';
@@ -35,7 +36,7 @@ const BENCHMARKS: Benchmark[] = [
   swarmBaselinesBenchmark, profileBenchmark,
   solvePendulumBenchmark, solveMountainCarContinuousBenchmark, offlinePendulumBenchmark,
   soakBenchmark, marlBenchmark,
-  clusterScalingBenchmark, gpuBenchmark, signalsBenchmark];
+  clusterScalingBenchmark, classroomBenchmark, gpuBenchmark, signalsBenchmark];
 
 function usage(): string {
   return `Usage: npm run bench -- NAME [--seeds 1,2,3,4,5] [--json FILE]\n       npm run bench -- NAME --help   (what NAME measures, and its flags)\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}\n\n  npm run bench -- compare --ref GITREF [--seeds 1,2,3,4,5] -- NAME [flags]\n                   runs NAME in GITREF's tree and in this one, seed by seed, and prints both side by side`;

@@ -8,6 +8,9 @@ import { connectCluster } from '../../src/cluster/connect';
 import { readCreds } from '../../src/cluster/creds';
 import { NatsActorSpawner } from '../../src/cluster/natsSpawner';
 import { resolveExperiment } from '../../src/config/config';
+import { modelSpecFor } from '../../src/config/modelSpec';
+import { remoteClass } from '../../src/core/remote/remoteClass';
+import { RolloutActor } from '../../src/engine/rolloutActor';
 import { encodeExperiment } from '../../src/config/urlState';
 import { startNatsServer, type RunningNatsServer } from '../../src/cluster/natsServer';
 import { generateToken } from '../../src/cluster/serverConfig';
@@ -18,7 +21,8 @@ import { test, expect, expectStatus } from './fixtures';
  * ports; tab A (the teacher) trains with the cluster's actors and offers none of its own, tab B
  * (a student, another browser context) opens A's join link and contributes actors. Everything A's
  * run learns can only come from B. A second test follows the README as a teacher would: the
- * join link `npm run cluster` prints opens on the dev server (`npm run dev`, port 5173).
+ * join link `npm run cluster` prints opens on the dev server (`npm run dev`, port 5173), and the
+ * tab's actor, a Web Worker the dev server serves, answers a learner with segments.
  */
 // The preview server this run's tests use (playwright.config.ts: E2E_PORT, default 4173).
 const APP_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_PORT) || 4173}`;
@@ -143,22 +147,27 @@ async function servesPage(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-test("the join link npm run cluster prints opens on the dev server (npm run dev, port 5173), and the tab joins", async ({ browser }) => {
+// The dev server's port: npm run dev's 5173 unless E2E_DEV_PORT picks another (two checkouts side by
+// side); on another port the cluster is told the page's origin and address, as a teacher would.
+const DEV_PORT = Number(process.env.E2E_DEV_PORT) || 5173;
+const DEV_FLAGS = DEV_PORT === 5173 ? [] : ['--origin', `http://localhost:${DEV_PORT}`, '--app', `http://localhost:${DEV_PORT}/`];
+
+test("the join link npm run cluster prints opens on the dev server (npm run dev, port 5173), and the tab's actor sends segments", async ({ browser }) => {
   test.setTimeout(300_000);
   const tmp = mkdtempSync(join(tmpdir(), 'parl-e2e-dev-'));
   const creds = join(tmp, 'cluster.creds');
   // The README's two commands: the cluster (its defaults: the page at http://localhost:5173/), and the dev server.
-  const cluster = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cluster.ts', '--port', '-1', '--ws-port', '-1', '--creds', creds], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  const dev = spawn('npx', ['vite', '--port', '5173', '--strictPort'], { cwd: REPO, stdio: 'ignore', detached: true });
+  const cluster = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cluster.ts', '--port', '-1', '--ws-port', '-1', '--creds', creds, ...DEV_FLAGS], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const dev = spawn('npx', ['vite', '--port', String(DEV_PORT), '--strictPort'], { cwd: REPO, stdio: 'ignore', detached: true });
   const contextB = await browser.newContext();
   const problemsB: string[] = [];
   let spawner: NatsActorSpawner | undefined;
   try {
     const printed = await outputOf(cluster, /Ctrl-C stops the cluster/, 'npm run cluster');
     const joinLink = /^\s*(http\S*#join=\S+)$/m.exec(printed)?.[1] ?? '';
-    expect(joinLink.startsWith('http://localhost:5173/#join=')).toBe(true);
-    await servesPage('http://localhost:5173/', 120_000);
-    expect(dev.exitCode, 'port 5173 was taken: another dev server answers there').toBeNull();
+    expect(joinLink.startsWith(`http://localhost:${DEV_PORT}/#join=`)).toBe(true);
+    await servesPage(`http://localhost:${DEV_PORT}/`, 120_000);
+    expect(dev.exitCode, `port ${DEV_PORT} was taken: another dev server answers there`).toBeNull();
 
     // The teacher's side: a learner with the printed credentials, watching for the tab's beat.
     const c = readCreds(creds);
@@ -172,10 +181,28 @@ test("the join link npm run cluster prints opens on the dev server (npm run dev,
     await b.getByTestId('cluster-name').fill('student-dev');
     await b.getByTestId('cluster-offer').fill('1');
     await b.getByTestId('cluster-contribute').click();
-    // Its WebSocket opened from http://localhost:5173 (refused before: only the preview's port was allowed).
+    // Its WebSocket opened from the dev server's origin (refused before: only the preview's port was allowed).
     await expect(b.getByTestId('cluster-host-status')).toHaveAttribute('data-phase', 'on', { timeout: 60_000 });
     const learner = spawner;
     await expect.poll(() => learner.liveHosts().filter((h) => h.hostName === 'student-dev').map((h) => h.capacity), { timeout: 15_000 }).toEqual([1]);
+
+    // The learner builds an actor in the tab's only slot and asks it for segments: the tab's Web
+    // Worker (its module and the tfjs wasm binary from the dev server) steps the envs and answers.
+    const config = resolveExperiment('impala-cartpole', { seed: 1, backend: 'wasm' });
+    const s = config.settings;
+    const actor = await remoteClass(RolloutActor, { spawner: learner }).create({ envId: s['env.id'], numEnvs: s.envsPerActor, seed: 1, actorIndex: 0, model: modelSpecFor(config, 'actorCritic'), backend: 'wasm' });
+    await actor.init();
+    await expect(b.getByTestId('cluster-host-actors')).toHaveText('1', { timeout: 30_000 });
+    const T = 16;
+    for (let k = 0; k < 3; k++) {
+      const seg = await actor.sampleSegment(null, 0, T, 0);
+      expect([seg.T, seg.numEnvs, seg.rewards.length]).toEqual([T, s.envsPerActor, T * s.envsPerActor]);
+      expect(seg.obs.every(Number.isFinite)).toBe(true);
+    }
+    expect(learner.placements().map((p) => p.hostName)).toEqual(['student-dev']);
+    // init and the three segments: four calls the tab says it answered.
+    await expect.poll(() => numberIn(b, 'cluster-host-answered'), { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    await actor.terminate();
     await b.getByTestId('cluster-stop-contributing').click();
     await expect(b.getByTestId('cluster-host-status')).toHaveAttribute('data-phase', 'off');
     await spawner.close();
