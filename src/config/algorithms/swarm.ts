@@ -1,5 +1,5 @@
 /**
- * The agent swarm, second version (issue 10): a set-policy orchestrator (pointer heads over up to
+ * The agent swarm: a set-policy orchestrator (pointer heads over up to
  * 100 candidate subtasks and the subagent kinds, src/swarm/setPolicy.ts) trained with the engine's
  * PPO on the decomposition task (src/envs/swarm/decomposition.ts): heterogeneous subtasks with
  * chains, specialist subagent kinds, claims with a confidence and no oracle (checking costs steps),
@@ -19,7 +19,7 @@ export const SWARM_SKILLS = ['table', 'checkpoints', 'latent'] as const;
 /** The annealed preset's settings; every other preset changes only what its description names. */
 const ANNEALED = {
   actors: 2,
-  envsPerActor: 8,
+  envsPerActor: 4,
   'run.envSteps': 5_000_000,
   'run.targetReturn': 1000,
   'swarm.subtasks': 40,
@@ -53,23 +53,23 @@ export const SWARM = defineAlgorithm({
     lambda1Schedule: live(choice('swarm reward', 'λ1 schedule', SCHEDULES, 'linear', 'How λ1 anneals to zero over the horizon (constant: never).')),
     lambda2: live(num('swarm reward', 'λ2 start (finish)', 0, 2, 0.3, 'Weight of r_finish = completed/assigned (1 when nothing assigned) at the start.')),
     lambda2Schedule: live(choice('swarm reward', 'λ2 schedule', SCHEDULES, 'linear', 'How λ2 anneals to zero over the horizon (constant: never).')),
-    annealUpdates: int('swarm reward', 'Anneal horizon (updates)', 1, 5_000, 60, 'Updates over which λ1 and λ2 reach zero.'),
+    annealUpdates: int('swarm reward', 'Anneal horizon (updates)', 1, 5_000, 30, 'Updates over which λ1 and λ2 reach zero.'),
     parallelCap: int('swarm reward', 'r_parallel cap', 1, 500, 16, 'r_parallel = min(subagents created, cap) / cap.'),
-    updates: int('swarm training', 'Orchestrator updates', 1, 5_000, 120, 'PPO updates (each on envsPerActor episodes per actor).'),
+    updates: int('swarm training', 'Orchestrator updates', 1, 5_000, 60, 'PPO updates (each on envsPerActor episodes per actor).'),
     lr: live(num('swarm training', 'Learning rate', 1e-5, 0.1, 3e-3, 'Adam step size of the set policy.', true)),
     entCoef: live(num('swarm training', 'Entropy bonus', 0, 0.2, 0.01, 'Entropy weight in the PPO loss.')),
     updateEpochs: int('swarm training', 'PPO epochs', 1, 20, 2, 'Passes over each batch of decisions.'),
     numMinibatches: int('swarm training', 'Minibatches', 1, 64, 2, 'Minibatches per epoch.'),
-    hidden: int('swarm training', 'Hidden units', 8, 256, 32, 'Width of the set encoder, the pointer heads and the value head.'),
+    hidden: int('swarm training', 'Hidden units', 8, 256, 16, 'Width of the set encoder, the pointer heads and the value head.'),
     traceEvery: int('swarm training', 'Trace every N updates', 0, 1_000, 10, 'Record one episode for the timeline every N updates; 0 = never.'),
-    episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, "Training episodes that play the same task (with episode or decision credit, each is compared with the others: a group baseline; 1: the value head is the baseline)."),
+    episodesPerTask: int('swarm training', 'Episodes per task', 1, 16, 4, 'Training episodes that play the same task (the same subtasks and skills, different draws of the policy).'),
     gaeLambda: num('swarm training', 'GAE λ', 0, 1, 1, "λ of the advantages over an episode's decisions (1: Monte Carlo, each decision gets the episode's return)."),
   },
   presets: [
     {
       name: 'swarm-annealed',
       title: 'Agent swarm: λ1, λ2 annealed to zero',
-      description: 'The reference: 120 updates, λ1 = λ2 = 0.3, both linear to zero over the first 60, on 40-subtask decomposition tasks under a hard budget of 0.25 × serial; 4 training episodes per task; each decision gets the reward to go of its stage (a launch and the assignments it ran), judged against a learned critic (the value head).',
+      description: 'The reference: 60 updates of 8 episodes (2 actors × 4 runs of one task each), λ1 = λ2 = 0.3, both linear to zero over the first 30, on 40-subtask decomposition tasks whose subagent skills are drawn anew for every task and hidden, under a hard budget of 0.25 × serial; r_perf is paid at the end, and each decision is judged against a learned critic.',
       settings: { ...ANNEALED },
     },
     {
@@ -99,7 +99,7 @@ export const SWARM = defineAlgorithm({
     {
       name: 'swarm-scale',
       title: 'Agent swarm: 100 subtasks, up to 100 subagents',
-      description: 'Changes from swarm-annealed: 100 subtasks (serial baseline near 1,500 steps), decision cap 500, 1 actor × 4 episodes per update, 60 updates (λ1, λ2 to zero over the first 30).',
+      description: 'Changes from swarm-annealed: 100 subtasks (serial baseline near 1,500 steps), decision cap 500, 1 actor × 4 episodes per update.',
       settings: { ...ANNEALED, actors: 1, envsPerActor: 4, 'swarm.subtasks': 100, 'swarm.maxDecisions': 500, 'swarm.updates': 60, 'swarm.annealUpdates': 30 },
     },
   ],
