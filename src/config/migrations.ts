@@ -16,7 +16,7 @@
 import { ALGORITHM_IDS, descriptorOf, type AlgorithmId } from './registry';
 import { getPreset } from './presets';
 import { defaultSettings, isSettingKey } from './settings';
-import { RENAMED_ALGORITHMS, renamedPreset, RETIRED_SETTING_PREFIX, SWARM_RENAME_VERSION } from './retired';
+import { RENAMED_ALGORITHMS, renamedPreset, retiredPreset, RETIRED_SETTING_PREFIX, SWARM_RENAME_VERSION } from './retired';
 
 /** A version's renames: the key(s) an old key stands for, undefined for a key it left alone. */
 type Renames = (key: string) => readonly string[] | undefined;
@@ -155,7 +155,9 @@ export function reviveConfig(config: unknown, dropped: DroppedPart[] = [], fromV
   if (typeof migrated !== 'object' || migrated === null || !('preset' in migrated) || !('settings' in migrated)) return migrated;
   const { preset, settings } = migrated as { preset: unknown; settings: unknown };
   if (typeof preset !== 'string' || typeof settings !== 'object' || settings === null || Array.isArray(settings)) return migrated;
-  const found = getPreset(preset);
+  const retired = getPreset(preset) ? null : retiredPreset(preset, fromVersion);
+  if (retired) dropped.push({ field: 'preset', reason: retired.reason });
+  const found = getPreset(retired?.replacement ?? preset);
   if (!found) return migrated;
   const known = Object.entries(settings).filter(([key]) => {
     if (isSettingKey(key)) return true;
@@ -163,5 +165,5 @@ export function reviveConfig(config: unknown, dropped: DroppedPart[] = [], fromV
     dropped.push({ field: `settings.${retired ? `swarm.${key.slice(RETIRED_SETTING_PREFIX.length)}` : key}`, reason: retired ? 'a setting of the retired first agent swarm' : 'not a setting of this version' });
     return false;
   });
-  return { ...migrated, settings: { ...defaultSettings(), ...found.settings, ...Object.fromEntries(known) } };
+  return { ...migrated, preset: found.name, settings: { ...defaultSettings(), ...found.settings, ...Object.fromEntries(known) } };
 }

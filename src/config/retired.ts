@@ -37,6 +37,7 @@ const RETIRED_PRESETS: ReadonlyMap<string, { replacement: string; why: string }>
   ['swarm-curriculum', { replacement: 'swarm-annealed', why: FIRST_SWARM }],
   ['swarm-taskgraph', { replacement: 'swarm-annealed', why: FIRST_SWARM }],
   ['swarm-demo-start', { replacement: 'swarm-annealed', why: OWN_START }],
+  ['swarm-v2-demo-start', { replacement: 'swarm-annealed', why: OWN_START }],
 ]);
 
 /**
@@ -54,8 +55,7 @@ export const RENAMED_ALGORITHMS: ReadonlyMap<string, string> = new Map([['swarm-
  * line). From version 4 on, a first-swarm name that the swarm's presets took over names that preset.
  */
 export function retiredPreset(name: string, fromVersion?: number): Retirement | null {
-  // A preset retired after its rename is retired under either name.
-  const retired = RETIRED_PRESETS.get(name) ?? RETIRED_PRESETS.get(RENAMED_PRESETS.get(name) ?? '');
+  const retired = RETIRED_PRESETS.get(name);
   if (retired === undefined) return null;
   const { replacement, why } = retired;
   if ((fromVersion === undefined || fromVersion >= SWARM_RENAME_VERSION) && replacement === name) return null;

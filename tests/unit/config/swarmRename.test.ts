@@ -23,7 +23,7 @@ interface Fixture {
 // settings, live changes and hidden keys each one opened then.
 const fixtures = (JSON.parse(readFileSync(new URL('./fixtures/links-v3.json', import.meta.url), 'utf8')) as { links: Fixture[] }).links;
 
-const OLD_PRESETS = ['annealed', 'no-shaping', 'lambda1-only', 'lambda2-only', 'constant-lambda1', 'demo-start', 'scale'];
+const OLD_PRESETS = ['annealed', 'no-shaping', 'lambda1-only', 'lambda2-only', 'constant-lambda1', 'scale'];
 const token = (payload: unknown) => LZString.compressToEncodedURIComponent(JSON.stringify(payload));
 /** A setting's name of then, as it is called today. */
 const today = (key: string) => key.replace(/^swarm2\./, 'swarm.');
@@ -44,21 +44,33 @@ describe('the swarm has one name (link version 4)', () => {
     expect(SETTING_KEYS.filter((k) => k.startsWith('swarm.')).length).toBeGreaterThan(10);
     expect(renamedPreset('swarm-annealed')).toBeNull();
     expect(renamedPreset('toString')).toBeNull();
+    // The start from demonstrations was retired with the rename: both its names open the annealed preset.
+    expect(PRESET_NAMES).not.toContain('swarm-demo-start');
+    expect(renamedPreset('swarm-v2-demo-start')).toBeNull();
+    for (const name of ['swarm-v2-demo-start', 'swarm-demo-start']) expect(retiredPreset(name, 3)?.replacement).toBe('swarm-annealed');
   });
 
+  // What a link carried keeps its value under today's name; a setting that no longer exists is
+  // named with its reason, and a retired preset opens its replacement with a notice.
   it.each(fixtures.map((f) => [`${f.preset} ${JSON.stringify(f.overrides)}`, f] as const))('a version-3 link, %s, opens the same experiment under the new names', (_name, f) => {
     const decoded = decodeExperiment(f.token);
-    expect(decoded.ignored).toEqual([]);
-    const preset = renamedPreset(f.preset)?.replacement ?? f.preset;
+    const retired = retiredPreset(f.preset, 3);
+    const preset = retired?.replacement ?? renamedPreset(f.preset)?.replacement ?? f.preset;
     expect(decoded.config.preset).toBe(preset);
-    const then = Object.fromEntries(Object.entries(f.settings).map(([k, v]) => [today(k), todayValue(k, v)]));
+    const carried = Object.entries(f.overrides).map(([k, v]) => [today(k), todayValue(k, v)] as const);
+    const kept = Object.fromEntries(carried.filter(([k]) => (SETTING_KEYS as readonly string[]).includes(k)));
+    const gone = carried.filter(([k]) => !(SETTING_KEYS as readonly string[]).includes(k)).map(([k]) => k);
     const now: Record<string, unknown> = decoded.config.settings;
-    for (const [key, value] of Object.entries(then)) expect([key, now[key]]).toEqual([key, value]);
-    expect(decoded.config.settings).toEqual(resolveExperiment(preset, then).settings);
-    expect(decoded.changes).toEqual(f.decodedChanges.map((c) => ({ ...c, key: today(c.key) })));
-    expect(decoded.ui.hide).toEqual(f.decodedHide.map(today));
+    for (const [key, value] of Object.entries(kept)) expect([key, now[key]]).toEqual([key, value]);
+    expect(decoded.config.settings).toEqual(resolveExperiment(preset, kept).settings);
+    const named = decoded.ignored.map((i) => `${i.field}: ${i.reason}`).join('\n');
+    if (retired) expect(named).toContain(retired.reason);
+    for (const key of gone) expect(named).toContain(key);
+    if (!retired && gone.length === 0) expect(decoded.ignored).toEqual([]);
+    expect(decoded.changes).toEqual(f.decodedChanges.map((c) => ({ ...c, key: today(c.key) })).filter((c) => (SETTING_KEYS as readonly string[]).includes(c.key)));
+    expect(decoded.ui.hide).toEqual(f.decodedHide.map(today).filter((k) => decoded.ui.hide.includes(k)));
     // The same experiment made today carries the new names.
-    expect(decodeExperiment(encodeExperiment(decoded.config, decoded.ui, decoded.changes))).toEqual(decoded);
+    expect(decodeExperiment(encodeExperiment(decoded.config, decoded.ui, decoded.changes)).config).toEqual(decoded.config);
   });
 
   it("a version-3 link's swarm-annealed is the retired first swarm's: its replacement opens, with the notice, and its swarm.* settings are dropped", () => {

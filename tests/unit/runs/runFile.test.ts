@@ -114,11 +114,14 @@ describe('run files', () => {
     const back = parseRunFile(text);
     expect(back).toMatchObject({ ok: true });
     if (!back.ok) return;
-    expect(back.ignored).toBeUndefined();
-    expect(back.run.config.preset).toBe('swarm-demo-start');
-    const then = Object.entries(old.run.config.settings).map(([k, v]) => [k.replace(/^swarm2\./, 'swarm.'), k === 'algorithm' && v === 'swarm-v2' ? 'swarm' : v]);
-    expect(back.run.config.settings).toEqual(resolveExperiment('swarm-demo-start', Object.fromEntries(then)).settings);
-    expect(back.run.config.settings).toMatchObject({ seed: 3, algorithm: 'swarm', 'swarm.lambda1': 0.2, 'swarm.teacher': 'packer' });
+    // Its preset was retired since (every swarm preset starts from one policy now): it loads as the
+    // annealed preset with what it trained, and says so; the start it had is named, not kept silently.
+    expect(back.run.config.preset).toBe('swarm-annealed');
+    const reasons = (back.ignored ?? []).map((i) => `${i.field}: ${i.reason}`).join('\n');
+    expect(reasons).toMatch(/preset: preset "swarm-v2-demo-start" is retired: every swarm preset now starts from the same initial policy/);
+    expect(reasons).toMatch(/settings\.swarm\.start: not a setting of this version/);
+    expect(reasons).toMatch(/settings\.swarm\.teacher: not a setting of this version/);
+    expect(back.run.config.settings).toMatchObject({ seed: 3, algorithm: 'swarm', 'swarm.lambda1': 0.2 });
     // Exported again, it is a file of today that reads back the same.
     expect(parseRunFile(exportRunFile(back.run))).toEqual({ ok: true, run: back.run });
   });

@@ -44,8 +44,8 @@ describe('outcome-only credit: what the ledger records', () => {
   it('never looks at the truth: the same play with subagents that are always wrong gives the same parts, and every return moves by the same r_perf difference', () => {
     const wrongSkills = skillTable({
       orchestrator: CERTAIN_SKILLS.orchestrator,
-      fast: { lookup: { ...CERTAIN_SKILLS.fast.lookup, success: 0 }, search: { ...CERTAIN_SKILLS.fast.search, success: 0 }, reason: { ...CERTAIN_SKILLS.fast.reason, success: 0 } },
-      slow: { lookup: { ...CERTAIN_SKILLS.slow.lookup, success: 0 }, search: { ...CERTAIN_SKILLS.slow.search, success: 0 }, reason: { ...CERTAIN_SKILLS.slow.reason, success: 0 } },
+      fast: { lookup: { ...CERTAIN_SKILLS.fast.lookup, success: 0.01 }, search: { ...CERTAIN_SKILLS.fast.search, success: 0.01 }, reason: { ...CERTAIN_SKILLS.fast.reason, success: 0.01 } },
+      slow: { lookup: { ...CERTAIN_SKILLS.slow.lookup, success: 0.01 }, search: { ...CERTAIN_SKILLS.slow.search, success: 0.01 }, reason: { ...CERTAIN_SKILLS.slow.reason, success: 0.01 } },
     });
     const wrongSim = new DecompositionSim(decompositionTaskFrom(SUBTASKS), {
       skills: wrongSkills,
