@@ -98,19 +98,22 @@ export const signalsBenchmark: Benchmark = {
   help: {
     seeds: null,
     flags: [
-      { name: 'trials', value: 'N', text: 'how many trials (default 20): the presets in turn, SIGINT and SIGTERM alternating, delays of 0 to 3000 ms after the first update' },
+      { name: 'trials', value: 'N', text: 'how many trials (default 20): the presets in turn, SIGINT and SIGTERM alternating, the delays in turn' },
       { name: 'presets', value: 'a,b', text: `the presets to cycle through (default ${SIGNAL_PRESETS.join(',')})` },
+      { name: 'delays', value: 'ms,ms', text: `the delays after the first update to cycle through (default ${DELAYS_MS.join(',')}): longer ones signal an off-policy run once its learner is busy` },
     ],
   },
   async run({ flags }) {
     const trials = flags.trials === undefined ? 20 : Number(flags.trials);
     if (!Number.isInteger(trials) || trials < 1) throw new Error(`--trials: expected a whole number ≥ 1, got ${flags.trials}`);
     const presets = flags.presets === undefined ? SIGNAL_PRESETS : flags.presets.split(',').map((p) => p.trim()).filter(Boolean);
+    const delays = flags.delays === undefined ? DELAYS_MS : flags.delays.split(',').map((d) => Number(d.trim()));
+    if (delays.length === 0 || !delays.every((d) => Number.isInteger(d) && d >= 0)) throw new Error(`--delays: expected whole numbers of milliseconds ≥ 0, got ${flags.delays}`);
     const results: SignalTrial[] = [];
     for (let i = 0; i < trials; i++) {
       const preset = presets[i % presets.length];
       const signal = i % 2 === 0 ? 'SIGINT' : 'SIGTERM';
-      const delay = DELAYS_MS[i % DELAYS_MS.length];
+      const delay = delays[i % delays.length];
       const r = await signalTrial(preset, signal, delay).catch((e: unknown): SignalTrial => ({
         preset, signal, delayMs: delay, code: null, exitMs: NaN, summary: false, checkpoint: { error: e instanceof Error ? e.message : String(e) }, leftover: false, passed: false,
       }));

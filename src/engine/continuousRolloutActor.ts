@@ -96,6 +96,8 @@ function usesOu(mode: ExploreMode): boolean {
 export class ContinuousRolloutActor {
   static readonly actorKey: string = 'ContinuousRolloutActor';
   private readonly policy: ContinuousPolicy;
+  /** The live view's greedy episodes act with this copy (made on first use). */
+  private greedyPolicy: ContinuousPolicy | null = null;
   private readonly rng: Rng;
   private version = -1;
   private readonly training: ActorVector;
@@ -236,12 +238,20 @@ export class ContinuousRolloutActor {
     return { returns, lengths, transitions };
   }
 
-  /** One greedy episode's render states for the page's live view. */
+  /**
+   * One greedy episode's render states for the page's live view. Given weights, it acts with its
+   * own copy of the policy: the training policy keeps the version the learner last sent, so the
+   * transitions do not depend on when the page asked for an episode.
+   */
   recordGreedyEpisode(weights: Float32Array[] | null, maxFrames = 500): GreedyEpisode {
-    if (weights) this.policy.setWeights(weights);
+    let policy = this.policy;
+    if (weights) {
+      policy = this.greedyPolicy ??= new ContinuousPolicy(this.options.policy, this.options.net);
+      policy.setWeights(weights);
+    }
     const env = makeBoxEnv(this.options.envId, deriveSeed(this.options.seed, this.options.actorIndex, 0xde70));
     return playGreedyEpisode(env, this.options.envId, maxFrames, (obs) => {
-      const raw = this.policy.act(obs, 1, this.rng, GREEDY);
+      const raw = policy.act(obs, 1, this.rng, GREEDY);
       return this.options.policy === 'gaussian' ? this.clipped(raw) : raw;
     });
   }

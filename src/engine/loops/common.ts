@@ -235,16 +235,8 @@ const UNWIND_MS = 2_000;
 
 
 /**
- * For an update made of many synchronous steps (thousands of gradient steps): between steps,
- * `stillRunning()` lets timers and signal handlers run about every SLICE_MS and says false once the
- * run is stopping, so Stop and Ctrl-C do not wait for the whole update. The steps themselves, and
- * so the numbers, are the same.
- */
-/**
  * One turn of the event loop: timers, signal handlers and messages run (setImmediate in Node; in
- * the page's worker a message to itself, which no timer clamp delays). Only where nothing but the
- * run's own stop can arrive: a loop whose actors keep producing (the off-policy loop) would take in
- * their replies at another point in the page than in the CLI, and the two runs would part ways.
+ * the page's worker a message to itself, which no timer clamp delays).
  */
 function yieldToEventLoop(): Promise<void> {
   if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
@@ -258,44 +250,33 @@ function yieldToEventLoop(): Promise<void> {
   });
 }
 
-/**
- * Node hands a worker's queued messages over in one go, so an off-policy loop whose actors keep a
- * reply waiting can run update after update on promise callbacks alone: Ctrl-C, SIGTERM and the
- * heartbeat's timers would wait for ever. A timer notes each turn of the event loop; when none came
- * for STARVED_MS, the next update first lets the loop turn. Any such pause takes the actors' replies
- * in at another place than the page does, and the CLI's numbers part from the page's from there on
- * (at 500 ms a short SAC run parted at update 30): so it is rare, long enough that a run short enough
- * to compare with the page never meets it, and a starved run still ends on Ctrl-C within seconds.
- */
-const STARVED_MS = 5_000;
-let lastTurn = -Infinity;
-let turnWatch: ReturnType<typeof setInterval> | null = null;
-function eventLoopStarved(): boolean {
-  if (typeof setImmediate !== 'function') return false; // the page's worker takes its turns
-  const now = performance.now();
-  if (turnWatch === null) {
-    lastTurn = now;
-    turnWatch = setInterval(() => (lastTurn = performance.now()), 100);
-    (turnWatch as { unref?: () => void }).unref?.();
-    return false;
-  }
-  return now - lastTurn > STARVED_MS;
-}
+/** The longest a loop computes without letting the event loop turn. */
+export const SLICE_MS = 50;
 
+/**
+ * For work made of many synchronous steps (gradient steps): between steps, `stillRunning()` lets
+ * timers, signal handlers and messages run about every SLICE_MS and says false once the run is
+ * stopping, so Stop, Ctrl-C and SIGTERM wait neither for the whole update nor for a queue of actor
+ * replies that Node would otherwise hand over without a turn. The steps, and so the numbers, are
+ * the same wherever the turns fall, as long as what the loop computes does not depend on what
+ * arrived during a turn: every loop takes its actors' data at fixed points (the off-policy loop
+ * awaits exactly the round it asked for), IMPALA's queue excepted.
+ */
 export class UpdateSlicer {
   private sliceStarted = performance.now();
-  constructor(private readonly gate: { readonly current: string }) {}
+  constructor(
+    private readonly gate: { readonly current: string },
+    private readonly sliceMs = SLICE_MS,
+  ) {}
 
   async stillRunning(): Promise<boolean> {
-    if (performance.now() - this.sliceStarted >= SLICE_MS) {
+    if (performance.now() - this.sliceStarted >= this.sliceMs) {
       await yieldToEventLoop();
       this.sliceStarted = performance.now();
     }
     return this.gate.current !== 'stopped';
   }
 }
-const SLICE_MS = 50;
-
 
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
@@ -320,8 +301,11 @@ export class LoopProgress {
   private readonly failures = new Map<string | number, { count: number; at: number }>();
   private inspectedAt = -Infinity;
   private inspectedUpdate = -1;
+  /** Lets the event loop turn between updates, and within an update that asks (see UpdateSlicer). */
+  readonly slicer: UpdateSlicer;
 
   constructor(private readonly ctx: LoopContext) {
+    this.slicer = new UpdateSlicer(ctx.gate, ctx.platform.sliceMs ?? SLICE_MS);
     this.tracker = new EpisodeTracker(ctx.config.settings['run.targetReturn']);
     void ctx.gate.whenStopped().then(() => this.ending.abort());
   }
@@ -381,7 +365,7 @@ export class LoopProgress {
    * never retries at once: it yields to timers, messages and signal handlers (Stop, SIGINT).
    */
   async proceed(): Promise<boolean> {
-    if (eventLoopStarved()) await yieldToEventLoop();
+    await this.slicer.stillRunning();
     if (this.update === this.updateAtProceed) await this.backoff('update');
     else this.failures.delete('update');
     this.updateAtProceed = this.update;

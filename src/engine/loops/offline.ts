@@ -13,7 +13,7 @@ import { buildContinuousLearner, numParam } from '../continuousLearner';
 import { GREEDY } from '../continuousPolicy';
 import { ContinuousRolloutActor, type ContinuousRolloutActorOptions } from '../continuousRolloutActor';
 import { loadDataset } from '../datasetSource';
-import { actorHandle, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, UpdateSlicer } from './common';
+import { actorHandle, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -52,9 +52,8 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
         const before = await agent.getWeightsAsync();
         const sums = new MetricMeans();
         const n = Math.min(evalEvery, total - gradientSteps);
-        const slicer = new UpdateSlicer(ctx.gate);
         let k = 0;
-        for (; k < n && (await slicer.stillRunning()); k++) {
+        for (; k < n && (await progress.slicer.stillRunning()); k++) {
           const m = agent.learn(buffer.sample(batchSize));
           sums.add(m);
         }

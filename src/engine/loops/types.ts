@@ -18,6 +18,8 @@ export interface TrainerPlatform {
   actorModules?: Record<string, string | { module: string; key: string }>;
   /** How often a running loop sends its weights (default CHECKPOINT_EVERY_MS); tests use 0. */
   checkpointEveryMs?: number;
+  /** The longest a loop computes before it lets the event loop turn (default SLICE_MS); tests vary it. */
+  sliceMs?: number;
 }
 
 /** An actor the playground can crash on purpose (to show detection and replacement). */

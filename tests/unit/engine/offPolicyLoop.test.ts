@@ -1,14 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
 import { resolveExperiment } from '../../../src/config/config';
+import { decodeCheckpoint } from '../../../src/core/checkpoint';
 import { TrainingRun } from '../../../src/engine/trainer';
-import type { RunRecord, UpdateRecord } from '../../../src/runs/records';
+import type { TrainerPlatform } from '../../../src/engine/loops/types';
+import type { CheckpointRecord, RunRecord, UpdateRecord } from '../../../src/runs/records';
 
-function run(preset: string, overrides: Record<string, unknown>) {
+function run(preset: string, overrides: Record<string, unknown>, platform: TrainerPlatform = nodePlatform(), onRecord: (r: RunRecord) => void = () => {}) {
   const records: RunRecord[] = [];
-  const training = new TrainingRun(resolveExperiment(preset, { backend: 'wasm', ...overrides }), (r) => records.push(r), nodePlatform());
+  const training = new TrainingRun(
+    resolveExperiment(preset, { backend: 'wasm', ...overrides }),
+    (r) => {
+      records.push(r);
+      onRecord(r);
+    },
+    platform,
+  );
   const updates = () => records.filter((r): r is UpdateRecord => r.type === 'update');
   return { training, records, updates };
+}
+
+/** Clock-based metrics (msPerGradientStep): the only figures two runs of one seed may differ in. */
+const CLOCK = /^ms|seconds|persecond/i;
+
+/** What the update records say about the run, without the clock-based figures. */
+function numbers(updates: UpdateRecord[]) {
+  return updates.map(({ update, envSteps, episodes, returns, lengths, meanReturn20, metrics, lostSegments, policyLags }) => ({
+    update,
+    envSteps,
+    episodes,
+    returns,
+    lengths,
+    meanReturn20,
+    metrics: Object.fromEntries(Object.entries(metrics).filter(([key]) => !CLOCK.test(key))),
+    lostSegments,
+    policyLags,
+  }));
 }
 
 describe('off-policy continuous loop (Ape-X style actors in worker threads)', () => {
@@ -43,6 +70,59 @@ describe('off-policy continuous loop (Ape-X style actors in worker threads)', ()
       if (preset.startsWith('sac')) expect(last.metrics.alpha).toBeGreaterThan(0);
     }, 60_000);
   }
+});
+
+describe('off-policy loop: lock-step rounds', () => {
+  // Two actors whose replies can come in either order, a short warm-up, a few gradient steps an update.
+  const SMALL = {
+    seed: 3,
+    actors: 2,
+    'sampling.segmentLength': 16,
+    'sampling.updateToData': 1,
+    'model.hidden': 16,
+    'sac.learningStarts': 64,
+    'sac.batchSize': 16,
+    'run.envSteps': 384,
+  };
+
+  it('gives the same numbers whatever the actors’ reply times and however often the learner lets the event loop turn', async () => {
+    const plain = run('sac-pendulum', SMALL);
+    await plain.training.run();
+    const uneven: TrainerPlatform = {
+      ...nodePlatform(),
+      actorModules: { ContinuousRolloutActor: { module: new URL('./fixtures/unevenContinuousActor.ts', import.meta.url).href, key: 'UnevenContinuousRolloutActor' } },
+      // A turn of the event loop before every gradient step and every update.
+      sliceMs: 0,
+    };
+    const other = run('sac-pendulum', SMALL, uneven);
+    await other.training.run();
+    expect(numbers(other.updates())).toEqual(numbers(plain.updates()));
+    // 384 steps in rounds of 2 × 16; learning from step 64 on, so the later updates took gradient steps.
+    expect(plain.updates()).toHaveLength(12);
+    expect(plain.updates().at(-1)!.metrics.gradientSteps).toBe(384 - 64);
+  }, 120_000);
+
+  it('a stop that comes while an update takes its gradient steps ends the run without finishing that update, its checkpoint that of the update before', async () => {
+    // Update 1: 512 uniformly random steps, no gradient step. Update 2, the last in the budget: 8 · 512 = 4,096 gradient steps.
+    let stopAsked: number | null = null;
+    const overrides = { seed: 1, actors: 1, 'sampling.segmentLength': 512, 'sampling.updateToData': 8, 'model.hidden': 16, 'sac.learningStarts': 512, 'sac.batchSize': 32, 'run.envSteps': 1_024 };
+    const { training, records, updates } = run('sac-pendulum', overrides, nodePlatform(), (r) => {
+      // Stop a moment after update 1, once update 2 is under way, as Ctrl-C would: from a timer.
+      if (r.type === 'update' && r.update === 1)
+        setTimeout(() => {
+          stopAsked = updates().length;
+          training.stop();
+        }, 100);
+    });
+    const summary = await training.run();
+    expect(stopAsked).toBe(1);
+    expect(summary.stopReason).toBe('stopped');
+    expect(summary.updates).toBe(1);
+    expect(updates().map((u) => u.update)).toEqual([1]);
+    const last = records.filter((r): r is CheckpointRecord => r.type === 'checkpoint').at(-1)!;
+    expect(last.update).toBe(1);
+    expect(decodeCheckpoint(last.bytes).meta.update).toBe(1);
+  }, 120_000);
 });
 
 describe('on-policy continuous loop (Gaussian PPO)', () => {
