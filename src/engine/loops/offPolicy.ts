@@ -21,6 +21,7 @@ import { ContinuousRolloutActor, validateContinuousSegment, type ContinuousRollo
 import { callWithWeights, produceInto } from '../producers';
 import { policyLags } from './async';
 import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { criticCurve } from '../inspectValues';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -43,6 +44,10 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let stopping = false;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.algorithm.model);
+  progress.inspectValuesWith(async () => {
+    const critic = await criticCurve(agent.algorithm, s['env.id']);
+    return critic ? { critic } : {};
+  });
   const greedyEpisodes = new GreedyEpisodeTicker();
   const actors = await createReportingPool(
     ctx,
