@@ -51,11 +51,13 @@ describe('inside the agent: the critics’ Q(s, a) over the action range', () =>
   it('no curve without a Q critic (behaviour cloning) or without a Box actor', async () => {
     expect(await criticCurve({ model: new SquashedGaussianActor(actor, 6) }, 'Pendulum-v1')).toBeNull();
     expect(criticsOf({ critic1: new QCritic(critic, 7) })).toEqual([]);
-    expect(await criticCurve({ model: {}, critic: new QCritic(critic, 8) }, 'Pendulum-v1')).toBeNull();
+    const noActor = { model: {}, critic: new QCritic(critic, 8) };
+    expect(await criticCurve(noActor, 'Pendulum-v1')).toBeNull();
   });
 
   it('an env without a named probe state sweeps from the zero state, named by index', async () => {
-    const curve = await criticCurve({ model: new DeterministicActor(actor, 9), critic: new QCritic(critic, 10) }, 'SomethingElse-v0');
+    const ddpg = { model: new DeterministicActor(actor, 9), critic: new QCritic(critic, 10) };
+    const curve = await criticCurve(ddpg, 'SomethingElse-v0');
     expect(curve?.state).toEqual([0, 0, 0]);
     expect(curve?.stateNames).toEqual(['obs 0', 'obs 1', 'obs 2']);
   });
