@@ -1,7 +1,7 @@
 /**
  * A look at the values the agent learns beside its policy, for the "Inside the agent" panel:
- *   - Box-action actor-critics (DDPG, TD3, SAC, CQL): each critic's Q(s, a) on one probe state as
- *     the action sweeps its range, and the action the actor takes there;
+ *   - Box-action actor-critics (DDPG, TD3, SAC, CQL): each critic's Q(s, a) on a few probe states
+ *     as the action sweeps its range, and the action the actor takes there;
  *   - multi-agent learners on the first state of an episode (a fixed reset): QMIX, VDN and IQL
  *     each agent's Q(o, u) from a zero hidden state (exactly the first step's values) and the
  *     team's Q_tot of the greedy joint action (QMIX's mixer, VDN's sum); MADDPG each agent's
@@ -25,10 +25,19 @@ export const ACTION_POINTS = 41;
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-/** Where each continuous env's probe state is, in words (the state CONTINUOUS_VIEWS shows the actor's activations for). */
-const STATE_LABELS: Readonly<Record<string, string>> = {
-  'Pendulum-v1': 'hanging straight down, at rest',
-  'MountainCarContinuous-v0': 'at rest in the valley',
+/**
+ * The states the critics' curves are drawn for. Pendulum: hanging at rest, where either push starts
+ * the swing, so the true Q is the same for a torque and its opposite; and a little off upright
+ * either way (θ = ±0.3 rad, at rest), where gravity pulls it further over and a push back (a torque
+ * of the opposite sign) is what keeps it up: the two curves mirror each other.
+ */
+export const CRITIC_PROBES: Readonly<Record<string, readonly { label: string; state: number[] }[]>> = {
+  'Pendulum-v1': [
+    { label: 'hanging straight down, at rest', state: [-1, 0, 0] },
+    { label: 'just off upright (θ = +0.3), at rest', state: [round(Math.cos(0.3)), round(Math.sin(0.3)), 0] },
+    { label: 'just off upright (θ = −0.3), at rest', state: [round(Math.cos(0.3)), round(-Math.sin(0.3)), 0] },
+  ],
+  'MountainCarContinuous-v0': [{ label: 'at rest in the valley', state: [-0.5, 0] }],
 };
 
 type BoxActor = DeterministicActor | SquashedGaussianActor | GsdeActor;
@@ -60,17 +69,33 @@ function actorAction(actor: BoxActor, obs: tf.Tensor2D): tf.Tensor2D {
 }
 
 /**
- * Each critic's Q on the env's probe state (or the zero state, for an env without one) over the
- * first action dimension's range, the others at the actor's action; null without a Box actor and a Q critic.
+ * Each critic's Q on the env's probe states (or the zero state, for an env without them) over the
+ * first action dimension's range, the others at the actor's action; empty without a Box actor and a Q critic.
  */
-export async function criticCurve(algorithm: { model: unknown }, envId: string, points = ACTION_POINTS): Promise<CriticCurveSnapshot | null> {
+export async function criticCurves(algorithm: { model: unknown }, envId: string, points = ACTION_POINTS): Promise<CriticCurveSnapshot[]> {
   const actor = algorithm.model;
   const critics = criticsOf(algorithm);
-  if (!isBoxActor(actor) || critics.length === 0) return null;
-  const { obsDim, actionDim, actionLow, actionHigh } = actor.spec;
+  if (!isBoxActor(actor) || critics.length === 0) return [];
+  const { obsDim, actionDim } = actor.spec;
   const view = CONTINUOUS_VIEWS[envId] as (typeof CONTINUOUS_VIEWS)[string] | undefined;
-  const fits = view !== undefined && view.obsNames.length === obsDim && view.actionNames.length === actionDim;
-  const state = fits ? [...view.state] : new Array<number>(obsDim).fill(0);
+  const probes = CRITIC_PROBES[envId] as (typeof CRITIC_PROBES)[string] | undefined;
+  const fits = view !== undefined && probes !== undefined && view.obsNames.length === obsDim && view.actionNames.length === actionDim;
+  const named = fits ? probes : [{ label: 'all observations 0', state: new Array<number>(obsDim).fill(0) }];
+  const out: CriticCurveSnapshot[] = [];
+  for (const probe of named) {
+    const curve = await criticCurveAt(actor, critics, probe.state, points);
+    out.push({
+      ...curve,
+      stateNames: fits ? [...view.obsNames] : probe.state.map((_, i) => `obs ${i}`),
+      stateLabel: probe.label,
+      actionName: fits ? view.actionNames[0] : 'action 0',
+    });
+  }
+  return out;
+}
+
+async function criticCurveAt(actor: BoxActor, critics: { name: string; critic: QCritic }[], state: number[], points: number): Promise<Omit<CriticCurveSnapshot, 'stateNames' | 'stateLabel' | 'actionName'>> {
+  const { obsDim, actionDim, actionLow, actionHigh } = actor.spec;
   const [low, high] = [actionLow[0], actionHigh[0]];
   const actions = Array.from({ length: points }, (_, k) => low + ((high - low) * k) / (points - 1));
   const out = tf.tidy(() => {
@@ -86,10 +111,7 @@ export async function criticCurve(algorithm: { model: unknown }, envId: string, 
     const curves = await Promise.all(out.curves.map((t) => t.data()));
     const atChosen = await Promise.all(out.atChosen.map((t) => t.data()));
     return {
-      stateNames: fits ? [...view.obsNames] : state.map((_, i) => `obs ${i}`),
-      state,
-      stateLabel: fits ? (STATE_LABELS[envId] ?? 'the probe state') : 'all observations 0',
-      actionName: fits ? view.actionNames[0] : 'action 0',
+      state: [...state],
       actions: actions.map(round),
       critics: critics.map(({ name }, k) => ({ name, q: Array.from(curves[k], round) })),
       actorAction: round(chosen[0]),

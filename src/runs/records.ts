@@ -171,8 +171,8 @@ export interface InspectRecord {
   /** The dense stack drawn as a network; null where there is none to draw (the multi-agent nets). */
   network: NetworkSnapshot | null;
   heatmap: HeatmapSnapshot | null;
-  /** Box-action actor-critics (DDPG, TD3, SAC, CQL): the critics' Q(s, a) over the action range. */
-  critic?: CriticCurveSnapshot;
+  /** Box-action actor-critics (DDPG, TD3, SAC, CQL): the critics' Q(s, a) over the action range, one per probe state. */
+  criticCurves?: CriticCurveSnapshot[];
   /** Multi-agent value learners (QMIX, VDN, IQL, MADDPG): each agent's values and the team's. */
   team?: TeamSnapshot;
 }

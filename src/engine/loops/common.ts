@@ -298,7 +298,7 @@ const SLICE_MS = 50;
 
 
 /** The values an inspect record carries beside the network, read from the learner's models. */
-export type ValueProbe = () => Promise<Pick<InspectRecord, 'critic' | 'team'>>;
+export type ValueProbe = () => Promise<Pick<InspectRecord, 'criticCurves' | 'team'>>;
 
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
@@ -374,7 +374,7 @@ export class LoopProgress {
     try {
       const record = inspectNetwork(this.ctx.config, this.weights.weightSpecs(), await this.weights.getWeightsAsync(), this.update);
       const values = this.valueProbe ? await this.valueProbe() : {};
-      if (record || values.critic || values.team) this.ctx.emit({ type: 'inspect', update: this.update, network: null, heatmap: null, ...record, ...values });
+      if (record || values.criticCurves || values.team) this.ctx.emit({ type: 'inspect', update: this.update, network: null, heatmap: null, ...record, ...values });
     } catch {
       // Nothing to show this time (a loop whose network is not an MLP stack); training goes on.
     }

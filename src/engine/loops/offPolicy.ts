@@ -21,7 +21,7 @@ import { ContinuousRolloutActor, validateContinuousSegment, type ContinuousRollo
 import { callWithWeights, produceInto } from '../producers';
 import { policyLags } from './async';
 import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
-import { criticCurve } from '../inspectValues';
+import { criticCurves } from '../inspectValues';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -45,8 +45,8 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.algorithm.model);
   progress.inspectValuesWith(async () => {
-    const critic = await criticCurve(agent.algorithm, s['env.id']);
-    return critic ? { critic } : {};
+    const curves = await criticCurves(agent.algorithm, s['env.id']);
+    return curves.length > 0 ? { criticCurves: curves } : {};
   });
   const greedyEpisodes = new GreedyEpisodeTicker();
   const actors = await createReportingPool(

@@ -14,7 +14,7 @@ import { GREEDY } from '../continuousPolicy';
 import { ContinuousRolloutActor, type ContinuousRolloutActorOptions } from '../continuousRolloutActor';
 import { loadDataset } from '../datasetSource';
 import { actorHandle, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite, UpdateSlicer } from './common';
-import { criticCurve } from '../inspectValues';
+import { criticCurves } from '../inspectValues';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -34,8 +34,8 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.algorithm.model);
   progress.inspectValuesWith(async () => {
-    const critic = await criticCurve(agent.algorithm, s['env.id']);
-    return critic ? { critic } : {};
+    const curves = await criticCurves(agent.algorithm, s['env.id']);
+    return curves.length > 0 ? { criticCurves: curves } : {};
   });
   const actors = await createReportingPool(
     ctx,

@@ -6,7 +6,8 @@
  */
 import { useState } from 'react';
 import { usePlayground } from '../store';
-import { CriticCurve } from './CriticCurve';
+import { ChartExplain } from './charts/ChartFrame';
+import { CriticCurves } from './CriticCurve';
 import { NetworkView } from './NetworkView';
 import { PolicyHeatmap } from './PolicyHeatmap';
 import { TeamValues } from './TeamValues';
@@ -15,7 +16,8 @@ export function AgentInside() {
   const update = usePlayground((s) => s.inspect?.update ?? 0);
   const network = usePlayground((s) => s.inspect?.network ?? null);
   const h = usePlayground((s) => s.inspect?.heatmap ?? null);
-  const critic = usePlayground((s) => s.inspect?.critic);
+  const curves = usePlayground((s) => s.inspect?.criticCurves);
+  const critic = curves !== undefined && curves.length > 0 ? curves : null;
   const team = usePlayground((s) => s.inspect?.team);
   const activation = usePlayground((s) => s.config.settings['model.activation']);
   const [pointed, setPointed] = useState<number[] | null>(null);
@@ -30,9 +32,10 @@ export function AgentInside() {
   return (
     <section className="agent-inside" aria-label="Inside the agent" data-testid="agent-inside">
       <h2>Inside the agent</h2>
+      <ChartExplain testId="agent-inside" />
       {h && <PolicyHeatmap heatmap={h} update={update} onPoint={onPoint} />}
       {team && <TeamValues team={team} update={update} />}
-      {critic && <CriticCurve curve={critic} update={update} />}
+      {critic && <CriticCurves curves={critic} update={update} />}
       {network?.stack === 'actor' && (
         <p className="help" data-testid="actor-note">
           The actor at update {update}: from what it sees to the action it takes, before the tanh that keeps the action in its range.{' '}

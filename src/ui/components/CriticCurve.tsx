@@ -1,8 +1,10 @@
 /**
  * What the critics think of every action on one state: Q(s, a) as the action sweeps its range
  * (one line per critic: TD3's and SAC's twins, DDPG's one), and where the actor's own action sits
- * on them. The learner computes the curves every few seconds (src/engine/inspectValues.ts).
+ * on them, for the state picked among a few probe states. The learner computes the curves every
+ * few seconds (src/engine/inspectValues.ts).
  */
+import { useState } from 'react';
 import type { CriticCurveSnapshot } from '../../runs/records';
 
 const W = 360;
@@ -96,5 +98,25 @@ export function CriticCurve({ curve, update }: { curve: CriticCurveSnapshot; upd
         , rated {curve.critics.map((c, k) => `${c.name} ${fmt(curve.actorQ[k])}`).join(', ')}; the {name} {twin ? 'Q1' : 'the critic'} rates highest: {fmt(bestAction(curve.actions, curve.critics[0].q))}.
       </p>
     </figure>
+  );
+}
+
+/** The curves of the probe state picked (the first, until another is). */
+export function CriticCurves({ curves, update }: { curves: CriticCurveSnapshot[]; update: number }) {
+  const [picked, setPicked] = useState(0);
+  const shown = curves[Math.min(picked, curves.length - 1)];
+  return (
+    <>
+      {curves.length > 1 && (
+        <div role="radiogroup" aria-label="The state the critics are asked about" className="heatmap-modes" data-testid="critic-states">
+          {curves.map((c, k) => (
+            <label key={c.stateLabel}>
+              <input type="radio" name="critic-state" checked={shown === c} onChange={() => setPicked(k)} /> {c.stateLabel}
+            </label>
+          ))}
+        </div>
+      )}
+      <CriticCurve curve={shown} update={update} />
+    </>
   );
 }

@@ -4,7 +4,7 @@ import { Maddpg, type MaddpgParams } from '../../../src/algorithms/maddpg';
 import { Qmix, type MixerKind, type QmixParams } from '../../../src/algorithms/qmix';
 import { DeterministicActor, QCritic, SquashedGaussianActor, type ActorSpec, type CriticSpec } from '../../../src/core/continuousMlp';
 import { Rng } from '../../../src/core/rng';
-import { ACTION_POINTS, criticCurve, criticsOf, mpeActionNames, probeState, teamValues } from '../../../src/engine/inspectValues';
+import { ACTION_POINTS, CRITIC_PROBES, criticCurves, criticsOf, mpeActionNames, probeState, teamValues } from '../../../src/engine/inspectValues';
 import { mpeTaskSpec } from '../../../src/engine/marlActor';
 import { MarlPolicy } from '../../../src/engine/marlPolicy';
 import { runOnWasm } from '../algorithms/offPolicySetup';
@@ -20,10 +20,11 @@ const q = (c: QCritic, s: number[], a: number) => tf.tidy(() => c.qValue(tf.tens
 describe('inside the agent: the critics’ Q(s, a) over the action range', () => {
   it('SAC and CQL: both critics over the torque range on the hanging pendulum, and the actor’s squashed mean', async () => {
     const alg = { model: new SquashedGaussianActor(actor, 1), critic1: new QCritic(critic, 2), critic2: new QCritic(critic, 3) };
-    const curve = await criticCurve(alg, 'Pendulum-v1');
-    expect(curve).not.toBeNull();
-    if (!curve) return;
+    const curves = await criticCurves(alg, 'Pendulum-v1');
+    expect(curves.map((c) => c.stateLabel)).toEqual(CRITIC_PROBES['Pendulum-v1'].map((p) => p.label));
+    const curve = curves[0];
     expect(curve.state).toEqual(HANGING);
+    expect(curve.stateLabel).toBe('hanging straight down, at rest');
     expect(curve.actionName).toBe('torque');
     expect(curve.actions).toHaveLength(ACTION_POINTS);
     expect(curve.actions[0]).toBe(-2);
@@ -37,11 +38,14 @@ describe('inside the agent: the critics’ Q(s, a) over the action range', () =>
     expect(curve.actorQ[1]).toBeCloseTo(q(alg.critic2, HANGING, curve.actorAction), 3);
     // The twin critics start from different weights: two different curves.
     expect(curve.critics[0].q).not.toEqual(curve.critics[1].q);
+    // Off upright either way: mirrored states (sin θ of opposite signs), each asked on its own.
+    expect(curves[1].state[1]).toBeCloseTo(-curves[2].state[1], 6);
+    expect(curves[1].critics[0].q[3]).toBeCloseTo(q(alg.critic1, curves[1].state, curves[1].actions[3]), 3);
   });
 
   it('DDPG: its one critic, at the deterministic actor’s torque', async () => {
     const alg = { model: new DeterministicActor(actor, 4), critic: new QCritic(critic, 5) };
-    const curve = await criticCurve(alg, 'Pendulum-v1');
+    const [curve] = await criticCurves(alg, 'Pendulum-v1');
     expect(curve?.critics.map((c) => c.name)).toEqual(['Q']);
     const action = tf.tidy(() => alg.model.forward(tf.tensor2d(HANGING, [1, 3])).action.dataSync()[0]);
     expect(curve?.actorAction).toBeCloseTo(action, 3);
@@ -49,17 +53,18 @@ describe('inside the agent: the critics’ Q(s, a) over the action range', () =>
   });
 
   it('no curve without a Q critic (behaviour cloning) or without a Box actor', async () => {
-    expect(await criticCurve({ model: new SquashedGaussianActor(actor, 6) }, 'Pendulum-v1')).toBeNull();
+    expect(await criticCurves({ model: new SquashedGaussianActor(actor, 6) }, 'Pendulum-v1')).toEqual([]);
     expect(criticsOf({ critic1: new QCritic(critic, 7) })).toEqual([]);
     const noActor = { model: {}, critic: new QCritic(critic, 8) };
-    expect(await criticCurve(noActor, 'Pendulum-v1')).toBeNull();
+    expect(await criticCurves(noActor, 'Pendulum-v1')).toEqual([]);
   });
 
   it('an env without a named probe state sweeps from the zero state, named by index', async () => {
     const ddpg = { model: new DeterministicActor(actor, 9), critic: new QCritic(critic, 10) };
-    const curve = await criticCurve(ddpg, 'SomethingElse-v0');
-    expect(curve?.state).toEqual([0, 0, 0]);
-    expect(curve?.stateNames).toEqual(['obs 0', 'obs 1', 'obs 2']);
+    const curves = await criticCurves(ddpg, 'SomethingElse-v0');
+    expect(curves).toHaveLength(1);
+    expect(curves[0].state).toEqual([0, 0, 0]);
+    expect(curves[0].stateNames).toEqual(['obs 0', 'obs 1', 'obs 2']);
   });
 });
 

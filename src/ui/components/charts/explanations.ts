@@ -31,6 +31,11 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
     good: 'Most batches at lag 0 or 1.',
     bad: 'A long tail to the right: the actors run far ahead of the learner, and learning from such old data can go unstable (V-trace corrects some of it).',
   },
+  'agent-inside': {
+    what: 'A look at the network itself. The heatmap colours a slice of the state space (in CartPole the pole’s angle across and its angular velocity up, the cart still in the middle) by the probability of one action, by the action the policy picks, or by the value where the algorithm learns one (DQN: its highest Q). Below it the network: each line a weight (blue positive, orange negative), each unit coloured by its activation on the state under the pointer.',
+    good: 'Two clear regions with a sharp edge through the middle: in CartPole, push right where the pole leans or swings to the right, push left where it goes left. Trained QuickStart policies split mostly by the angular velocity.',
+    bad: 'One colour all over, or a middling colour that stays so after many updates: the policy ignores the state and acts at random. Pushing the way the pole falls makes it fall faster, so regions the wrong way round cannot balance it.',
+  },
   'reward-chart': {
     what: 'The orchestrator’s reward and its parts: the task score, the bonus for starting subagents (λ1 times the parallel reward) and the bonus for subagents that finish (λ2 times the finish reward). Faint: each episode; bold: the mean of its update.',
     good: 'The bonuses shrink as λ1 and λ2 anneal, and the task score rises to take over.',
@@ -72,6 +77,16 @@ const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>
       what: `${DIAGNOSTICS} Critic loss: how far the critics’ Q-values are from their targets. Mean Q: the return still to come that a critic expects, one line per critic. Actor loss: minus the Q-value the actor’s torques get (SAC adds its entropy term). SAC also shows its entropy and the temperature α that weighs it.`,
       good: 'Mean Q settles near the returns the policy really gets, spread over the steps still to come; SAC’s α falls as its entropy comes down to the level it aims at.',
       bad: 'Mean Q above 0 (impossible in Pendulum, where no step pays anything: the critics overestimate), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself).',
+    },
+    'lag-chart': {
+      what: 'How many updates old the actor was that collected each batch the learner stored. The actors keep stepping while the learner takes its gradient steps, so their data is often a few updates old.',
+      good: 'Most batches at lag 0 to a few. SAC, TD3 and DDPG learn from a replay buffer of older experience by design, so lag needs no correction here.',
+      bad: 'A tail that keeps growing: the actors run far ahead of the learner, and the buffer fills with data from a policy the learner has long left behind.',
+    },
+    'agent-inside': {
+      what: 'The critics’ verdict on every torque, for the state you pick: each line is one critic’s Q(s, a), the return still to come if the actor applies that torque now and acts as usual after. TD3 and SAC train two critics and learn from the smaller guess; DDPG has one. The green mark is the torque the actor picks there without exploration noise (SAC: the middle of its distribution). Below: the actor network, with its activations on the hanging pendulum.',
+      good: 'At the start every curve is flat and near 0: the critics know nothing yet. In trained SAC runs, just off upright the curves fall steeply away from a full push back towards upright (a negative torque when θ is +0.3, a positive one at −0.3: the two states mirror each other) and the green mark sits at that peak; hanging at rest any push starts the swing, so the curve there is nearly flat, a little higher at full torque either way than in the middle. The twin curves lie close together.',
+      bad: 'Curves far above 0 (no Pendulum step pays anything, so no return is above 0: the critics overestimate), twin curves far apart, or, once the return has levelled off, a green mark far from the peak off upright: the actor is not following its critics.',
     },
   },
   offline: {
