@@ -69,6 +69,12 @@ test('continuous control: SAC shows its actor network, in Pendulum’s words', a
   const readout = await page.getByTestId('critic-readout').innerText();
   expect(readout).toMatch(/Q1 .*Q2 .*the actor’s torque/);
   expectFiniteNumbers(readout, 4);
+  const states = page.getByTestId('critic-states').getByRole('radio');
+  await expect(states).toHaveCount(3);
+  await states.nth(1).check();
+  await expect(curve).toContainText('just off upright (θ = +0.3)');
+  expectFiniteNumbers(await page.getByTestId('critic-readout').innerText(), 4);
+  await expect(page.getByTestId('explain-agent-inside')).toHaveAttribute('data-family', 'continuous');
   await inside.screenshot({ path: `${shots}inside-the-sac-actor.png` });
   await page.getByTestId('stop').click();
   await expectStatus(page, 'done', 60_000);
@@ -91,6 +97,7 @@ for (const { preset, mixer, team } of [
     await expect(values.locator('thead th')).toHaveText(['agent', 'stay', 'left', 'right', 'down', 'up']);
     await expect(values.locator('td.chosen')).toHaveCount(3);
     for (const cell of await values.locator('tbody td').allInnerTexts()) expectFiniteNumbers(cell, mixer === 'maddpg' ? 2 : 1);
+    await expect(page.getByTestId('explain-agent-inside')).toHaveAttribute('data-family', 'marl');
     if (team) expectFiniteNumbers(await page.getByTestId('team-q').innerText(), 1);
     else await expect(page.getByTestId('team-q')).toHaveCount(0);
     await page.getByTestId('agent-inside').screenshot({ path: `${shots}inside-${preset}.png` });

@@ -112,6 +112,11 @@ const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>
       good: 'The loss settles after exploration ends and stays bounded; where shown, ε falls to its floor.',
       bad: 'A loss that grows steadily: every reward in simple_spread is negative, so a team Q-value that keeps rising means the learner feeds on its own overestimates (a target network copied too often does this).',
     },
+    'agent-inside': {
+      what: 'What each agent makes of one state: the first step of an episode, from the same reset every time. QMIX, VDN and IQL: a row per agent with its Q-value for each of its five moves (stay, left, right, down, up), all from one network the agents share; the outlined move is the one it takes when not exploring. QMIX’s mixer, or VDN’s sum, turns the chosen moves’ Q-values into the team’s value Q_tot, the team return it expects from here (IQL has none). MADDPG: each agent’s critic, which sees every agent, rates each of the agent’s own moves with the others at their likeliest; under each value, the actor’s probability of that move.',
+      good: 'Values that move, update after update, towards the team’s returns: negative, on the scale of the return chart. Agents that pick moves towards different landmarks. Early on the values sit near 0 and the moves barely differ: that is a network that has not learned yet, not a failure (after 10,000 steps QMIX is barely above random in this project’s benchmark, −70.8 against −79.1).',
+      bad: 'Q_tot above 0, or still climbing, long after exploration has ended: every reward in simple_spread is negative, so the learner is feeding on its own overestimates. For MADDPG, an actor sure of a move (a probability near 100%) that its own critic rates lowest.',
+    },
   },
   swarm: {
     'loss-chart': {
