@@ -100,6 +100,11 @@ const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>
       good: 'The conservative gap comes down and stays small and positive; mean Q stays within the returns Pendulum can give (below 0).',
       bad: 'Mean Q climbing above 0 while the evaluation return falls: the critic is rating actions the data never tried, which happens with the conservative weight at 0.',
     },
+    'agent-inside': {
+      what: 'CQL: the same curves as in online SAC, learned from the dataset alone: each critic’s Q for every torque in the state you pick, and the green mark for the torque the actor picks there. Behaviour cloning has no critic: only its actor network is drawn, with the torque it has copied from the data.',
+      good: 'As in online SAC: flat and near 0 at the start; in trained CQL runs, just off upright the curves peak at a full push back towards upright with the green mark there, hanging at rest they are nearly flat, and every value stays below 0.',
+      bad: 'Curves that climb above 0, or a peak at torques the data seldom holds, while the test returns fall: the critic overrates what the data does not contain and the actor follows it. With the conservative weight α_cql at 0 this is what happens on narrow data: SAC offline on pendulum-medium ends at −1,530 in this project’s benchmark.',
+    },
   },
   marl: {
     'return-chart': {
@@ -114,7 +119,7 @@ const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>
     },
     'agent-inside': {
       what: 'What each agent makes of one state: the first step of an episode, from the same reset every time. QMIX, VDN and IQL: a row per agent with its Q-value for each of its five moves (stay, left, right, down, up), all from one network the agents share; the outlined move is the one it takes when not exploring. QMIX’s mixer, or VDN’s sum, turns the chosen moves’ Q-values into the team’s value Q_tot, the team return it expects from here (IQL has none). MADDPG: each agent’s critic, which sees every agent, rates each of the agent’s own moves with the others at their likeliest; under each value, the actor’s probability of that move.',
-      good: 'Values that move, update after update, towards the team’s returns: negative, on the scale of the return chart. Agents that pick moves towards different landmarks. Early on the values sit near 0 and the moves barely differ: that is a network that has not learned yet, not a failure (after 10,000 steps QMIX is barely above random in this project’s benchmark, −70.8 against −79.1).',
+      good: 'Values that turn negative and settle as learning goes on, since every reward in simple_spread is negative (MADDPG’s critics each value their own agent’s share, so their numbers are smaller than the team’s). Early on the values sit near 0 and the moves barely differ: a network that has not learned yet, not a failure (after 10,000 steps QMIX is barely above random in this project’s benchmark, −70.8 against −79.1). MADDPG takes no gradient step before 25,600 steps (its “Learning starts” setting): until then every move stays at 20% and the panel does not change; after, the actors’ probabilities part.',
       bad: 'Q_tot above 0, or still climbing, long after exploration has ended: every reward in simple_spread is negative, so the learner is feeding on its own overestimates. For MADDPG, an actor sure of a move (a probability near 100%) that its own critic rates lowest.',
     },
   },
