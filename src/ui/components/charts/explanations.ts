@@ -18,8 +18,8 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
   },
   'loss-chart': {
     what: 'The numbers the learning rule reports after each update, one small chart each, by update. Their scales differ, so each has its own.',
-    good: 'Policy loss wobbles around a level; value loss falls as the value estimate learns; entropy falls slowly as the agent grows sure of itself.',
-    bad: 'Entropy at zero early (the agent stopped exploring), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself).',
+    good: 'Policy loss wobbles around a level; value loss falls as the value estimate learns; entropy falls slowly as the agent grows sure of itself. DQN shows its TD loss, mean Q and exploration ε instead: ε falls to its floor, mean Q climbs as the pole stays up longer, and the loss stays small.',
+    bad: 'Entropy at zero early (the agent stopped exploring), losses that grow without end, or a gap in the line (a non-finite loss: the run pauses itself). For DQN in CartPole, a mean Q above 100: one point per step, discounted by γ = 0.99, can never add up to more than 1/(1 − 0.99).',
   },
   'throughput-chart': {
     what: 'How many environment steps each actor contributed per second of wall time in the last update, learner time included. The bars add up to the run’s steps per second.',
