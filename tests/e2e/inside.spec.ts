@@ -64,7 +64,7 @@ test('continuous control: SAC shows its actor network, in Pendulum’s words', a
   await expect(page.getByTestId('network-view')).toContainText('3 → 64 → 64 → 1');
   await expect(page.getByTestId('shown-state')).toContainText('cos θ = -1, sin θ = 0, angular velocity = 0');
   const curve = page.getByTestId('critic-curve');
-  await expect(curve).toContainText('hanging straight down, at rest');
+  await expect(curve.locator('figcaption')).toContainText('hanging straight down, at rest');
   await expect(curve.locator('polyline')).toHaveCount(2);
   const readout = await page.getByTestId('critic-readout').innerText();
   expect(readout).toMatch(/Q1 .*Q2 .*the actor’s torque/);
@@ -72,7 +72,7 @@ test('continuous control: SAC shows its actor network, in Pendulum’s words', a
   const states = page.getByTestId('critic-states').getByRole('radio');
   await expect(states).toHaveCount(3);
   await states.nth(1).check();
-  await expect(curve).toContainText('just off upright (θ = +0.3)');
+  await expect(curve.locator('figcaption')).toContainText('just off upright (θ = +0.3)');
   expectFiniteNumbers(await page.getByTestId('critic-readout').innerText(), 4);
   await expect(page.getByTestId('explain-agent-inside')).toHaveAttribute('data-family', 'continuous');
   await inside.screenshot({ path: `${shots}inside-the-sac-actor.png` });

@@ -4,7 +4,7 @@
  * on them, for the state picked among a few probe states. The learner computes the curves every
  * few seconds (src/engine/inspectValues.ts).
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { CriticCurveSnapshot } from '../../runs/records';
 
 const W = 360;
@@ -30,7 +30,7 @@ export function bestAction(actions: readonly number[], q: readonly number[]): nu
   return actions[best];
 }
 
-export function CriticCurve({ curve, update }: { curve: CriticCurveSnapshot; update: number }) {
+export function CriticCurve({ curve, update, picker }: { curve: CriticCurveSnapshot; update: number; picker?: ReactNode }) {
   const all = [...curve.critics.flatMap((c) => c.q), ...curve.actorQ];
   let lo = Math.min(...all);
   let hi = Math.max(...all);
@@ -52,6 +52,7 @@ export function CriticCurve({ curve, update }: { curve: CriticCurveSnapshot; upd
           Q(s, {name}) with the state {curve.stateLabel}; update {update}
         </span>
       </figcaption>
+      {picker}
       <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label={`Q over ${name} from ${fmt(a0)} to ${fmt(a1)}, and the actor’s ${name}`}>
         <line x1={PAD.left} x2={W - PAD.right} y1={H - PAD.bottom} y2={H - PAD.bottom} stroke="#475569" />
         <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={H - PAD.bottom} stroke="#475569" />
@@ -89,13 +90,10 @@ export function CriticCurve({ curve, update }: { curve: CriticCurveSnapshot; upd
         {curve.critics.map((c, k) => (
           <span key={c.name} style={{ color: COLORS[k % COLORS.length] }}>
             {c.name}
-            {k === 1 ? ' (dashed)' : ''}{' '}
+            {k === 1 ? ' (dashed)' : ''} ·{' '}
           </span>
         ))}
-        <span style={{ color: '#4ade80' }}>
-          the actor’s {name}: {fmt(curve.actorAction)}
-        </span>
-        , rated {curve.critics.map((c, k) => `${c.name} ${fmt(curve.actorQ[k])}`).join(', ')}; the {name} {twin ? 'Q1' : 'the critic'} rates highest: {fmt(bestAction(curve.actions, curve.critics[0].q))}.
+        <span style={{ color: '#4ade80' }}>the actor’s {name} (green): {fmt(curve.actorAction)}</span>, rated {curve.critics.map((c, k) => `${c.name} ${fmt(curve.actorQ[k])}`).join(', ')}. {twin ? 'Q1' : 'The critic'} rates {name} {fmt(bestAction(curve.actions, curve.critics[0].q))} highest.
       </p>
     </figure>
   );
@@ -105,18 +103,14 @@ export function CriticCurve({ curve, update }: { curve: CriticCurveSnapshot; upd
 export function CriticCurves({ curves, update }: { curves: CriticCurveSnapshot[]; update: number }) {
   const [picked, setPicked] = useState(0);
   const shown = curves[Math.min(picked, curves.length - 1)];
-  return (
-    <>
-      {curves.length > 1 && (
-        <div role="radiogroup" aria-label="The state the critics are asked about" className="heatmap-modes" data-testid="critic-states">
-          {curves.map((c, k) => (
-            <label key={c.stateLabel}>
-              <input type="radio" name="critic-state" checked={shown === c} onChange={() => setPicked(k)} /> {c.stateLabel}
-            </label>
-          ))}
-        </div>
-      )}
-      <CriticCurve curve={shown} update={update} />
-    </>
+  const picker = curves.length > 1 && (
+    <div role="radiogroup" aria-label="The state the critics are asked about" className="heatmap-modes" data-testid="critic-states">
+      {curves.map((c, k) => (
+        <label key={c.stateLabel}>
+          <input type="radio" name="critic-state" checked={shown === c} onChange={() => setPicked(k)} /> {c.stateLabel}
+        </label>
+      ))}
+    </div>
   );
+  return <CriticCurve curve={shown} update={update} picker={picker} />;
 }
