@@ -5,6 +5,7 @@
  * show every agent's values on a fixed first state.
  */
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { resolveExperiment } from '../../src/config/config';
 import { encodeExperiment } from '../../src/config/urlState';
@@ -16,6 +17,12 @@ mkdirSync(shots, { recursive: true });
 // The largest budget (about 20 s of training here, 1M steps took 4 s): the test stops the run once it has two
 // snapshots (the learner sends one every 2 s).
 const config = resolveExperiment('quickstart', { backend: 'wasm', actors: 1, seed: 3, 'run.envSteps': 5_000_000 });
+
+/** Serious or critical axe violations inside the panel (contrast of the values over their bars, names of the state choices). */
+async function panelViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include('[data-testid="agent-inside"]').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help}`);
+}
 
 /** The numbers in `text` (minus signs as − or -, thousands with commas): at least `least`, every one finite. */
 function expectFiniteNumbers(text: string, least: number): number[] {
@@ -75,6 +82,7 @@ test('continuous control: SAC shows its actor network, in Pendulum’s words', a
   await expect(curve.locator('figcaption')).toContainText('just off upright (θ = +0.3)');
   expectFiniteNumbers(await page.getByTestId('critic-readout').innerText(), 4);
   await expect(page.getByTestId('explain-agent-inside')).toHaveAttribute('data-family', 'continuous');
+  expect(await panelViolations(page)).toEqual([]);
   await inside.screenshot({ path: `${shots}inside-the-sac-actor.png` });
   await page.getByTestId('stop').click();
   await expectStatus(page, 'done', 60_000);
@@ -100,6 +108,7 @@ for (const { preset, mixer, team } of [
     await expect(page.getByTestId('explain-agent-inside')).toHaveAttribute('data-family', 'marl');
     if (team) expectFiniteNumbers(await page.getByTestId('team-q').innerText(), 1);
     else await expect(page.getByTestId('team-q')).toHaveCount(0);
+    expect(await panelViolations(page)).toEqual([]);
     await page.getByTestId('agent-inside').screenshot({ path: `${shots}inside-${preset}.png` });
     await page.getByTestId('stop').click();
     await expectStatus(page, 'done', 60_000);
