@@ -132,7 +132,10 @@ export function actorStack(specs: readonly WeightSpec[], weights: readonly Float
   return { sizes: [...trunk.sizes, specs[k].shape[1]], weights: [...trunk.weights, weights[k]], biases: [...trunk.biases, weights[b]], activation };
 }
 
-function actorRecord(envId: string, net: DenseLayers, update: number): InspectRecord {
+/** An inspect record with a network to draw (what inspectNetwork makes). */
+export type NetworkInspectRecord = InspectRecord & { network: NetworkSnapshot };
+
+function actorRecord(envId: string, net: DenseLayers, update: number): NetworkInspectRecord {
   const obsDim = net.sizes[0];
   const actionDim = net.sizes[net.sizes.length - 1];
   const view = CONTINUOUS_VIEWS[envId] as (typeof CONTINUOUS_VIEWS)[string] | undefined;
@@ -147,7 +150,7 @@ function actorRecord(envId: string, net: DenseLayers, update: number): InspectRe
  * The inspect record for the learner's current weights, or null when its network is not a dense
  * policy, Q or actor stack (the swarm's orchestrator, the multi-agent nets).
  */
-export function inspectNetwork(config: ExperimentConfig, specs: readonly WeightSpec[], weights: readonly Float32Array[], update: number): InspectRecord | null {
+export function inspectNetwork(config: ExperimentConfig, specs: readonly WeightSpec[], weights: readonly Float32Array[], update: number): NetworkInspectRecord | null {
   const s = config.settings;
   const activation = s['model.activation'];
   const policy = denseStack(specs, weights, 'policy', activation);

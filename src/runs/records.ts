@@ -168,8 +168,51 @@ export interface ChangeRecord {
 export interface InspectRecord {
   type: 'inspect';
   update: number;
-  network: NetworkSnapshot;
+  /** The dense stack drawn as a network; null where there is none to draw (the multi-agent nets). */
+  network: NetworkSnapshot | null;
   heatmap: HeatmapSnapshot | null;
+  /** Box-action actor-critics (DDPG, TD3, SAC, CQL): the critics' Q(s, a) over the action range, one per probe state. */
+  criticCurves?: CriticCurveSnapshot[];
+  /** Multi-agent value learners (QMIX, VDN, IQL, MADDPG): each agent's values and the team's. */
+  team?: TeamSnapshot;
+}
+
+/** Each critic's Q(s, a) on one state as the first action dimension sweeps its range (any others at the actor's). */
+export interface CriticCurveSnapshot {
+  stateNames: string[];
+  state: number[];
+  /** What the state is, in the env's words ("hanging straight down, at rest"). */
+  stateLabel: string;
+  actionName: string;
+  /** The swept action values, low to high. */
+  actions: number[];
+  /** One curve per critic ('Q1', 'Q2' for the twin critics; 'Q' for DDPG): q[k] at actions[k]. */
+  critics: { name: string; q: number[] }[];
+  /** The action the actor takes there without exploration noise (SAC: the squashed mean), and each critic's Q of it. */
+  actorAction: number;
+  actorQ: number[];
+}
+
+/** One agent's values on the probe state. */
+export interface AgentValues {
+  name: string;
+  actionNames: string[];
+  /** QMIX, VDN, IQL: the agent's own Q(o, u); MADDPG: its centralised critic's Q with the others at their chosen actions. */
+  q: number[];
+  /** MADDPG: the actor's probability of each action; null for the Q learners. */
+  prob: number[] | null;
+  /** The action it picks without exploration (greedy Q, or the actor's most likely action). */
+  chosen: number;
+}
+
+/** What every agent makes of the first state of an episode (a fixed reset), and the team's value of their choice. */
+export interface TeamSnapshot {
+  /** 'qmix' and 'vdn' mix the chosen Qs into Q_tot; 'none' (IQL) has no team value; 'maddpg' has a critic per agent. */
+  mixer: 'qmix' | 'vdn' | 'none' | 'maddpg';
+  stateLabel: string;
+  agents: AgentValues[];
+  /** Q_tot of the chosen joint action (QMIX's mixer, VDN's sum); null where the algorithm has none. */
+  teamQ: number | null;
 }
 
 /** One dense stack (policy, value or Q): layer widths, weights and the activations on `input`. */

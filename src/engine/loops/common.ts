@@ -4,7 +4,7 @@ import { ActorDiedError } from '../../core/remote/errors';
 import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteClass';
 import { remoteClass } from '../../core/remote/remoteClass';
 import { getActorKey, type ActorClass } from '../../core/remote/registry';
-import { fitUpdateRecord, type ActorStatusRecord, type SummaryRecord, type UpdateRecord } from '../../runs/records';
+import { fitUpdateRecord, type ActorStatusRecord, type InspectRecord, type SummaryRecord, type UpdateRecord } from '../../runs/records';
 import { encodeCheckpoint } from '../../core/checkpoint';
 import { betweenUpdates } from '../../core/backend';
 import type { Model, ModelOutput } from '../../core/model';
@@ -278,6 +278,9 @@ export class UpdateSlicer {
   }
 }
 
+/** The values an inspect record carries beside the network, read from the learner's models. */
+export type ValueProbe = () => Promise<Pick<InspectRecord, 'criticCurves' | 'team'>>;
+
 /**
  * The bookkeeping every loop does: steps, updates, episodes, lost segments, why the run ended,
  * the update record it sends after each update, and the learner's checkpoints.
@@ -303,6 +306,7 @@ export class LoopProgress {
   private inspectedUpdate = -1;
   /** Lets the event loop turn between updates, and within an update that asks (see UpdateSlicer). */
   readonly slicer: UpdateSlicer;
+  private valueProbe: ValueProbe | null = null;
 
   constructor(private readonly ctx: LoopContext) {
     this.slicer = new UpdateSlicer(ctx.gate, ctx.platform.sliceMs ?? SLICE_MS);
@@ -313,6 +317,11 @@ export class LoopProgress {
   /** Send the learner's weights as checkpoint records: every CHECKPOINT_EVERY_MS and at the end. */
   keepCheckpoints(source: WeightSource): void {
     this.weights = source;
+  }
+
+  /** What the inspect records show beside the network: the critics' Q-values, or every agent's (src/engine/inspectValues.ts). */
+  inspectValuesWith(probe: ValueProbe): void {
+    this.valueProbe = probe;
   }
 
   /** The update rule that applies live changes of the algorithm's settings (see src/engine/liveChanges.ts). */
@@ -348,7 +357,8 @@ export class LoopProgress {
     if (!this.weights) return;
     try {
       const record = inspectNetwork(this.ctx.config, this.weights.weightSpecs(), await this.weights.getWeightsAsync(), this.update);
-      if (record) this.ctx.emit(record);
+      const values = this.valueProbe ? await this.valueProbe() : {};
+      if (record || values.criticCurves || values.team) this.ctx.emit({ type: 'inspect', update: this.update, network: null, heatmap: null, ...record, ...values });
     } catch {
       // Nothing to show this time (a loop whose network is not an MLP stack); training goes on.
     }

@@ -21,6 +21,7 @@ import { deriveSeed, Rng } from '../../core/rng';
 import { MarlActor, mpeTaskSpec, type MarlActorOptions, type MarlEpisodeMessage } from '../marlActor';
 import { EpisodeReplay } from '../marlReplay';
 import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { probeState, teamValues } from '../inspectValues';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Why a message from an actor cannot be used, or null. */
@@ -88,6 +89,11 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(algorithm.model);
+  const probe = probeState(task, s.seed);
+  progress.inspectValuesWith(async () => {
+    const team = await teamValues(algorithm, probe);
+    return team ? { team } : {};
+  });
   const greedyEpisodes = new GreedyEpisodeTicker();
   let episodes = 0;
   let gradientSteps = 0;

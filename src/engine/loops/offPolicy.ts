@@ -27,6 +27,7 @@ import { ContinuousRolloutActor, validateContinuousSegment, type ContinuousRollo
 import { callWithWeights } from '../producers';
 import { policyLags } from './async';
 import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { criticCurves } from '../inspectValues';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** A call's outcome, settled at once, so that a round nobody awaits any more (the run stopped) rejects unheard. */
@@ -55,6 +56,10 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
   let gradientSteps = 0;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.algorithm.model);
+  progress.inspectValuesWith(async () => {
+    const curves = await criticCurves(agent.algorithm, s['env.id']);
+    return curves.length > 0 ? { criticCurves: curves } : {};
+  });
   const greedyEpisodes = new GreedyEpisodeTicker();
   const actors = await createReportingPool(
     ctx,

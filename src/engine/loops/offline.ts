@@ -14,6 +14,7 @@ import { GREEDY } from '../continuousPolicy';
 import { ContinuousRolloutActor, type ContinuousRolloutActorOptions } from '../continuousRolloutActor';
 import { loadDataset } from '../datasetSource';
 import { actorHandle, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
+import { criticCurves } from '../inspectValues';
 import type { LoopContext, LoopOutcome } from './types';
 
 export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
@@ -32,6 +33,10 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const evalEpisodes = numParam(params, 'evalEpisodes');
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(agent.algorithm.model);
+  progress.inspectValuesWith(async () => {
+    const curves = await criticCurves(agent.algorithm, s['env.id']);
+    return curves.length > 0 ? { criticCurves: curves } : {};
+  });
   const actors = await createReportingPool(
     ctx,
     actorHandle(ctx, ContinuousRolloutActor),

@@ -1,19 +1,27 @@
 /**
  * Look inside the agent: the policy's heatmap over a slice of the state space beside its network.
  * Pointing at a cell of the heatmap shows the network's activations on that state. A
- * continuous-control run shows its actor, with the state its activations are for.
+ * continuous-control run shows its actor, with the state its activations are for, and what its
+ * critics expect of every action there; a multi-agent run shows each agent's values and the team's.
  */
 import { useState } from 'react';
 import { usePlayground } from '../store';
+import { ChartExplain } from './charts/ChartFrame';
+import { CriticCurves } from './CriticCurve';
 import { NetworkView } from './NetworkView';
 import { PolicyHeatmap } from './PolicyHeatmap';
+import { TeamValues } from './TeamValues';
 
 export function AgentInside() {
-  const inspect = usePlayground((s) => s.inspect);
+  const update = usePlayground((s) => s.inspect?.update ?? 0);
+  const network = usePlayground((s) => s.inspect?.network ?? null);
+  const h = usePlayground((s) => s.inspect?.heatmap ?? null);
+  const curves = usePlayground((s) => s.inspect?.criticCurves);
+  const critic = curves !== undefined && curves.length > 0 ? curves : null;
+  const team = usePlayground((s) => s.inspect?.team);
   const activation = usePlayground((s) => s.config.settings['model.activation']);
   const [pointed, setPointed] = useState<number[] | null>(null);
-  if (!inspect) return null;
-  const h = inspect.heatmap;
+  if (!network && !critic && !team) return null;
   const onPoint = (cell: { x: number; y: number } | null) => {
     if (!cell || !h) return setPointed(null);
     const obs = [...h.base];
@@ -24,16 +32,20 @@ export function AgentInside() {
   return (
     <section className="agent-inside" aria-label="Inside the agent" data-testid="agent-inside">
       <h2>Inside the agent</h2>
-      {h && <PolicyHeatmap heatmap={h} update={inspect.update} onPoint={onPoint} />}
-      {inspect.network.stack === 'actor' && (
+      <ChartExplain testId="agent-inside" />
+      {h && <PolicyHeatmap heatmap={h} update={update} onPoint={onPoint} />}
+      {team && <TeamValues team={team} update={update} />}
+      {critic && <CriticCurves curves={critic} update={update} />}
+      {network?.stack === 'actor' && (
         <p className="help" data-testid="actor-note">
-          The actor at update {inspect.update}: from what it sees to the action it takes, before the tanh that keeps the action in its range. The critics that rate its actions learn beside it and are not drawn.
+          The actor at update {update}: from what it sees to the action it takes, before the tanh that keeps the action in its range.{' '}
+          {critic ? 'Its critics are the curves above: it learns to push its action towards where they are highest.' : 'It has no critic that rates single actions to show.'}
         </p>
       )}
-      <NetworkView network={inspect.network} activation={activation} input={pointed} />
-      {!h && (
+      {network && <NetworkView network={network} activation={activation} input={pointed} />}
+      {network && !h && (
         <p className="help" data-testid="shown-state">
-          Activations for the state {inspect.network.inputNames.map((name, i) => `${name} = ${String(inspect.network.input[i])}`).join(', ')}.
+          Activations for the state {network.inputNames.map((name, i) => `${name} = ${String(network.input[i])}`).join(', ')}.
         </p>
       )}
     </section>

@@ -31,6 +31,22 @@ export const TOPICS: Topic[] = [
     pattern: /quickstart/i,
   },
   {
+    id: 'policy-heatmap',
+    family: 'classic',
+    title: 'Reading the policy heatmap',
+    text: 'Inside the agent, the heatmap shows what the policy does over a slice of CartPole’s states: the pole’s angle from left to right, its angular velocity from bottom to top, the cart still in the middle. At the start every cell is the same middling colour: the network pushes left or right at random. As QuickStart learns, two regions appear with a sharp edge between them: push right where the pole leans or swings to the right, push left where it goes left. In trained runs the edge runs almost level, because the angular velocity decides more than the angle. Point at a cell to see the network’s activations for that state.',
+    names: ['quickstart'],
+    pattern: /quickstart/i,
+  },
+  {
+    id: 'critic-curve',
+    family: 'continuous',
+    title: 'What the critics think of each torque',
+    text: 'Inside the agent, each line is one critic’s Q-value for every torque from −2 to 2 in one state, and the green mark is the torque the actor picks there. At the start the lines are flat and near 0. In trained SAC runs, with the pendulum just off upright the lines fall steeply away from a full push back towards upright, and the actor’s mark sits at their peak: it has learned to push where its critics point. Hanging straight down the lines are nearly flat, because a push either way starts the swing. No Pendulum step pays anything, so no true value is above 0: lines far above it mean the critics overestimate.',
+    names: ['sac-pendulum', 'td3-pendulum'],
+    pattern: /sac|td3/i,
+  },
+  {
     id: 'continuous-actions',
     family: 'continuous',
     title: 'Continuous actions: Q-values and exploration',
