@@ -102,6 +102,38 @@ export function rowsFromSeedFigures<T extends { seed: number }>(split: string, p
   });
 }
 
+/**
+ * One result from several runs of the same benchmark over disjoint seeds (e.g. held-out seeds 6-10
+ * and 11-15 run as two processes): rows with the same split, row and level are joined, their seeds
+ * and per-seed values concatenated, each median taken again over all the seeds (of each seed's own
+ * median, where a seed has several values) and each count summed. Throws on a seed that two parts share.
+ */
+export function mergeBenchResults(parts: readonly BenchResultFile[]): BenchResultFile {
+  if (parts.length === 0) throw new Error('mergeBenchResults: nothing to merge');
+  const byKey = new Map<string, BenchRow>();
+  for (const part of parts) {
+    if (part.benchmark !== parts[0].benchmark) throw new Error(`mergeBenchResults: ${part.benchmark} and ${parts[0].benchmark} are different benchmarks`);
+    for (const r of part.rows) {
+      const key = JSON.stringify([r.split, r.row, r.level ?? null]);
+      const had = byKey.get(key);
+      if (!had) {
+        byKey.set(key, { ...r, seeds: [...r.seeds], perSeed: [...r.perSeed], ...(r.counts ? { counts: { ...r.counts } } : {}) });
+        continue;
+      }
+      const twice = r.seeds.filter((x) => had.seeds.includes(x));
+      if (twice.length) throw new Error(`mergeBenchResults: seed ${twice.join(', ')} of ${r.row} is in two parts`);
+      had.seeds.push(...r.seeds);
+      had.perSeed.push(...r.perSeed);
+      for (const [k, n] of Object.entries(r.counts ?? {})) had.counts = { ...had.counts, [k]: (had.counts?.[k] ?? 0) + n };
+    }
+  }
+  const rows = [...byKey.values()].map((r) => ({
+    ...r,
+    medians: Object.fromEntries(Object.keys(r.medians).map((k) => [k, medianOf(r.perSeed.map((s) => medianOf(s.values[k] ?? [])))])),
+  }));
+  return { ...parts[0], command: parts.map((p) => p.command).join(' ; '), date: parts.map((p) => p.date).sort().at(-1) ?? parts[0].date, tookSeconds: parts.reduce((a, p) => a + p.tookSeconds, 0), rows };
+}
+
 function medianOf(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return NaN;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BENCH_RESULT_SCHEMA, findRow, formatBenchResult, parseBenchResult, rowsFromSeedFigures, type BenchResultFile } from '../../../bench/results';
+import { BENCH_RESULT_SCHEMA, findRow, formatBenchResult, mergeBenchResults, parseBenchResult, rowsFromSeedFigures, type BenchResultFile } from '../../../bench/results';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
@@ -53,4 +53,36 @@ describe('bench result files (--json)', () => {
     expect(packer.medians.rPerf).toBeCloseTo((all[24] + all[25]) / 2, 12);
     expect(findRow(file, 'held-out 6-15', 'per-episode best').medians.rPerf).toBeGreaterThanOrEqual(packer.medians.rPerf);
   }, 120_000);
+});
+
+describe('mergeBenchResults: one result from runs over disjoint seeds', () => {
+  const part = (seeds: number[], values: number[], targets: boolean[], date: string): BenchResultFile => ({
+    schema: BENCH_RESULT_SCHEMA,
+    benchmark: 'swarm-story',
+    command: `npm run bench -- swarm-story --seeds ${seeds.join(',')}`,
+    date,
+    machine: 'm',
+    tookSeconds: 10,
+    rows: rowsFromSeedFigures('held-out 6-15', { annealed: seeds.map((seed, i) => ({ seed, rPerf: values[i], target: targets[i] })) }),
+    figures: {},
+  });
+
+  it('joins the rows, takes each median again over all the seeds and sums the counts', () => {
+    const merged = mergeBenchResults([part([6, 7], [0.5, 0.9], [false, true], '2026-12-06T08:00:00Z'), part([11, 12, 13], [0.6, 0.7, 0.8], [false, true, true], '2026-12-06T09:00:00Z')]);
+    expect(merged.rows).toHaveLength(1);
+    const row = merged.rows[0];
+    expect(row.seeds).toEqual([6, 7, 11, 12, 13]);
+    expect(row.medians.rPerf).toBe(0.7);
+    expect(row.counts?.target).toBe(3);
+    expect(merged.date).toBe('2026-12-06T09:00:00Z');
+    expect(merged.tookSeconds).toBe(20);
+    expect(merged.command).toContain('--seeds 6,7 ; npm run bench -- swarm-story --seeds 11,12,13');
+  });
+
+  it('refuses a seed two parts share, and parts of different benchmarks', () => {
+    const a = part([6, 7], [0.5, 0.9], [false, true], 'd');
+    expect(() => mergeBenchResults([a, part([7], [0.1], [false], 'd')])).toThrow('seed 7 of annealed is in two parts');
+    expect(() => mergeBenchResults([a, { ...a, benchmark: 'swarm-baselines' }])).toThrow('different benchmarks');
+    expect(() => mergeBenchResults([])).toThrow('nothing to merge');
+  });
 });

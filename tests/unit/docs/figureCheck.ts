@@ -3,18 +3,25 @@
  * (bench/results/<file>.json, format in bench/results.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { findRow, parseBenchResult, type BenchResultFile } from '../../../bench/results';
+import { findRow, mergeBenchResults, parseBenchResult, type BenchResultFile } from '../../../bench/results';
 import type { FigureSource, SwarmFigure } from '../../../src/config/swarmStoryFigures';
 
 export const RESULTS_DIR = new URL('../../../bench/results/', import.meta.url).pathname;
 
-/** Reads result files by name from `dir`; null when the file is not there. */
+/**
+ * Reads result files by name from `dir`; null when a file is not there. `a+b` names the parts of one
+ * run over disjoint seeds (two processes), read as one result (mergeBenchResults).
+ */
 export function resultLoader(dir: string): (file: string) => BenchResultFile | null {
   const cache = new Map<string, BenchResultFile | null>();
+  const one = (file: string): BenchResultFile | null => {
+    const path = `${dir}${file}.json`;
+    return existsSync(path) ? parseBenchResult(JSON.parse(readFileSync(path, 'utf8')), path) : null;
+  };
   return (file) => {
     if (!cache.has(file)) {
-      const path = `${dir}${file}.json`;
-      cache.set(file, existsSync(path) ? parseBenchResult(JSON.parse(readFileSync(path, 'utf8')), path) : null);
+      const parts = file.split('+').map(one);
+      cache.set(file, parts.some((p) => p === null) ? null : parts.length === 1 ? parts[0] : mergeBenchResults(parts as BenchResultFile[]));
     }
     return cache.get(file) ?? null;
   };
