@@ -10,7 +10,7 @@ import { runSwarmScale, runSwarmStory, SCALE_FLAGS, STORY_FLAGS, STORY_SEEDS } f
 
 export const swarmStoryBenchmark: Benchmark = {
   name: 'swarm-story',
-  description: 'swarm ablations (annealed, no shaping, λ1 only, λ2 only, constant λ1, start bias 2/4/6, starts from the planner’s or the packer’s demonstrations) and scripted baselines with the task’s floor on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval)',
+  description: 'the swarm presets trained as the page trains them (annealed, no shaping, λ1 only, λ2 only, constant λ1) and scripted baselines with the task’s floor on the decomposition task, held-out seeds 6-15 (--split tuning|heldout|both, --updates, --rows, --eval)',
   help: { seeds: STORY_SEEDS, flags: [...STORY_FLAGS] },
   run: runSwarmStory,
 };

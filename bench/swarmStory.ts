@@ -1,39 +1,33 @@
 /**
  * The swarm's benchmarks (algorithm swarm, decomposition task):
  *
- * - swarm-story (v2): rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, the annealed
- *   row at start biases 2, 4, 6, and 'demo start' / 'demo start (packer)': the annealed row from the
- *   planner's / the packer's demonstrations (startFromDemonstrations, src/swarm/demoStart.ts) (the
- *   only change from annealed each). Each row trains one set
- *   policy per seed with the SAME learner as the swarm loop (SwarmLearner; actors in this
- *   thread, central inference, PPO), then plays --eval fixed evaluation tasks of that seed; the
- *   scripted baselines play the same tasks, and a last row gives their expected-steps floor
- *   (expectedChainFloor: what no policy that claims every subtask goes below on average). Seeds 1-5 (where rules and
- *   hyperparameters were chosen) and held-out seeds are reported in separate tables. Per seed:
- *   medians over its evaluation tasks; per row: medians over seeds. The evaluation plays the
- *   policy as PPO trains it (sampled actions, from the learner's seeded inference stream): on
- *   seeds 1-2 after 15-20 updates both deterministic modes were far worse (the flat argmax
- *   0.37-0.52, the per-type argmax 0.05-0.30, sampled 0.50-0.65 r_perf), since an argmax pointer
- *   keeps picking the same subtask (see swarmRollouts.ts).
+ * - swarm-story: rows = annealed, no shaping, λ1 only, λ2 only, constant λ1, each the preset of that
+ *   name trained as the page trains it (its settings through the swarm loop's own mapping,
+ *   swarmOptionsFrom). Each row trains one set policy per seed with the SAME learner as the swarm
+ *   loop (SwarmLearner; actors in this thread, central inference, PPO), then plays --eval fixed
+ *   evaluation tasks of that seed; the scripted baselines play the same tasks, and a last row gives
+ *   their expected-steps floor (expectedChainFloor: what no policy that claims every subtask goes
+ *   below on average). Seeds 1-5 and held-out seeds are reported in separate tables. Per seed:
+ *   medians over its evaluation tasks; per row: medians over seeds. The evaluation plays the policy
+ *   as PPO trains it (sampled actions, from the learner's seeded inference stream), since an argmax
+ *   pointer keeps picking the same subtask (see swarmRollouts.ts).
  *     serial collapse       the median evaluation episode creates no subagent
  *     spurious parallelism  the median evaluation episode's finish rate (completed ÷ assigned) < 0.8:
  *                           a fifth of the work handed out came to nothing (timeout, lost context, cut)
  *     target                median r_perf ≥ 0.9 and median critical ≤ serial / 3
- * - swarm-scale (v2): a learned orchestrator on 100-subtask tasks (sizes 1-10, serial baseline
- *   about 1,700 steps; up to 100 subagents per stage): wall time per update, forward calls per
- *   tick, total compute per episode, and per update the medians over its episodes of r_perf,
- *   critical ÷ serial and finish rate (seedFigures, as swarm-story computes them). Its
- *   configuration (hidden 16, sizes 1-10, anneal over --updates ÷ 2) is not the swarm-scale
- *   preset's: the table's intro prints both.
+ * - swarm-scale: a learned orchestrator on 100-subtask tasks (sizes 1-10, serial baseline about
+ *   1,700 steps; up to 100 subagents per stage): wall time per update, forward calls per tick, total
+ *   compute per episode, and per update the medians over its episodes of r_perf, critical ÷ serial
+ *   and finish rate (seedFigures, as swarm-story computes them). Its configuration (hidden 16, sizes
+ *   1-10, the skill table known, anneal over --updates ÷ 2) is not the swarm-scale preset's: the
+ *   table's intro prints both.
  *
- * Flags: --updates U (default STORY_UPDATES, 120: the update budget fixed on seeds 1-5), --rows a,b (row names), --split tuning|heldout|both (default
- * heldout), --eval N (evaluation tasks per seed, default 5), --lr X (the set policy's learning
- * rate for every row, default annealedOptions'), --subtasks N (default 40), --episodes-per-actor E (every row;
- * default annealedOptions' 4, one task × 4 runs per actor; a multiple of the spec's 4 runs per task), --credit
- * episode|decision|stage-critic (every row; default annealedOptions', see swarmLearner.ts), and for every row
- * (defaults annealedOptions'/PPO's): --gae-lambda X, --vf-coef X, --update-epochs N, --hidden N, --ent-coef X, --first-stage value|group
- * (stage-critic only); --log-updates N prints the training metrics (r_perf, value explained variance, KL,
- * entropy) every N updates to stderr. Flags left out leave the records exactly as before they existed.
+ * swarm-story's flags change every row alike (defaults: each preset's own): --updates U (λ1 and λ2
+ * then anneal over the same share of them), --rows a,b, --split tuning|heldout|both (default
+ * heldout), --seeds LIST, --eval N (default 5), --level NAME, --subtasks N, --lr X,
+ * --episodes-per-actor E, --gae-lambda X, --vf-coef X, --update-epochs N, --hidden N, --ent-coef X,
+ * --run K / --runs R, --greedy true, --detail true; --log-updates N prints the training metrics
+ * (r_perf, value explained variance, KL, entropy) every N updates to stderr.
  */
 import { chooseBackend } from '../src/core/backend';
 import { deriveSeed } from '../src/core/rng';

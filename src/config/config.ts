@@ -108,7 +108,7 @@ export function resolveExperiment(presetName: string, overrides: Partial<Record<
 
 /**
  * Why `key` would change nothing on a run of `algorithm` (it belongs to another algorithm:
- * `swarm.teacher` on a REINFORCE run), or null when it applies. Keys without an algorithm's prefix
+ * `swarm.lr` on a REINFORCE run), or null when it applies. Keys without an algorithm's prefix
  * (`seed`, `run.envSteps`) apply to every run.
  */
 export function keyMismatch(algorithm: ExperimentSettings['algorithm'], key: string): string | null {

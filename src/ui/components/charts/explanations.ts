@@ -48,8 +48,8 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
   },
   'critical-chart': {
     what: 'Critical steps (the latency: per stage, the orchestrator’s steps plus the slowest subagent’s) against total steps (all work of every agent). Dashed: the serial baseline and, where known, the lower bound.',
-    good: 'Critical steps well below the serial baseline, moving toward the lower bound.',
-    bad: 'Critical steps at or above the serial baseline (serial collapse: the orchestrator does everything itself).',
+    good: 'Critical steps well below the hard budget, moving toward the lower bound, while the task score rises.',
+    bad: 'Critical steps pinned at the hard budget with total steps equal to them: the orchestrator works alone and runs out of budget with most subtasks unanswered (serial collapse). The hard budget keeps every episode far below the serial baseline, so that line is a scale, not a threshold.',
   },
   'parallelism-chart': {
     what: 'How many subagents the orchestrator starts per stage that starts any (left axis), and the share of them that finish their subtask (right axis, 0 to 1).',
