@@ -51,7 +51,7 @@ export const MAPPO = defineAlgorithm({
     {
       name: 'mappo-spread',
       title: 'MAPPO on simple_spread (3 agents cover 3 landmarks)',
-      description: 'Cooperative navigation with one policy shared by the three agents, each acting on what it sees, and a critic that sees them all.',
+      description: 'Cooperative navigation with one policy shared by the three agents, each acting on what it sees, and a critic that sees them all. A random team scores about −79, a scripted one −24; the target is −60.',
       settings: { actors: 2, envsPerActor: 4, 'marl.env': 'simple_spread_v3', 'run.envSteps': 40_000, 'run.targetReturn': SPREAD_TARGET, ...FAST },
     },
   ],
