@@ -6,18 +6,23 @@
  * Actor (decentralised, parameters shared): π_θ(u | x_a), x_a = [o_a, onehot(a)] (the agent's own
  * observation zero-padded to the largest, and its id when `agentId`), logits over the largest
  * action set, the actions an agent does not have masked out.
- * Critic (centralised): V_φ(s, a) on [s, onehot(a)], s = (o_1 … o_A) the global state (every
- * observation), one value per agent because each agent has its own reward (simple_spread's
- * collision term).
+ * Critic (centralised): V_φ(s, a, t) on [s, onehot(a), t / T], s = (o_1 … o_A) the global state
+ * (every observation), one value per agent because each agent has its own reward (simple_spread's
+ * collision term), and the time, since the episode ends at T (Pardo et al. 2018, time-aware values).
  *
  * One update (learn) takes the E whole episodes collected with the current weights since the last
- * one (MPE episodes are truncated after T steps, never terminated, so the last step bootstraps):
- * 1. Behaviour policy and values, no gradient: log π_old(u_t,a | x_t,a), V_old(s_t, a) for t ≤ T.
+ * one. As in the authors' code (done at episode_length, masks 0), the end of an episode is final:
+ * V(s_T) = 0, so V estimates the reward left in the episode (hence t / T in the critic's input; without
+ * it, measured on seed 1 at lr 1e-3, the returns fell below random for a while). Bootstrapping V(s_T) instead let the
+ * critic's guesses about states it had rarely seen feed its own targets: measured on simple_spread
+ * (seed 1, lr 1e-3), values grew to +20,000 while every reward is negative, and the agents learned to
+ * run away from the landmarks to reach them (mean return −166, random's −79).
+ * 1. Behaviour policy and values, no gradient: log π_old(u_t,a | x_t,a), V_old(s_t, a) for t < T.
  * 2. Values are kept normalised (MAPPO's ValueNorm): the critic outputs v̂, V = μ + σ·v̂, with
  *        m ← β m + (1 − β) mean(R),  q ← β q + (1 − β) mean(R²),  d ← β d + (1 − β)
  *        μ = m / d,  σ² = max(q / d − μ², 1e-2)                      (β = 0.99999, debiased)
  *    updated with each batch's returns R before the critic trains on (R − μ) / σ.
- * 3. GAE per agent and episode (gae.ts): δ_t = r_t + γ V(s_{t+1}) − V(s_t),
+ * 3. GAE per agent and episode (gae.ts), the last step terminal: δ_t = r_t + γ V(s_{t+1})·[t + 1 < T] − V(s_t),
  *    A_t = δ_t + γλ A_{t+1}, R_t = A_t + V(s_t); Â = (A − mean A) / (std A + 1e-5) over the batch.
  * 4. `epochs` passes over the E·T·A rows, shuffled with the seeded Rng into `numMinibatches`:
  *        ρ   = exp(log π_θ(u|x) − log π_old(u|x))
@@ -108,13 +113,13 @@ export class MappoActor extends Model<{ logits: tf.Tensor2D }> {
   }
 }
 
-/** The centralised critic: rows [s, onehot(a)] [B, S + A] → normalised values v̂ [B, 1]. */
+/** The centralised critic: rows [s, onehot(a), t / T] [B, S + A + 1] → normalised values v̂ [B, 1]. */
 export class MappoCritic extends Model<{ value: tf.Tensor2D }> {
   readonly net: DenseStack;
 
   constructor(task: MarlTaskSpec, hidden: number, seed: number) {
     super();
-    this.net = new DenseStack('critic', task.stateDim + task.agents.length, [hidden, hidden], 1, 'relu', 1, new Rng(seed));
+    this.net = new DenseStack('critic', criticInputDim(task), [hidden, hidden], 1, 'relu', 1, new Rng(seed));
   }
 
   forward(x: tf.Tensor2D): { value: tf.Tensor2D } {
@@ -140,16 +145,23 @@ export interface MappoRows {
   actions: Int32Array;
   /** [n, max actions] 0 or MASKED */
   mask: Float32Array;
-  /** [E·(T + 1)·A, S + A]: the critic's input at every step t ≤ T (row (e·(T + 1) + t)·A + a). */
+  /** [E·(T + 1)·A, S + A + 1]: the critic's input at every step t ≤ T (row (e·(T + 1) + t)·A + a). */
   criticIn: Float32Array;
 }
 
-/** MAPPO's critic input row of agent a: [s, onehot(a)]. */
-export function writeCriticInput(task: MarlTaskSpec, state: Float32Array, stateOffset: number, a: number, out: Float32Array, outOffset: number): void {
+/** Width of a critic input row: the global state, the agent's one-hot id and the time t / T. */
+export function criticInputDim(task: MarlTaskSpec): number {
+  return task.stateDim + task.agents.length + 1;
+}
+
+/** MAPPO's critic input row of agent a at step t of T: [s, onehot(a), t / T]. */
+export function writeCriticInput(task: MarlTaskSpec, state: Float32Array, stateOffset: number, a: number, t: number, T: number, out: Float32Array, outOffset: number): void {
   const S = task.stateDim;
-  out.fill(0, outOffset, outOffset + S + task.agents.length);
+  const A = task.agents.length;
+  out.fill(0, outOffset, outOffset + S + A + 1);
   out.set(state.subarray(stateOffset, stateOffset + S), outOffset);
   out[outOffset + S + a] = 1;
+  out[outOffset + S + A] = t / T;
 }
 
 export class Mappo extends Algorithm<MarlEpisodeBatch, MappoActor> implements MarlAlgorithm<MarlEpisodeBatch> {
@@ -226,7 +238,7 @@ export class Mappo extends Algorithm<MarlEpisodeBatch, MappoActor> implements Ma
     const S = task.stateDim;
     const X = sharedActorInputDim(task, this.params.agentId);
     const U = Math.max(...task.actionSizes);
-    const C = S + A;
+    const C = criticInputDim(task);
     const n = E * T * A;
     const actorIn = new Float32Array(n * X);
     const mask = new Float32Array(n * U);
@@ -235,7 +247,7 @@ export class Mappo extends Algorithm<MarlEpisodeBatch, MappoActor> implements Ma
       for (let t = 0; t <= T; t++) {
         const so = (e * (T + 1) + t) * S;
         for (let a = 0; a < A; a++) {
-          writeCriticInput(task, batch.state, so, a, criticIn, ((e * (T + 1) + t) * A + a) * C);
+          writeCriticInput(task, batch.state, so, a, t, T, criticIn, ((e * (T + 1) + t) * A + a) * C);
           if (t === T) continue;
           const r = (e * T + t) * A + a;
           writeSharedActorInput(task, this.params.agentId, batch.state, so, a, actorIn, r * X);
@@ -282,7 +294,7 @@ export class Mappo extends Algorithm<MarlEpisodeBatch, MappoActor> implements Ma
     const A = task.agents.length;
     const X = sharedActorInputDim(task, params.agentId);
     const U = Math.max(...task.actionSizes);
-    const C = task.stateDim + A;
+    const C = criticInputDim(task);
     const rows = this.rows(batch);
     const { n } = rows;
 
@@ -312,7 +324,9 @@ export class Mappo extends Algorithm<MarlEpisodeBatch, MappoActor> implements Ma
         lastValues[e * A + a] = mu + sigma * vHat[(e * (T + 1) + T) * A + a];
       }
     }
-    const g = gae(rewards, values, new Uint8Array(T * N), lastValues, params.gamma, params.gaeLambda, N);
+    const dones = new Uint8Array(T * N);
+    dones.fill(1, (T - 1) * N); // the episode's end is final (see the header): V(s_T) is not used
+    const g = gae(rewards, values, dones, lastValues, params.gamma, params.gaeLambda, N);
     this.updateValueNorm(g.returns);
     const scale = this.valueScale();
     // Back to row order r = (e·T + t)·A + a.

@@ -51,7 +51,7 @@ function onPolicyEpisodes(alg: Mappo, B: number, T: number, good: number, rng: R
 }
 
 describe('MAPPO inputs', () => {
-  it('the actor sees its own observation and its one-hot id; the critic sees the whole state and the agent id', () => {
+  it('the actor sees its own observation and its one-hot id; the critic sees the whole state, the agent id and the time', () => {
     const alg = new Mappo(SPREAD, P, 1);
     const batch = randomEpisodes(SPREAD, 2, 3, 4);
     const rows = alg.rows(batch);
@@ -61,15 +61,16 @@ describe('MAPPO inputs', () => {
     expect(S).toBe(54);
     expect(rows.n).toBe(2 * 3 * A);
     expect(rows.actorIn.length).toBe(rows.n * X);
-    expect(rows.criticIn.length).toBe(2 * (3 + 1) * A * (S + A));
+    expect(rows.criticIn.length).toBe(2 * (3 + 1) * A * (S + A + 1));
     const [e, t, a] = [1, 2, 1];
     const state = batch.state.subarray((e * 4 + t) * S, (e * 4 + t + 1) * S);
     const actorRow = rows.actorIn.subarray(((e * 3 + t) * A + a) * X, ((e * 3 + t) * A + a + 1) * X);
     expect(Array.from(actorRow.subarray(0, 18))).toEqual(Array.from(state.subarray(SPREAD.obsOffsets[a], SPREAD.obsOffsets[a] + 18)));
     expect(Array.from(actorRow.subarray(18))).toEqual([0, 1, 0]);
-    const criticRow = rows.criticIn.subarray(((e * 4 + t) * A + a) * (S + A), ((e * 4 + t) * A + a + 1) * (S + A));
+    const C = S + A + 1;
+    const criticRow = rows.criticIn.subarray(((e * 4 + t) * A + a) * C, ((e * 4 + t) * A + a + 1) * C);
     expect(Array.from(criticRow.subarray(0, S))).toEqual(Array.from(state));
-    expect(Array.from(criticRow.subarray(S))).toEqual([0, 1, 0]);
+    expect(Array.from(criticRow.subarray(S))).toEqual([0, 1, 0, Math.fround(2 / 3)]);
     alg.dispose();
   });
 
