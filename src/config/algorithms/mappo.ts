@@ -16,7 +16,8 @@ const G = 'mappo';
  * The preset's changes, for a curve that rises within a couple of minutes on a 2-core machine: an
  * update every 8 episodes (one collection round of 2 actors × 4 envs) at lr 2e-3. Chosen on seed 1
  * from lr 7e-4 and 2e-3 at 16 episodes, 2e-3 at 8, 3e-3 without the entropy bonus at 8 (its
- * entropy fell to 0.25 and its return back below random by 25,000 steps).
+ * entropy fell to 0.25 and its return back below random by 25,000 steps), with the critic of the
+ * time before it saw t / T (src/algorithms/mappo.ts); kept after that fix (BENCHMARKS.md, "marl").
  */
 const FAST = { 'mappo.lr': 2e-3, 'mappo.criticLr': 2e-3, 'mappo.episodesPerUpdate': 8 } as const;
 
