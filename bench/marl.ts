@@ -1,11 +1,12 @@
 /**
  * marl: the multi-agent algorithms on the particle worlds, on small budgets sized for a shared
  * 2-core machine (the reference budgets are millions of steps: see the descriptors).
- *   1. simple_spread_v3 (3 agents), MADDPG, QMIX, VDN, IQL, every seed: a greedy evaluation every
+ *   1. simple_spread_v3 (3 agents), MAPPO (its preset's settings), MADDPG, QMIX, VDN, IQL, every seed: a greedy evaluation every
  *      `--eval-every` env steps and at the end (`--eval-episodes` episodes on env copies of its own,
  *      argmax Q / the deterministic actor, not counted as training steps, from the learner's
  *      checkpoints: training is untouched), its final value and curve; the training episodes'
- *      team return over the whole run and its last 20 episodes; a uniformly random policy; and
+ *      team return over the whole run and its last 20 episodes; a uniformly random policy; the
+ *      scripted reference (src/envs/mpe/spreadScripted.ts) on the same evaluation starts; and
  *      whether QMIX ≥ VDN ≥ IQL holds on the final greedy return.
  *   2. simple_tag_v3, MADDPG (predators and prey both learning), `--tag-seeds` seeds: catches per
  *      episode of the greedy predators against the prey's sampling policy of the same checkpoint,
@@ -27,7 +28,8 @@ import { resolveExperiment } from '../src/config/config';
 import type { ExperimentSettings } from '../src/config/settings';
 import type { MarlActingSpec } from '../src/algorithms/marl';
 import { decodeCheckpoint } from '../src/core/checkpoint';
-import { evaluateMarl, type MarlEvaluation } from '../src/engine/marlEvaluation';
+import { evaluateMarl, type MarlEvaluation, type ScriptedTeam } from '../src/engine/marlEvaluation';
+import { spreadScriptedActions } from '../src/envs/mpe';
 import { mpeTaskSpec } from '../src/engine/marlActor';
 import { TrainingRun } from '../src/engine/trainer';
 import type { TrainerPlatform } from '../src/engine/loops/types';
@@ -50,7 +52,7 @@ export interface MarlBenchOptions {
   tagEvalEpisodes: number;
 }
 
-const ALGOS = ['maddpg', 'qmix', 'vdn', 'iql'];
+const ALGOS = ['mappo', 'maddpg', 'qmix', 'vdn', 'iql'];
 
 export function marlBenchOptions(flags: Record<string, string>): MarlBenchOptions {
   const count = (name: string, fallback: number, min: number, orZero = false) => {
@@ -87,6 +89,7 @@ export function marlBenchOptions(flags: Record<string, string>): MarlBenchOption
  */
 function spreadOverrides(algo: string, steps: number): Record<string, unknown> {
   if (algo === 'maddpg') return maddpgOverrides();
+  if (algo === 'mappo') return {}; // the preset's own settings: what the page trains
   return {
     [`${algo}.batchSize`]: 8,
     [`${algo}.hidden`]: 32,
@@ -105,6 +108,8 @@ function maddpgOverrides(): Record<string, unknown> {
 /** How the actors of `settings`' algorithm act (the learner's `acting`, from the settings). */
 export function actingOf(settings: ExperimentSettings): MarlActingSpec {
   switch (settings.algorithm) {
+    case 'mappo':
+      return { kind: 'mlpShared', hidden: [settings['mappo.hidden'], settings['mappo.hidden']], agentId: settings['mappo.agentId'] };
     case 'maddpg':
       return { kind: 'mlpPerAgent', hidden: [settings['maddpg.hidden'], settings['maddpg.hidden']] };
     case 'qmix':
@@ -223,7 +228,7 @@ function meanCurve<T extends { envSteps: number }>(curves: T[][], value: (p: T) 
 
 export const marlBenchmark: Benchmark = {
   name: 'marl',
-  description: 'MADDPG, QMIX, VDN, IQL on simple_spread (greedy evaluation, team return vs random and EPyMARL) and MADDPG on simple_tag (greedy predators\' catches), small budgets',
+  description: 'MAPPO, MADDPG, QMIX, VDN, IQL on simple_spread (greedy evaluation, team return vs random, a scripted reference and EPyMARL) and MADDPG on simple_tag (greedy predators\' catches), small budgets',
   help: {
     seeds: 'simple_spread: one run per seed and algorithm (default 1,2,3,4,5); simple_tag: the first --tag-seeds of them',
     flags: [
@@ -241,20 +246,24 @@ export const marlBenchmark: Benchmark = {
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = { ...opts, seeds };
     const spreadTask = mpeTaskSpec('simple_spread_v3');
-    const baseline = (kind: 'random' | 'still') => {
+    const scripted: ScriptedTeam = (state, out) => spreadScriptedActions(state, 0, spreadTask.agents.length, out, 0);
+    const baseline = (kind: 'random' | 'still' | ScriptedTeam) => {
       const es = seeds.map((s) => evaluateMarl(kind, { task: spreadTask, acting: { kind: 'rnnShared', hidden: 1 }, seed: s, episodes: opts.evalEpisodes }));
       return { team: mean(es.map((e) => e.teamReturn)), epymarl: mean(es.map((e) => e.epymarlReturn ?? NaN)), sharedOnce: mean(es.map((e) => e.sharedOnceReturn ?? NaN)) };
     };
     const random = baseline('random');
     const still = baseline('still');
+    const reference = baseline(scripted);
     figures.random = random;
     figures.still = still;
+    figures.scripted = reference;
     const finals: Record<string, number[]> = {};
     const heldOut = (xs: number[]) => xs.filter((_, i) => seeds[i] >= 3);
     const heldOutMean = (xs: number[]) => (heldOut(xs).length > 0 ? mean(heldOut(xs)) : NaN);
     if (opts.spreadSteps > 0) {
       rows.push(['random policy', '-', fmt(random.team), '-', fmt(random.epymarl), fmt(random.sharedOnce), '-', '-', '-', '-']);
       rows.push(['standing still (action 0)', '-', fmt(still.team), '-', fmt(still.epymarl), fmt(still.sharedOnce), '-', '-', '-', '-']);
+      rows.push(['scripted reference (optimal assignment, P-control)', '-', fmt(reference.team), '-', fmt(reference.epymarl), fmt(reference.sharedOnce), '-', '-', '-', '-']);
       for (const algo of opts.algos) {
         const runs: SpreadRun[] = [];
         for (const seed of seeds) {
@@ -277,7 +286,7 @@ export const marlBenchmark: Benchmark = {
           fmt(mean(runs.map((r) => r.final.sharedOnceReturn ?? NaN))),
           fmt(mean(runs.map((r) => r.trainLast20))),
           fmt(mean(runs.map((r) => r.trainWhole))),
-          EPYMARL_SPREAD[algo],
+          EPYMARL_SPREAD[algo] ?? '-',
           `${fmt(mean(runs.map((r) => r.trainSeconds)))} + ${fmt(mean(runs.map((r) => r.evalSeconds)))}`,
         ]);
       }

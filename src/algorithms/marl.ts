@@ -43,7 +43,13 @@ export type MarlActingSpec =
   /** One MLP per agent on its own observation: obs → hidden (relu) … → logits; sample from softmax. */
   | { kind: 'mlpPerAgent'; hidden: number[] }
   /** One shared recurrent Q-network on `agentInputs` rows; ε-greedy over the available actions. */
-  | { kind: 'rnnShared'; hidden: number };
+  | { kind: 'rnnShared'; hidden: number }
+  /**
+   * One MLP shared by every agent on `sharedActorInput` rows (its own observation, and its one-hot
+   * id when `agentId`): x → hidden (relu) … → logits over the largest action set; sample from the
+   * softmax over the agent's own actions.
+   */
+  | { kind: 'mlpShared'; hidden: number[]; agentId: boolean };
 
 /**
  * A multi-agent update rule: an Algorithm whose model is what the actors act with (MADDPG's
@@ -72,6 +78,8 @@ export interface EpisodeSource {
   sampleEpisodes(count: number, rng: Rng): MarlEpisodeBatch;
   /** `count` single steps (episode, t) uniformly, as 1-step episodes (T = 1, state holds s and s'). */
   sampleSteps(count: number, rng: Rng): MarlEpisodeBatch;
+  /** The `count` episodes stored last, oldest first (on-policy rules learn from these only). */
+  latestEpisodes(count: number): MarlEpisodeBatch;
 }
 
 export interface MarlAlgorithmModule<Params> {
@@ -127,6 +135,23 @@ export function episodeAgentInputs(task: MarlTaskSpec, batch: MarlEpisodeBatch):
     }
   }
   return out;
+}
+
+/** Width of one row of a shared actor's input: max obs (+ A for the one-hot agent id). */
+export function sharedActorInputDim(task: MarlTaskSpec, agentId: boolean): number {
+  return Math.max(...task.obsDims) + (agentId ? task.agents.length : 0);
+}
+
+/**
+ * A shared actor's input row of agent a: x = [o_a zero-padded to max obs, onehot(a) when agentId],
+ * from the global state at state[stateOffset ..], written at out[outOffset ..].
+ */
+export function writeSharedActorInput(task: MarlTaskSpec, agentId: boolean, state: Float32Array, stateOffset: number, a: number, out: Float32Array, outOffset: number): void {
+  const maxObs = Math.max(...task.obsDims);
+  out.fill(0, outOffset, outOffset + sharedActorInputDim(task, agentId));
+  const o = stateOffset + task.obsOffsets[a];
+  out.set(state.subarray(o, o + task.obsDims[a]), outOffset);
+  if (agentId) out[outOffset + maxObs + a] = 1;
 }
 
 /** Standard Gumbel draws g = −log(−log u), u ~ U(0, 1), from a seeded Rng. */

@@ -15,6 +15,7 @@ import { PPO } from './algorithms/ppo';
 import { PPO_CONTINUOUS } from './algorithms/ppoContinuous';
 import { REINFORCE } from './algorithms/reinforce';
 import { SWARM } from './algorithms/swarm';
+import { MAPPO } from './algorithms/mappo';
 import { MADDPG } from './algorithms/maddpg';
 import { QMIX } from './algorithms/qmix';
 import { VDN } from './algorithms/vdn';
@@ -22,7 +23,7 @@ import { IQL } from './algorithms/iql';
 import type { AlgorithmDescriptor, LoadedAlgorithm, NetworkKind, ParamsOf } from './algorithm';
 import type { Setting } from './settingKinds';
 
-export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, DDPG, TD3, SAC, PPO_CONTINUOUS, CQL, BC, MADDPG, QMIX, VDN, IQL, SWARM] as const;
+export const ALGORITHM_DESCRIPTORS = [REINFORCE, PPO, A2C, IMPALA, DQN, ES, DDPG, TD3, SAC, PPO_CONTINUOUS, CQL, BC, MAPPO, MADDPG, QMIX, VDN, IQL, SWARM] as const;
 
 type Descriptors = (typeof ALGORITHM_DESCRIPTORS)[number];
 export type AlgorithmId = Descriptors['id'];

@@ -14,6 +14,8 @@ export const INFERENCE_PLACEMENTS = ['actor', 'learner'] as const;
 
 const CLASSIC = { families: ['classic'] };
 const MARL = { families: ['marl'] };
+/** Families whose returns have a target: classic control, and the particle worlds (src/config/returnScales.ts). */
+const TARGETED = { families: ['classic', 'marl'] };
 /** The runs budgeted in env steps (see budget.ts): not the swarms (updates) nor offline runs (gradient steps). */
 const ENV_STEP_BUDGET = { loops: ['episodic', 'sync', 'async', 'replay', 'es', 'offPolicyContinuous', 'onPolicyContinuous', 'marl'] };
 const SEGMENT_LOOPS = { loops: ['sync', 'async', 'replay', 'offPolicyContinuous', 'onPolicyContinuous'] };
@@ -22,8 +24,8 @@ const ASYNC = { loops: ['async'] };
 export const SHARED_SETTINGS = {
   seed: int('run', 'Seed', 0, 2_147_483_647, 1, 'Seeds every random draw: weight init, resets, action sampling.'),
   'run.envSteps': scoped(ENV_STEP_BUDGET, int('run', 'Budget (env steps)', 100, 5_000_000, 200_000, 'The run stops after this many environment steps in total (in a multi-agent world one step moves every agent).')),
-  'run.targetReturn': scoped(CLASSIC, num('run', 'Target mean return', -1_000, 1_000, 475, 'The run reports when the mean return of the last 20 episodes first reaches this.')),
-  'run.stopAtTarget': scoped(CLASSIC, flag('run', 'Stop at target', false, 'End the run as soon as the target mean return is reached.')),
+  'run.targetReturn': scoped(TARGETED, num('run', 'Target mean return', -1_000, 1_000, 475, 'The run reports when the mean return of the last 20 episodes first reaches this.')),
+  'run.stopAtTarget': scoped(TARGETED, flag('run', 'Stop at target', false, 'End the run as soon as the target mean return is reached.')),
   backend: choice('run', 'Learner backend', BACKENDS, 'auto', 'tfjs backend for the learner; auto times this network on each available backend and picks the fastest (a software WebGPU or WebGL adapter is never chosen when wasm is faster).'),
   'env.id': scoped(CLASSIC, choice('env', 'Environment', ENV_IDS, 'CartPole-v1', 'The Gymnasium-style task the agent learns.')),
   actors: int('parallel', 'Actors (workers)', 1, 16, 2, 'How many remote actors (Web Workers / worker threads) collect experience.'),

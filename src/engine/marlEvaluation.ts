@@ -41,11 +41,14 @@ export interface MarlEvaluation {
   metrics: Record<string, number>;
 }
 
+/** A scripted team: writes every agent's action for one global state at out[0 … A). */
+export type ScriptedTeam = (state: Float32Array, out: Int32Array) => void;
+
 /**
  * `weights`: the acting network's, or a baseline: 'random' (every agent uniformly at random, from
- * the sampling stream) or 'still' (every agent always action 0, MPE's no-op).
+ * the sampling stream), 'still' (every agent always action 0, MPE's no-op), or a scripted team.
  */
-export function evaluateMarl(weights: Float32Array[] | 'random' | 'still', options: MarlEvaluationOptions): MarlEvaluation {
+export function evaluateMarl(weights: Float32Array[] | 'random' | 'still' | ScriptedTeam, options: MarlEvaluationOptions): MarlEvaluation {
   const { task, acting, seed, episodes } = options;
   if (!Number.isInteger(episodes) || episodes < 1) throw new Error(`evaluateMarl: episodes must be a positive integer, got ${episodes}`);
   const env = makeMpeEnv(task.envId);
@@ -55,7 +58,7 @@ export function evaluateMarl(weights: Float32Array[] | 'random' | 'still', optio
   if (greedy.length !== A) throw new Error(`evaluateMarl: greedy needs one flag per agent (${A}), got ${greedy.length}`);
   const spread = env.scenario instanceof SimpleSpreadScenario;
   const policy = new MarlPolicy(task, acting);
-  if (typeof weights !== 'string') policy.setWeights(weights);
+  if (Array.isArray(weights)) policy.setWeights(weights);
   const rng = new Rng(deriveSeed(seed, SAMPLING_STREAM));
   const specs = env.scenario.metrics;
   const now = new Float64Array(specs.length);
@@ -76,6 +79,7 @@ export function evaluateMarl(weights: Float32Array[] | 'random' | 'still', optio
     while (!env.lastTruncated) {
       if (weights === 'still') joint.fill(0);
       else if (weights === 'random') for (let a = 0; a < A; a++) joint[a] = rng.int(task.actionSizes[a]);
+      else if (typeof weights === 'function') weights(state, joint);
       else policy.act(state, 0, 0, rng, greedy, joint, 0);
       env.stepFlat(joint, 0, state, 0, rewards, 0);
       for (let a = 0; a < A; a++) {

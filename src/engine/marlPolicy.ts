@@ -2,11 +2,11 @@
  * The actors' side of the multi-agent policies: a plain typed-array forward pass of the learner's
  * networks (MADDPG's per-agent actors, QMIX's shared recurrent agent network), in the same weight
  * layout as their tfjs models (src/algorithms/maddpg.ts, qmix.ts), so that actors need no tfjs.
- * Actions: MADDPG samples u ~ softmax(ℓ); QMIX / VDN / IQL act ε-greedily on Q over the agent's
+ * Actions: MADDPG and MAPPO sample u ~ softmax(ℓ) (MAPPO's one actor is shared by every agent); QMIX / VDN / IQL act ε-greedily on Q over the agent's
  * own actions. Greedy (greedy-episode) acting takes the argmax in both. exp and tanh are core/portableMath.ts's:
  * the page's and Node's engines differ in the last bit of Math's.
  */
-import { agentInputDim, writeAgentInputs, type MarlActingSpec, type MarlTaskSpec } from '../algorithms/marl';
+import { agentInputDim, sharedActorInputDim, writeAgentInputs, writeSharedActorInput, type MarlActingSpec, type MarlTaskSpec } from '../algorithms/marl';
 import { exp, tanh } from '../core/portableMath';
 import type { Rng } from '../core/rng';
 
@@ -36,7 +36,7 @@ export class MarlPolicy {
     readonly spec: MarlActingSpec,
   ) {
     const A = task.agents.length;
-    this.arrays = spec.kind === 'mlpPerAgent' ? A * 2 * (spec.hidden.length + 1) : 8;
+    this.arrays = spec.kind === 'mlpPerAgent' ? A * 2 * (spec.hidden.length + 1) : spec.kind === 'mlpShared' ? 2 * (spec.hidden.length + 1) : 8;
     this.hidden = new Float32Array(spec.kind === 'rnnShared' ? A * spec.hidden : 0);
     this.prevActions = new Int32Array(A);
   }
@@ -56,7 +56,30 @@ export class MarlPolicy {
   /** Scores of every agent for one global state: logits (MADDPG) or Q (QMIX), [A][n_a]. */
   scores(state: Float32Array, stateOffset: number): Float32Array[] {
     if (this.weights.length === 0) throw new Error('MarlPolicy: no weights yet');
-    return this.spec.kind === 'mlpPerAgent' ? this.mlpScores(state, stateOffset, this.spec.hidden.length) : this.rnnScores(state, stateOffset, this.spec.hidden);
+    switch (this.spec.kind) {
+      case 'mlpPerAgent':
+        return this.mlpScores(state, stateOffset, this.spec.hidden.length);
+      case 'mlpShared':
+        return this.sharedScores(state, stateOffset, this.spec.hidden.length, this.spec.agentId);
+      case 'rnnShared':
+        return this.rnnScores(state, stateOffset, this.spec.hidden);
+    }
+  }
+
+  /** One MLP with the same weights for every agent, on its shared-actor input row. */
+  private sharedScores(state: Float32Array, off: number, layers: number, agentId: boolean): Float32Array[] {
+    return this.task.agents.map((_, a) => {
+      let x = new Float32Array(sharedActorInputDim(this.task, agentId));
+      writeSharedActorInput(this.task, agentId, state, off, a, x, 0);
+      for (let l = 0; l <= layers; l++) {
+        const b = this.weights[2 * l + 1];
+        const y = new Float32Array(b.length);
+        dense(x, this.weights[2 * l], b, y);
+        if (l < layers) for (let j = 0; j < y.length; j++) y[j] = Math.max(0, y[j]);
+        x = y;
+      }
+      return x;
+    });
   }
 
   private mlpScores(state: Float32Array, off: number, layers: number): Float32Array[] {
@@ -116,7 +139,7 @@ export class MarlPolicy {
       const n = this.task.actionSizes[a];
       let u: number;
       if (typeof greedy === 'boolean' ? greedy : greedy[a]) u = argmax(s, n);
-      else if (this.spec.kind === 'mlpPerAgent') u = sampleSoftmax(s, n, rng);
+      else if (this.spec.kind !== 'rnnShared') u = sampleSoftmax(s, n, rng);
       else u = rng.uniform() < epsilon ? rng.int(n) : argmax(s, n);
       out[outOffset + a] = u;
     });

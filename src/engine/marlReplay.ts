@@ -1,7 +1,8 @@
 /**
  * The learner's episode replay for the multi-agent loops: a ring of whole episodes (pymarl's
  * EpisodeBatch buffer), in the layout of src/algorithms/marl.ts. QMIX samples whole episodes;
- * MADDPG samples single steps (episode, t) uniformly, as 1-step episodes holding s and s'.
+ * MADDPG samples single steps (episode, t) uniformly, as 1-step episodes holding s and s';
+ * MAPPO takes the episodes collected since its last update (latestEpisodes).
  */
 import type { EpisodeSource, MarlEpisodeBatch } from '../algorithms/marl';
 import type { Rng } from '../core/rng';
@@ -66,6 +67,21 @@ export class EpisodeReplay implements EpisodeSource {
       out.state.set(this.state.subarray(s0, s0 + 2 * S), b * 2 * S); // s(t) and s(t + 1) are adjacent
       out.actions.set(this.actions.subarray((k * this.T + t) * A, (k * this.T + t + 1) * A), b * A);
       out.rewards.set(this.rewards.subarray((k * this.T + t) * A, (k * this.T + t + 1) * A), b * A);
+    }
+    return out;
+  }
+
+  latestEpisodes(count: number): MarlEpisodeBatch {
+    this.requireSome();
+    if (!Number.isInteger(count) || count < 1 || count > this.size) throw new Error(`EpisodeReplay: asked for the latest ${count} episodes, it holds ${this.size}`);
+    const sLen = (this.T + 1) * this.stateDim;
+    const aLen = this.T * this.numAgents;
+    const out = { numEpisodes: count, T: this.T, state: new Float32Array(count * sLen), actions: new Int32Array(count * aLen), rewards: new Float32Array(count * aLen) };
+    for (let b = 0; b < count; b++) {
+      const k = (this.next - count + b + this.capacity) % this.capacity;
+      out.state.set(this.state.subarray(k * sLen, (k + 1) * sLen), b * sLen);
+      out.actions.set(this.actions.subarray(k * aLen, (k + 1) * aLen), b * aLen);
+      out.rewards.set(this.rewards.subarray(k * aLen, (k + 1) * aLen), b * aLen);
     }
     return out;
   }

@@ -34,3 +34,19 @@ test('QMIX on simple_spread trains in the page: per-agent and mixer charts, the 
   expect(Math.max(...corner)).toBeLessThan(64);
   await page.locator('#env-view').screenshot({ path: 'tests/e2e/artifacts/screenshots/mpe-view.png' });
 });
+
+test("MAPPO on simple_spread trains in the page, its return chart drawn against the family's scale", async ({ page }) => {
+  const mappo = resolveExperiment('mappo-spread', { backend: 'wasm', actors: 1, envsPerActor: 2, 'run.envSteps': 400, 'mappo.episodesPerUpdate': 2, 'mappo.hidden': 16 });
+  await page.goto(`/#x=${encodeExperiment(mappo)}`);
+  await page.getByTestId('start').click();
+  await expectStatus(page, 'done', 180_000);
+  await expect(page.getByTestId('env-steps')).toHaveText(/^400\b/);
+  // The random and scripted teams' returns and the family's target, beside the curve.
+  const legend = page.getByTestId('return-chart').locator('.chart-legend').first();
+  await expect(legend).toContainText(/target -60/);
+  await expect(legend).toContainText(/random -79\.1/);
+  await expect(legend).toContainText(/scripted -24/);
+  for (const metric of [/policy.?loss/i, /value.?loss/i, /entropy/i]) {
+    await expect(page.getByTestId('loss-chart').locator('.mini-title', { hasText: metric }).first()).toBeVisible();
+  }
+});

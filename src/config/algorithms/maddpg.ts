@@ -8,6 +8,7 @@
  * the replay keeps 10,000 episodes (250,000 transitions, not 1e6) to fit a browser tab.
  */
 import { defineAlgorithm } from '../algorithm';
+import { SPREAD_TARGET } from '../returnScales';
 import { int, num } from '../settingKinds';
 
 const G = 'maddpg';
@@ -56,7 +57,7 @@ export const MADDPG = defineAlgorithm({
       name: 'maddpg-spread',
       title: 'MADDPG on simple_spread (3 agents cover 3 landmarks)',
       description: 'Cooperative navigation: each agent acts on what it sees, each critic judges with every observation and action; the agents learn to spread out over the landmarks without colliding.',
-      settings: { ...REFERENCE, 'marl.env': 'simple_spread_v3' },
+      settings: { ...REFERENCE, 'marl.env': 'simple_spread_v3', 'run.targetReturn': SPREAD_TARGET },
     },
     {
       name: 'maddpg-tag',

@@ -6,6 +6,7 @@
  * target updates every 200 episodes, ε 1 → 0.05 over 50,000 steps, grad_norm_clip 10, double Q,
  * no reward standardisation (pymarl; EPyMARL's standardise_rewards is a setting here, off).
  */
+import { SPREAD_TARGET } from '../returnScales';
 import { flag, int, num } from '../settingKinds';
 
 export function qLearningSettings(group: string) {
@@ -36,4 +37,5 @@ export const SPREAD_RUN = {
   envsPerActor: 4,
   'marl.env': 'simple_spread_v3',
   'run.envSteps': 500_000,
+  'run.targetReturn': SPREAD_TARGET,
 } as const;

@@ -1,11 +1,12 @@
 /**
- * The multi-agent loop (MADDPG, QMIX, VDN, IQL on the MPE particle worlds). Each update:
+ * The multi-agent loop (MAPPO, MADDPG, QMIX, VDN, IQL on the MPE particle worlds). Each update:
  *   1. every MarlActor loads the newest acting weights and plays one whole episode of every
  *      agent on each of its env copies (one message of typed arrays per actor);
  *   2. the learner stores the episodes in its episode replay (src/engine/marlReplay.ts);
  *   3. it takes the gradient steps the algorithm says are due (QMIX: one per `trainEvery`
  *      episodes on `batchSize` whole episodes; MADDPG: one per `trainEvery` env steps on
- *      `batchSize` transitions), each on a batch drawn with the loop's seeded Rng;
+ *      `batchSize` transitions; MAPPO: one once `episodesPerUpdate` episodes came in with the same
+ *      weights, on exactly those), each on a batch drawn with the loop's seeded Rng;
  *   4. the update record carries the team return of each episode (Σ over agents), each agent's
  *      mean return and the scenario's metrics (collisions, occupied landmarks, catches) beside
  *      the algorithm's own (losses, per-agent Q, QMIX's mixing weights).

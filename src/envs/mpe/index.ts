@@ -3,6 +3,7 @@ export type { Rgb } from './core';
 export type { Scenario, MetricSpec } from './scenario';
 export { SimpleSpreadScenario, SIMPLE_SPREAD, spreadRewardParts, epymarlSpreadReward } from './simpleSpread';
 export type { SpreadRewardParts } from './simpleSpread';
+export { spreadScriptedActions, optimalAssignment, permutations, SPREAD_SCRIPTED_GAIN } from './spreadScripted';
 export { SimpleTagScenario, SIMPLE_TAG, tagBound } from './simpleTag';
 export type { SimpleTagOptions } from './simpleTag';
 export { SimpleSpeakerListenerScenario, SPEAKER_LISTENER } from './simpleSpeakerListener';

@@ -5,7 +5,7 @@ const EVAL = { evalEvery: 1_000, evalEpisodes: 32, tagEvalEpisodes: 100 };
 
 describe('marl benchmark flags', () => {
   it('defaults: 10,000 steps per run on both tasks, every algorithm, 3 simple_tag seeds, a greedy evaluation every 1,000 steps', () => {
-    expect(marlBenchOptions({})).toEqual({ spreadSteps: 10_000, tagSteps: 10_000, algos: ['maddpg', 'qmix', 'vdn', 'iql'], tagSeeds: 3, ...EVAL });
+    expect(marlBenchOptions({})).toEqual({ spreadSteps: 10_000, tagSteps: 10_000, algos: ['mappo', 'maddpg', 'qmix', 'vdn', 'iql'], tagSeeds: 3, ...EVAL });
   });
 
   it('takes budgets, a subset of algorithms and the evaluation; 0 steps skips a task', () => {

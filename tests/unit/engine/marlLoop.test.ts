@@ -57,6 +57,21 @@ describe('multi-agent loop (learner in Node, MarlActors in worker threads)', () 
     expect(u[3].metrics.catches).toBeGreaterThanOrEqual(0);
   }, 120_000);
 
+  it('MAPPO on simple_spread: one update per 8 fresh episodes, with its PPO metrics', async () => {
+    const { run, updates } = start('mappo-spread', { ...SMALL, 'run.envSteps': 600, seed: 3, 'mappo.hidden': 16, 'mappo.epochs': 2 });
+    const summary = await run.run();
+    expect(summary.stopReason).toBe('budget');
+    const u = updates();
+    // 4 episodes a round: an update every second round
+    expect(u.map((x) => x.metrics.gradientSteps)).toEqual([0, 1, 1, 2, 2, 3]);
+    for (const x of [u[1], u[3], u[5]]) {
+      for (const key of ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFrac', 'explainedVariance']) expect(x.metrics, key).toHaveProperty([key]);
+      expect(x.metrics.entropy).toBeGreaterThan(0);
+      expect(x.metrics.entropy).toBeLessThanOrEqual(Math.log(5) + 1e-6);
+    }
+    expect(u[0].metrics).not.toHaveProperty('policyLoss');
+  }, 120_000);
+
   it('QMIX on simple_tag ends with an error that says why', async () => {
     const { run, notices } = start('qmix-spread', { ...SMALL, 'marl.env': 'simple_tag_v3' });
     const summary = await run.run();

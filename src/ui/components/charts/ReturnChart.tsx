@@ -12,13 +12,29 @@ import { describeDifference } from '../configDiff';
 import { usePlayground } from '../../store';
 import { SETTINGS } from '../../../config/settings';
 import { budgetOf } from '../../../config/budget';
+import { descriptorOf } from '../../../config/registry';
+import { returnScaleOf, type ReturnScale } from '../../../config/returnScales';
 
 const selectEpisodes = (s: PlaygroundState) => s.episodePoints;
 const selectUpdates = (s: PlaygroundState) => s.updatePoints;
 const selectOverlays = (s: PlaygroundState) => s.overlays;
 const selectTarget = (s: PlaygroundState) => s.config.settings['run.targetReturn'];
-// Only classic and continuous control have a target return; a swarm's or a particle world's would be a stray 1000 or 475.
-const selectHasTarget = (s: PlaygroundState) => SETTINGS['run.targetReturn'].appliesTo?.includes(s.config.settings.algorithm) ?? true;
+// Classic and continuous control have a target return, and the particle worlds that have a scale; a swarm's would be a stray 1000.
+const selectScale = (s: PlaygroundState): ReturnScale | null => returnScaleOf(s.config.settings);
+const selectHasTarget = (s: PlaygroundState) =>
+  (SETTINGS['run.targetReturn'].appliesTo?.includes(s.config.settings.algorithm) ?? true) && (descriptorOf(s.config.settings.algorithm).family !== 'marl' || selectScale(s) !== null);
+const SCALE_COLOR = '#94a3b8';
+
+/** The random and scripted teams' returns as dashed lines, and their legend items. */
+function scaleLines(scale: ReturnScale | null) {
+  if (!scale) return { items: [], lines: null };
+  const items = [
+    { name: `random ${scale.random}`, color: SCALE_COLOR, dashed: true },
+    { name: `${scale.scriptedLabel} ${scale.scripted}`, color: SCALE_COLOR, dashed: true },
+  ];
+  const lines = [scale.random, scale.scripted].map((y) => <ReferenceLine key={y} y={y} stroke={SCALE_COLOR} strokeDasharray="2 4" ifOverflow="extendDomain" />);
+  return { items, lines };
+}
 const byReturn = (p: EpisodePoint) => p.ret;
 const TARGET_COLOR = '#f59e0b';
 const byMean = (p: { mean: number }) => p.mean;
@@ -33,6 +49,7 @@ const EpisodesChart = memo(function EpisodesChart() {
   const episodes = forDisplay(useChartValue(selectEpisodes), byReturn);
   const target = useChartValue(selectTarget);
   const hasTarget = usePlayground(selectHasTarget);
+  const scale = scaleLines(usePlayground(selectScale));
   const marks = useChartValue(selectChangeMarks);
   // A legend like the right-hand chart's, so both plots start at the same height.
   return (
@@ -41,6 +58,7 @@ const EpisodesChart = memo(function EpisodesChart() {
         items={[
           { name: 'each episode', color: SERIES_COLORS[0] },
           ...(hasTarget ? [{ name: `target ${target}`, color: TARGET_COLOR, dashed: true }] : []),
+          ...scale.items,
         ]}
       />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
@@ -50,6 +68,7 @@ const EpisodesChart = memo(function EpisodesChart() {
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {hasTarget && <ReferenceLine y={target} stroke={TARGET_COLOR} strokeDasharray="4 4" />}
+          {scale.lines}
           {changeLines(marks, 'episode', episodes.length > 0 ? episodes[episodes.length - 1].episode : 0)}
           <Line dataKey="ret" name="return" stroke={SERIES_COLORS[0]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={1.2} />
         </LineChart>
@@ -63,6 +82,7 @@ const MeanChart = memo(function MeanChart() {
   const overlays = useChartValue(selectOverlays);
   const target = useChartValue(selectTarget);
   const hasTarget = usePlayground(selectHasTarget);
+  const scale = scaleLines(usePlayground(selectScale));
   const marks = useChartValue(selectChangeMarks);
   const runs = usePlayground((s) => s.runs);
   const config = usePlayground((s) => s.config);
@@ -87,6 +107,7 @@ const MeanChart = memo(function MeanChart() {
         items={[
           { name: 'this run', color: SERIES_COLORS[1] },
           ...overlays.map((o, i) => ({ name: overlayName(o), color: SERIES_COLORS[(i + 2) % SERIES_COLORS.length], dashed: true })),
+          ...scale.items,
         ]}
       />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
@@ -96,6 +117,7 @@ const MeanChart = memo(function MeanChart() {
           <YAxis {...NUMBER_AXIS} width={44} />
           <Tooltip contentStyle={TOOLTIP_STYLE} />
           {hasTarget && <ReferenceLine y={target} stroke={TARGET_COLOR} strokeDasharray="4 4" />}
+          {scale.lines}
           {changeLines(marks, byGradientSteps ? 'gradientSteps' : 'envSteps', mean.length > 0 ? mean[mean.length - 1].x : 0)}
           <Line data={mean} dataKey="mean" name="this run" stroke={SERIES_COLORS[1]} dot={false} isAnimationActive={false} shape={staticLine} strokeWidth={2} />
           {overlays.map((o, i) => (

@@ -108,12 +108,12 @@ const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>
   },
   marl: {
     'return-chart': {
-      what: 'The team’s return per 25-step episode (the sum over the agents), by environment steps. It is always negative: the team pays the distance from each landmark to its nearest agent, and more for collisions. In this project’s benchmark random moves score about −79, standing still about −72, and trained VDN and MADDPG about −57 to −60 after 40,000 steps.',
-      good: 'The average climbs above the random level and towards −60. The gain looks small on this scale, but ten points is real learning.',
+      what: 'The team’s return per 25-step episode (the sum over the agents), by environment steps. It is always negative: the team pays the distance from each landmark to its nearest agent, and more for collisions. In this project’s benchmark random moves score about −79, standing still about −72, a scripted team sent to the landmarks by the shortest total route about −24 (the grey dashed lines), and trained VDN and MADDPG about −57 to −60 after 40,000 steps.',
+      good: 'The average climbs above the random level and reaches the −60 target line. The gain looks small on this scale, but ten points is real learning.',
       bad: 'An average still at or below the random level long after exploration has ended. A dip below random at first is exploration (agents wandering off), not failure.',
     },
     'loss-chart': {
-      what: `${DIAGNOSTICS} Loss: how far the team’s Q-value is from its target (QMIX, VDN) or the critic and actor losses (MADDPG); exploration ε (QMIX, VDN, IQL): the share of random actions, falling as set.`,
+      what: `${DIAGNOSTICS} Loss: how far the team’s Q-value is from its target (QMIX, VDN), the critic and actor losses (MADDPG), or PPO’s policy and value losses and the policy’s entropy (MAPPO); exploration ε (QMIX, VDN, IQL): the share of random actions, falling as set.`,
       good: 'The loss settles after exploration ends and stays bounded; where shown, ε falls to its floor.',
       bad: 'A loss that grows steadily: every reward in simple_spread is negative, so a team Q-value that keeps rising means the learner feeds on its own overestimates (a target network copied too often does this).',
     },
