@@ -48,13 +48,9 @@ const latent = (row: string, measure = 'medians.rPerf'): FigureSource => ({ file
 const levels = (file: string, split: string, level: string, row: string, measure = 'medians.rPerf'): FigureSource => ({ file: `swarm-baselines-${file}`, split, row, level, measure });
 const CHAINS = 'chains: 60 %, up to 5 links';
 const story = (file: string, row: string, measure: string, split = HELD_OUT, level = 'default'): FigureSource => ({ file, split, row, level, measure });
+/** The presets' story under the current rules: held-out seeds run as two processes, read as one. */
+const latentStory = (row: string, measure = 'medians.rPerf'): FigureSource => ({ file: 'swarm-story-latent-6+swarm-story-latent-11', split: HELD_OUT, row, level: 'default', measure });
 
-/** Training runs whose result files are not committed yet (their commands are in BENCHMARKS.md). */
-const STORY_RUN = 'npm run bench -- swarm-story --split heldout --json bench/results/swarm-story-default.json';
-const DEMO_RUN = "npm run bench -- swarm-story --split heldout --rows 'demo start (packer)' --parallel-credit launch --runs 5 --json bench/results/swarm-story-demo-launch.json";
-const SCALE_RUN = "npm run bench -- swarm-story --split heldout --subtasks 100 --rows 'demo start (packer)' --parallel-credit launch --json bench/results/swarm-story-scale-launch.json";
-const LEVEL_RUN = "npm run bench -- swarm-story --split tuning --rows 'demo start (packer)' --level LEVEL --json bench/results/swarm-story-LEVEL.json";
-const TRACE_RUN = 'a training log of the link the note opens (not yet a benchmark row)';
 
 export const SWARM_FIGURES = {
   // Latent skills: scripted orchestrators on held-out seeds (npm run bench -- swarm-baselines --levels true --level 'latent skills').
@@ -77,50 +73,23 @@ export const SWARM_FIGURES = {
   scalePackerRPerf: { value: 0.959, digits: 3, what: 'r_perf of the packer, 100 subtasks (one task per seed)', source: { file: 'swarm-baselines-100', split: HELD_OUT, row: PACKER, measure: 'medians.rPerf' } },
   scaleSerialBaseline: { value: 1500, digits: -2, what: 'serial baseline of a 100-subtask task (the serial orchestrator’s critical steps ÷ its share of serial)', source: story('swarm-story-baselines-100', 'baseline: serial', 'medians.critical'), over: story('swarm-story-baselines-100', 'baseline: serial', 'medians.criticalOverSerial') },
 
-  // Learned rows, 40 subtasks, from the presets' start.
-  storyAnnealedRPerf: { value: 0.863, digits: 3, what: 'r_perf of the annealed row', source: story('swarm-story-default', 'annealed', 'medians.rPerf'), pending: STORY_RUN },
-  storyAnnealedCriticalOverSerial: { value: 0.182, digits: 3, what: 'critical ÷ serial of the annealed row', source: story('swarm-story-default', 'annealed', 'medians.criticalOverSerial'), pending: STORY_RUN },
-  storyAnnealedTargetSeeds: { value: 0, digits: 0, what: 'held-out seeds where the annealed row meets the target', source: story('swarm-story-default', 'annealed', 'counts.target'), pending: STORY_RUN },
-  storyNoShapingRPerf: { value: 0.853, digits: 3, what: 'r_perf of the row without shaping', source: story('swarm-story-default', 'no shaping', 'medians.rPerf'), pending: STORY_RUN },
-  storyShapedRPerfLowest: { value: 0.851, digits: 3, what: 'the lowest r_perf of the shaped rows (λ2 only)', source: story('swarm-story-default', 'λ2 only', 'medians.rPerf'), pending: STORY_RUN },
-  storyBias6CollapseSeeds: { value: 4, digits: 0, what: 'held-out seeds in serial collapse with the start bias 6', source: story('swarm-story-default', 'start bias 6', 'counts.serialCollapse'), pending: STORY_RUN },
-  storyBias6CollapseSeedsAt60: { value: 5, digits: 0, what: 'the same after 60 updates', source: story('swarm-story-60', 'start bias 6', 'counts.serialCollapse'), pending: `${STORY_RUN} --updates 60` },
-  storySpuriousSharedReturnFewest: { value: 5, digits: 0, what: 'held-out seeds with spurious parallelism, fewest over the rows, each decision sharing the episode’s return', source: story('swarm-story-episode-credit', 'no shaping', 'counts.spurious'), pending: `${STORY_RUN} --credit episode` },
-  storySpuriousSharedReturnMost: { value: 9, digits: 0, what: 'the same, most over the rows', source: story('swarm-story-episode-credit', 'constant λ1', 'counts.spurious'), pending: `${STORY_RUN} --credit episode` },
-  storySpuriousCriticAt60Most: { value: 3, digits: 0, what: 'held-out seeds with spurious parallelism after 60 updates with the stage critic, most over the rows', source: story('swarm-story-60', 'constant λ1', 'counts.spurious'), pending: `${STORY_RUN} --updates 60` },
-  storySpuriousGaeTuningSeeds: { value: 3, digits: 0, what: 'tuning seeds with spurious parallelism under GAE λ 0.8', source: story('swarm-story-gae', 'annealed', 'counts.spurious', TUNING), pending: 'npm run bench -- swarm-story --split tuning --gae-lambda 0.8' },
-
-  // From the packer's demonstrations, 40 subtasks.
-  demoLaunchTargetSeeds: { value: 8, digits: 0, what: 'held-out seeds at the target, each seed’s median over five runs, launch credit', source: story('swarm-story-demo-launch', 'demo start (packer) (median of 5 runs)', 'counts.target'), pending: DEMO_RUN },
-  demoLaunchRPerf: { value: 0.914, digits: 3, what: 'median r_perf over the seeds of the five-run medians, launch credit', source: story('swarm-story-demo-launch', 'demo start (packer) (median of 5 runs)', 'medians.rPerf'), pending: DEMO_RUN },
-  demoLaunchRun0TargetSeeds: { value: 7, digits: 0, what: 'held-out seeds at the target, run 0 alone', source: story('swarm-story-demo-launch', 'demo start (packer) (run 0)', 'counts.target'), pending: DEMO_RUN },
-  demoLaunchRun2TargetSeeds: { value: 8, digits: 0, what: 'held-out seeds at the target, run 2 alone', source: story('swarm-story-demo-launch', 'demo start (packer) (run 2)', 'counts.target'), pending: DEMO_RUN },
-  demoCreatorWithLambda1Lowest: { value: 0.88, digits: 2, what: 'r_perf of the demonstration rows with λ1 (creators’ shares), lowest', source: story('swarm-story-demo', 'constant λ1', 'medians.rPerf'), pending: "npm run bench -- swarm-story --split heldout --demos packer --json bench/results/swarm-story-demo.json" },
-  demoCreatorWithLambda1Highest: { value: 0.89, digits: 2, what: 'the same, highest', source: story('swarm-story-demo', 'annealed', 'medians.rPerf'), pending: "npm run bench -- swarm-story --split heldout --demos packer --json bench/results/swarm-story-demo.json" },
-  demoWithoutLambda1RPerf: { value: 0.91, digits: 2, what: 'r_perf of the demonstration rows without λ1', source: story('swarm-story-demo', 'no shaping', 'medians.rPerf'), pending: "npm run bench -- swarm-story --split heldout --demos packer --json bench/results/swarm-story-demo.json" },
-  demoConstantLambda1Subagents: { value: 35, digits: 0, what: 'subagents at the end with λ1 constant, from the demonstrations', source: story('swarm-story-demo', 'constant λ1', 'medians.subagents'), pending: "npm run bench -- swarm-story --split heldout --demos packer --json bench/results/swarm-story-demo.json" },
-  demoConstantLambda1Assigned: { value: 36, digits: 0, what: 'subtasks assigned then', source: story('swarm-story-demo', 'constant λ1', 'medians.assigned'), pending: "npm run bench -- swarm-story --split heldout --demos packer --json bench/results/swarm-story-demo.json" },
-  demoNoShapingRunTargetSeedsFewest: { value: 5, digits: 0, what: 'held-out seeds at the target without shaping, single runs, fewest', source: story('swarm-story-demo-launch-unshaped', 'demo start (packer) (run 2)', 'counts.target'), pending: DEMO_RUN },
-  demoNoShapingRunTargetSeedsMost: { value: 6, digits: 0, what: 'the same, most', source: story('swarm-story-demo-launch-unshaped', 'demo start (packer) (run 0)', 'counts.target'), pending: DEMO_RUN },
-  linkSeed1SubtasksPerSubagentStart: { value: 1.75, digits: 2, what: 'subtasks per subagent at the start, the constant-λ1 link, seed 1', source: story('swarm-link-constant-lambda1', 'seed 1', 'medians.subtasksPerSubagentStart', TUNING), pending: TRACE_RUN },
-  linkSeed1SubtasksPerSubagentEnd: { value: 1.0, digits: 1, what: 'the same after 30 updates', source: story('swarm-link-constant-lambda1', 'seed 1', 'medians.subtasksPerSubagentEnd', TUNING), pending: TRACE_RUN },
-  linkSeed1Updates: { value: 30, digits: 0, what: 'updates it takes', source: story('swarm-link-constant-lambda1', 'seed 1', 'medians.updates', TUNING), pending: TRACE_RUN },
-  linkSeed1RPerfEnd: { value: 0.84, digits: 2, what: 'r_perf then (from 0.91)', source: story('swarm-link-constant-lambda1', 'seed 1', 'medians.rPerfEnd', TUNING), pending: TRACE_RUN },
-
-  // 100 subtasks.
-  scaleSecondsFor60Updates: { value: 87, digits: 0, what: 'seconds the scale preset’s 60 updates take in the page', source: { file: 'ui', split: 'wasm', row: 'swarm-scale (60 updates)', measure: 'medians.seconds' }, pending: 'npm run bench -- ui (its swarm-scale row)' },
-  scaleBestRPerf: { value: 0.869, digits: 3, what: 'best r_perf of an update of the scale preset in the page', source: { file: 'ui', split: 'wasm', row: 'swarm-scale (60 updates)', measure: 'medians.bestRPerf' }, pending: 'npm run bench -- ui (its swarm-scale row)' },
-  scaleLaunchTargetSeeds: { value: 7, digits: 0, what: 'held-out seeds at the target at 100 subtasks, from the demonstrations with the launch credit', source: story('swarm-story-scale-launch', 'demo start (packer)', 'counts.target'), pending: SCALE_RUN },
-  scaleLaunchRPerf: { value: 0.92, digits: 3, what: 'median r_perf then', source: story('swarm-story-scale-launch', 'demo start (packer)', 'medians.rPerf'), pending: SCALE_RUN },
-  scaleCreatorTargetSeeds: { value: 4, digits: 0, what: 'the same with the creators’ shares', source: story('swarm-story-scale-creator', 'demo start (packer)', 'counts.target'), pending: SCALE_RUN },
-  scaleCreatorSubagentsStart: { value: 50, digits: 0, what: 'subagents per episode at the start with the creators’ shares (about)', source: story('swarm-story-scale-creator', 'demo start (packer)', 'medians.subagentsStart'), pending: SCALE_RUN },
-  scaleCreatorSubagentsMost: { value: 116, digits: 0, what: 'the most while λ1 lasts', source: story('swarm-story-scale-creator', 'demo start (packer)', 'medians.subagentsMost'), pending: SCALE_RUN },
-
-  // Harder levels, a learned row against the best scripted one (seeds 1-5).
-  levelContextLearnedRPerf: { value: 0.841, digits: 3, what: 'learned row, context 0.6', source: story('swarm-story-context-0.6', 'demo start (packer)', 'medians.rPerf', TUNING, 'context 0.6'), pending: LEVEL_RUN },
-  levelContextPackerRPerf: { value: 0.857, digits: 3, what: 'the packer there', source: story('swarm-story-context-0.6', `baseline: ${PACKER}`, 'medians.rPerf', TUNING, 'context 0.6'), pending: LEVEL_RUN },
-  levelChainsLearnedRPerf: { value: 0.861, digits: 3, what: 'learned row, chains', source: story('swarm-story-chains', 'demo start (packer)', 'medians.rPerf', TUNING, CHAINS), pending: LEVEL_RUN },
-  levelChainsPlannerRPerf: { value: 0.889, digits: 3, what: 'the planner there', source: story('swarm-story-chains', 'baseline: planner (smarter hand policy)', 'medians.rPerf', TUNING, CHAINS), pending: LEVEL_RUN },
+  // The presets trained under the current rules, held-out seeds 6-15 (two processes: seeds 6-10 and 11-15),
+  // with the scripted orchestrators on the same evaluation tasks (BENCHMARKS.md, swarm-story, its protocol).
+  storyAnnealedRPerf: { value: 0.62, digits: 3, what: 'r_perf of the annealed preset', source: latentStory('annealed') },
+  storyAnnealedCriticalOverSerial: { value: 0.145, digits: 3, what: 'critical ÷ serial of the annealed preset', source: latentStory('annealed', 'medians.criticalOverSerial') },
+  storyAnnealedSubagents: { value: 38, digits: 0, what: 'subagents per episode of the annealed preset', source: latentStory('annealed', 'medians.subagents') },
+  storyAnnealedFinish: { value: 0.54, digits: 2, what: 'finish rate of the annealed preset', source: latentStory('annealed', 'medians.finishRate') },
+  storyNoShapingRPerf: { value: 0.656, digits: 3, what: 'r_perf of the no-shaping preset', source: latentStory('no shaping') },
+  storyNoShapingCollapseSeeds: { value: 0, digits: 0, what: 'held-out seeds where the no-shaping preset ends working alone', source: latentStory('no shaping', 'counts.serialCollapse') },
+  storyNoShapingSubagents: { value: 37, digits: 0, what: 'subagents per episode of the no-shaping preset', source: latentStory('no shaping', 'medians.subagents') },
+  storyNoShapingSpuriousSeeds: { value: 8, digits: 0, what: 'held-out seeds where the no-shaping preset’s finish rate is below 0.8', source: latentStory('no shaping', 'counts.spurious') },
+  storyConstantRPerf: { value: 0.62, digits: 3, what: 'r_perf of the constant-λ1 preset', source: latentStory('constant λ1') },
+  storyConstantSubagents: { value: 49, digits: 0, what: 'subagents per episode of the constant-λ1 preset', source: latentStory('constant λ1', 'medians.subagents') },
+  storyConstantSpuriousSeeds: { value: 9, digits: 0, what: 'held-out seeds where the constant-λ1 preset’s finish rate is below 0.8', source: latentStory('constant λ1', 'counts.spurious') },
+  storyAnnealedSpuriousSeeds: { value: 7, digits: 0, what: 'held-out seeds where the annealed preset’s finish rate is below 0.8', source: latentStory('annealed', 'counts.spurious') },
+  storySerialRPerf: { value: 0.36, digits: 3, what: 'r_perf of the serial orchestrator on the same tasks', source: latentStory('baseline: serial') },
+  storyAdaptivePackerRPerf: { value: 0.8, digits: 3, what: 'r_perf of the adaptive packer on the same tasks', source: latentStory(`baseline: ${PACKER}`) },
+  storyFixedTablePackerRPerf: { value: 0.772, digits: 3, what: 'r_perf of the fixed-table packer on the same tasks', source: latentStory('baseline: fixed-table packer (routes by the prior means)') },
 } as const satisfies Record<string, SwarmFigure>;
 
 export type SwarmFigureName = keyof typeof SWARM_FIGURES;

@@ -69,7 +69,7 @@ export const SWARM = defineAlgorithm({
     {
       name: 'swarm-annealed',
       title: 'Agent swarm: λ1, λ2 annealed to zero',
-      description: 'The reference: 60 updates of 8 episodes (2 actors × 4 runs of one task each), λ1 = λ2 = 0.3, both linear to zero over the first 30, on 40-subtask decomposition tasks whose subagent skills are drawn anew for every task and hidden, under a hard budget of 0.25 × serial; r_perf is paid at the end, and each decision is judged against a learned critic.',
+      description: 'The reference: 60 updates, each on two actors’ runs of one task; λ1 = λ2 = 0.3, both linear to zero over the first half, on 40-subtask decomposition tasks whose subagent skills are drawn anew for every task and hidden, under a hard budget of 0.25 × serial; r_perf is paid at the end, and each decision is judged against a learned critic.',
       settings: { ...ANNEALED },
     },
     {

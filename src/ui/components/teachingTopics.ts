@@ -5,6 +5,7 @@
 import { PRESETS, type Preset } from '../../config/presets';
 import type { ExperimentSettings } from '../../config/settings';
 import type { TeachingFamily } from './family';
+import { SWARM_FIGURES, stated } from '../../config/swarmStoryFigures';
 
 export interface Topic {
   id: string;
@@ -98,7 +99,7 @@ export const TOPICS: Topic[] = [
     id: 'serial-collapse',
     family: 'swarm',
     title: 'Serial collapse',
-    text: 'An orchestrator that starts out doing every subtask itself can stay that way: handing out a few subtasks does not bring the answer in sooner at first, so nothing pushes it to delegate. Under the swarm’s rules this comes from the start, not from the reward: from an unbiased start no held-out seed collapsed, with or without the λ bonuses; when the “direct” action starts 6 logits ahead, 4 of 10 never delegated in 120 updates (5 of 10 in 60). The link opens the swarm with that start (start bias 6).',
+    text: `An orchestrator that does every subtask itself is safe but slow: under the hard budget it answers only part of the task (r_perf ${stated(SWARM_FIGURES.storySerialRPerf)} on the held-out tasks, against ${stated(SWARM_FIGURES.storyAdaptivePackerRPerf)} for the best scripted orchestrator). Kimi’s report saw orchestrators fall back to working alone when delegating did not pay at first, and the parallel bonus r_parallel is there to keep them delegating. Under this task’s rules that fall did not happen: without any shaping the orchestrator ended working alone in ${stated(SWARM_FIGURES.storyNoShapingCollapseSeeds)} of 10 held-out seeds and kept ${stated(SWARM_FIGURES.storyNoShapingSubagents)} subagents per episode, because handing out work pays from the first update even when it is done badly. The link opens the preset without shaping: watch parallelism stay up.`,
     names: ['swarm-no-shaping'],
     pattern: /serial.?collapse|unshaped|no shaping/i,
   },
@@ -106,7 +107,7 @@ export const TOPICS: Topic[] = [
     id: 'spurious-parallelism',
     family: 'swarm',
     title: 'Spurious parallelism',
-    text: 'Subagents that add nothing: work already planned or claimed handed out again, items too small to be worth a subagent, or more results than the orchestrator’s context can hold. Parallelism rises while the finish rate falls. In the swarm it showed in 5 to 9 of 10 held-out seeds of every row, the unshaped one included, while every decision shared the episode’s return; judged stage by stage against a learned critic it fell to 0 to 3 of 10 after 60 updates and to none after 120, and a λ1 that never anneals (the report’s cause) did not bring it back; credit bootstrapped from the critic’s own estimates (GAE λ 0.8) did, in 3 of 5 tuning seeds. Every result read also fills the orchestrator’s context: the learned, greedy and planner orchestrators leave about a fifth of the subtasks without an answer for want of it; the scripted packer, which fills its subagents fuller and asks for no second opinions, leaves an eighth. The learned one gives batching up early in training (watch “subtasks per subagent” fall to 1 among the diagnostics); started from the packer’s demonstrations it keeps some, unless r_parallel keeps paying: with λ1 constant it ends with 35 subagents for 36 subtasks, claims fewer of them and scores 0.88 against 0.91 without shaping (held-out seeds). Subagents that cost context rather than fail: the finish rate stays near 1. The link starts from the packer’s demonstrations and keeps λ1 constant: watch subtasks per subagent among the diagnostics (seed 1: from 1.75 to 1.0 within 30 updates, while r_perf falls from 0.91 to 0.84).',
+    text: `Subagents that add nothing: work already planned or claimed handed out again, or more results than the orchestrator’s context can hold, which are then lost. Parallelism stays up while the finish rate (completed ÷ assigned) falls. Here lost results are the usual cause, with or without the bonus: the finish rate ended below four in five in ${stated(SWARM_FIGURES.storyAnnealedSpuriousSeeds)} of 10 held-out seeds with λ1 annealed, ${stated(SWARM_FIGURES.storyNoShapingSpuriousSeeds)} without shaping and ${stated(SWARM_FIGURES.storyConstantSpuriousSeeds)} with λ1 never annealed (${stated(SWARM_FIGURES.storyConstantSubagents)} subagents per episode, against ${stated(SWARM_FIGURES.storyAnnealedSubagents)} annealed). Watch the finish rate on the parallelism chart and the context used among the diagnostics.`,
     names: ['swarm-constant-lambda1'],
     pattern: /spurious/i,
   },
@@ -114,7 +115,7 @@ export const TOPICS: Topic[] = [
     id: 'annealing',
     family: 'swarm',
     title: 'Annealing λ1 and λ2',
-    text: 'The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score. From the presets’ start the shaping changes little: after 120 updates on held-out seeds the shaped rows end at r_perf 0.85 to 0.86, the unshaped one at 0.85, within the spread between seeds. Started from the scripted packer’s demonstrations, the rows with λ1 end lower (0.88 to 0.89) than those without (0.91): each new subagent’s creating decision is paid a share of r_parallel and a join nothing, so batching loses while λ1 lasts and is not won back after. With those shares given to the stage’s launch instead (r_parallel credit: launch) the annealed row ends at 0.91 too, and it meets the target (0.9 at a third of serial) in 8 of 10 held-out seeds judged on each seed’s median over five training runs (one run alone: 7 or 8), against 5 to 6 without shaping in single runs: a small gain, about what one run differs from the next. At 100 subtasks it matters more: from the same start, 7 of 10 held-out seeds end at the target with the launch credit, 4 with the creators’ shares, whose subagents grow from about 50 to as many as 116 while λ1 lasts. The best scripted orchestrator, the packer, reaches 0.93.',
+    text: `The two bonuses are scaffolding: their weights λ1 and λ2 fall to zero so that in the end only the task score (r_perf) counts. Watch the λ chart fall and the reward parts hand over to the task score. On the held-out seeds the annealed preset ends at r_perf ${stated(SWARM_FIGURES.storyAnnealedRPerf)} at ${stated(SWARM_FIGURES.storyAnnealedCriticalOverSerial)} × the serial critical steps: far above working alone (${stated(SWARM_FIGURES.storySerialRPerf)}), below the scripted adaptive packer (${stated(SWARM_FIGURES.storyAdaptivePackerRPerf)}). Without shaping it ends at ${stated(SWARM_FIGURES.storyNoShapingRPerf)}, with λ1 never annealed at ${stated(SWARM_FIGURES.storyConstantRPerf)}: here the bonuses change little, since delegating pays without them.`,
     names: ['swarm-annealed'],
     pattern: /anneal/i,
   },

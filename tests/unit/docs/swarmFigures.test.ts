@@ -32,14 +32,10 @@ const EXCEPTIONS: FigureException[] = [
   { pattern: /\+9 logit/, why: 'the retired swarm’s start, a setting it had' },
   { pattern: /seeds? \d+–\d+|seeds 1-5|seeds 6-15/, why: 'which seeds: the split, not a result' },
   { pattern: /\bof (10|5)\b(?= (held-out |tuning )?seeds| never|\)|:|\.|,)|\bof 10\b/, why: 'how many seeds there are (10 held out, 5 for tuning)' },
-  { pattern: /r_perf ≥ 0\.9 at ≤ 1\/3 serial|0\.9 at a third of serial/, why: 'the target, a rule' },
-  { pattern: /action (starts )?6 logits ahead|none at 0, 2 or 4|start bias 6/, why: 'the start biases tried, settings' },
   { pattern: /\b(in |after )?(60|120) updates\b|in 60\)|after 120\b|60 updates take|first (60|30)\b/, why: 'training lengths and anneal horizons, settings' },
-  { pattern: /1\.1 ×/, why: 'the bar (beat the best scripted one by 10 %), a rule' },
   { pattern: /annealed to 0|λ1 = λ2 = 0(\.3)?|λ[12] = 0\b|λ1 stays 0\.3/, why: 'the schedules’ start and end values, settings' },
-  { pattern: /GAE λ 0\.8/, why: 'a setting tried' },
   { pattern: /fall to 1\b|stays near 1\b|above 1 means|near 1 means|0 to 1\)/, why: 'one subtask per subagent, a share of 1, a rate between 0 and 1: definitions' },
-  { pattern: /seed 1:/, why: 'which seed the link uses' },
+  { pattern: /link version 4/, why: 'which link version renamed the swarm' },
   { pattern: /4 training episodes|64 tasks|decision cap 500|1 actor × 4 episodes/, why: 'preset settings (its settings object)' },
 ];
 
