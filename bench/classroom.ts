@@ -266,14 +266,14 @@ export const classroomBenchmark: Benchmark = {
     ],
   },
   async run(args) {
-    const f = args.flags;
-    const students = wholeFlag(f.students, 30, 1, 60, '--students');
-    const actors = wholeFlag(f.actors, Math.min(students, MAX_RUN_ACTORS), 1, Math.min(students, MAX_RUN_ACTORS), '--actors');
-    const closing = wholeFlag(f.close, Math.min(10, students - 1), 0, students - 1, '--close');
-    const seconds = positiveSeconds(f.seconds, 30, '--seconds');
-    const after = positiveSeconds(f.after, 60, '--after');
-    const port = wholeFlag(f.port, 5173, 1024, 65_535, '--port');
-    const server = f.server ?? 'dev';
+    const flags = args.flags;
+    const students = wholeFlag(flags.students, 30, 1, 60, '--students');
+    const actors = wholeFlag(flags.actors, Math.min(students, MAX_RUN_ACTORS), 1, Math.min(students, MAX_RUN_ACTORS), '--actors');
+    const closing = wholeFlag(flags.close, Math.min(10, students - 1), 0, students - 1, '--close');
+    const seconds = positiveSeconds(flags.seconds, 30, '--seconds');
+    const after = positiveSeconds(flags.after, 60, '--after');
+    const port = wholeFlag(flags.port, 5173, 1024, 65_535, '--port');
+    const server = flags.server ?? 'dev';
     if (server !== 'dev' && server !== 'preview') throw new Error(`classroom: --server is dev or preview, not "${server}"`);
     // vite preview listens on 127.0.0.1 only; the dev server answers on localhost as npm run dev prints it.
     const app = `http://${server === 'dev' ? 'localhost' : '127.0.0.1'}:${port}/`;

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { benchNamesFromUsage, COMPARE_USAGE } from '../../../bench/compare';
+import { classroomBenchmark } from '../../../bench/classroom';
 import { clusterScalingBenchmark } from '../../../bench/cluster';
 import { offlinePendulumBenchmark, solveMountainCarContinuousBenchmark, solvePendulumBenchmark } from '../../../bench/continuous';
 import { actorScalingBenchmark, envThroughputBenchmark, policyLagBenchmark, solveCartpoleBenchmark } from '../../../bench/engine';
@@ -36,6 +37,7 @@ const FILES: [string, Benchmark[]][] = [
   ['soak.ts', [soakBenchmark]],
   ['soakControl.ts', [soakBenchmark]],
   ['cluster.ts', [clusterScalingBenchmark]],
+  ['classroom.ts', [classroomBenchmark]],
   ['gpu.ts', [gpuBenchmark]],
 ];
 

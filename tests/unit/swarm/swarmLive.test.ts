@@ -16,9 +16,10 @@ describe('the swarm while it trains', () => {
     });
     await run.run();
     const lambda1 = records.filter((r): r is SwarmUpdateRecord => r.type === 'swarm').map((r) => r.episodes[0].lambda1);
-    // Linear from 0.3 to 0 over 60 updates: λ1(t) = 0.3 · (1 − t/60) at t = 0, 1; then constant 1.5.
+    // Linear from 0.3 to 0 over the anneal horizon H: λ1(t) = 0.3 · (1 − t/H) at t = 0, 1; then constant 1.5.
+    const H = config.settings['swarm.annealUpdates'];
     expect(lambda1[0]).toBeCloseTo(0.3, 9);
-    expect(lambda1[1]).toBeCloseTo(0.3 * (1 - 1 / 60), 9);
+    expect(lambda1[1]).toBeCloseTo(0.3 * (1 - 1 / H), 9);
     expect(lambda1.slice(2)).toEqual([1.5, 1.5]);
     expect(records.filter((r) => r.type === 'change').map((r) => r.type === 'change' && [r.update, r.key, r.to])).toEqual([
       [3, 'swarm.lambda1', 1.5],
