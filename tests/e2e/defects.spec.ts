@@ -139,7 +139,8 @@ test('opening another preset or pasting a link after a run ends clears that run 
   await page.getByTestId('presets').getByText('Agent swarm: λ1, λ2 annealed to zero').click();
   await expectStatus(page, 'idle');
   // The swarm preset's own budget, and nothing of the CartPole run (183 / 120 updates before this fix).
-  await expect(page.getByTestId('env-steps')).toHaveText(/^0 \/ 120 updates/);
+  const swarmBudget = new RegExp(`^0 / ${resolveExperiment('swarm-annealed').settings['swarm.updates']} updates`);
+  await expect(page.getByTestId('env-steps')).toHaveText(swarmBudget);
   await expect(page.getByTestId('progress')).toHaveAttribute('aria-valuenow', '0');
   await expect(page.getByTestId('runs').getByTestId('run')).toHaveCount(1);
   await expect(page.getByTestId('runs').getByTestId('run')).toHaveAttribute('data-status', 'done');
@@ -150,6 +151,6 @@ test('opening another preset or pasting a link after a run ends clears that run 
   await expectStatus(page, 'done', 120_000);
   await page.evaluate((hash) => (window.location.hash = hash), `x=${encodeExperiment(resolveExperiment('swarm-annealed'))}`);
   await expectStatus(page, 'idle');
-  await expect(page.getByTestId('env-steps')).toHaveText(/^0 \/ 120 updates/);
+  await expect(page.getByTestId('env-steps')).toHaveText(swarmBudget);
   await expect(page.getByTestId('runs').getByTestId('run')).toHaveCount(2);
 });

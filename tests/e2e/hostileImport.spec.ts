@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { encodeCheckpoint } from '../../src/core/checkpoint';
 import { resolveExperiment } from '../../src/config/config';
+import { RUN_FILE_FORMAT, RUN_FILE_VERSION } from '../../src/runs/runFile';
 import { test, expect } from './fixtures';
 
 function update(n: number, extra: Record<string, unknown> = {}) {
@@ -28,7 +29,7 @@ function update(n: number, extra: Record<string, unknown> = {}) {
 }
 
 function runFile(run: Record<string, unknown>): string {
-  return JSON.stringify({ format: 'parl-playground-run', version: 1, run });
+  return JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, run });
 }
 
 const weights = encodeCheckpoint({ weights: [Float32Array.of(0.25, -0.5, 1.5, 2)], shapes: [[2, 2]], names: ['policy/0/kernel'], meta: { update: 2 } });

@@ -209,14 +209,13 @@ test('desktop at rest, and the guided tour', async ({ page }) => {
   await expect(page.locator('[data-topic="serial-collapse"]')).toBeHidden();
   await page.getByTestId('other-topics').locator('> summary').click();
   await page.locator('[data-topic="serial-collapse"] summary').click();
-  await page.getByRole('link', { name: /Agent swarm: λ1, λ2 annealed.*with Start bias \(work alone\) = 6/ }).click();
-  await expect(page.getByLabel('Start bias (work alone)', { exact: true })).toHaveValue('6');
-  await expect(page.getByLabel('Credit', { exact: true })).toHaveValue('stage-critic');
+  await page.getByRole('link', { name: /Agent swarm: no shaping/ }).click();
+  await expect(page.getByLabel('λ1 start (parallel)', { exact: true })).toHaveValue('0');
+  await expect(page.getByLabel('λ2 start (finish)', { exact: true })).toHaveValue('0');
   await expect(page.getByLabel('Algorithm', { exact: true })).toHaveValue('swarm');
-  // Spurious parallelism: the packer's start with a λ1 that never anneals. A swarm is open now, so its notes come first.
+  // Spurious parallelism: λ1 that never anneals. A swarm is open now, so its notes come first.
   await expect(page.locator('#teaching > details[data-topic]').first()).toHaveAttribute('data-family', 'swarm');
   await page.locator('[data-topic="spurious-parallelism"] summary').click();
-  await page.getByRole('link', { name: /λ1 never anneals.*with Start = demonstrations, Demonstrations from = packer/ }).click();
-  await expect(page.getByLabel('Demonstrations from', { exact: true })).toHaveValue('packer');
+  await page.getByRole('link', { name: /Agent swarm: λ1 never anneals/ }).click();
   await expect(page.getByLabel('λ1 schedule', { exact: true })).toHaveValue('constant');
 });
