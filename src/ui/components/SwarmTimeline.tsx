@@ -12,7 +12,6 @@
  * - a legend and a caption in plain words.
  */
 import { useEffect, useRef, useState } from 'react';
-import { descriptorOf } from '../../config/registry';
 import type { ExperimentSettings } from '../../config/settings';
 import type { SwarmTrace, SwarmTraceStage, RetryReason } from '../../runs/traces';
 import { usePlayground } from '../store';
@@ -174,14 +173,10 @@ export function lambdaPhase(now: Pick<LambdaPoint, 'lambda1' | 'lambda2'> | null
   return { kind: 'annealing', text: `annealing: λ1${NB}${lam(l1)}, λ2${NB}${lam(l2)}, both 0 from update${NB}${s.annealUpdates}` };
 }
 
-/** The open swarm's shaping settings (its own prefix), or null for a preset without them. */
-function shapingSettings(settings: ExperimentSettings): ShapingSettings | null {
-  const prefix = descriptorOf(settings.algorithm).prefix;
-  const read = (name: string): unknown => (settings as unknown as Record<string, unknown>)[`${prefix}.${name}`];
-  const l1 = read('lambda1');
-  const l2 = read('lambda2');
-  if (typeof l1 !== 'number' || typeof l2 !== 'number') return null;
-  return { lambda1Start: l1, lambda2Start: l2, lambda1Schedule: String(read('lambda1Schedule')), lambda2Schedule: String(read('lambda2Schedule')), annealUpdates: Number(read('annealUpdates')) };
+/** The swarm's shaping settings, or null when the open run is not the swarm. */
+function shapingSettings(s: ExperimentSettings): ShapingSettings | null {
+  if (s.algorithm !== 'swarm') return null;
+  return { lambda1Start: s['swarm.lambda1'], lambda2Start: s['swarm.lambda2'], lambda1Schedule: s['swarm.lambda1Schedule'], lambda2Schedule: s['swarm.lambda2Schedule'], annealUpdates: s['swarm.annealUpdates'] };
 }
 
 /** Tick spacing on the step axis: a round number at least `minPx` apart. */
@@ -247,7 +242,7 @@ function TraceTimeline({ trace, update }: { trace: SwarmTrace; update: number })
   const ticks = Array.from({ length: Math.floor(longest / step) + 1 }, (_, i) => i * step);
   const shaping = shapingSettings(settings);
   const phase = shaping ? lambdaPhase(lastLambda, shaping) : null;
-  const totalUpdates = Number((settings as unknown as Record<string, unknown>)[`${descriptorOf(settings.algorithm).prefix}.updates`]);
+  const totalUpdates = settings.algorithm === 'swarm' ? settings['swarm.updates'] : Number.NaN;
   const figures = swarmFigures(trace);
   // Stage numbers where they fit between the stage's edges; the others only in the stage's tooltip.
   const stageLabel = (st: SwarmTraceStage) => ((st.end - st.start) * scale >= String(st.index + 1).length * 7 + 4 ? String(st.index + 1) : null);

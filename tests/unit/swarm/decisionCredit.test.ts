@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
-import { skillTable } from '../../../src/envs/swarm/decompositionSkills';
-import { decompositionTaskFrom } from '../../../src/envs/swarm/decompositionTask';
 import { decisionRewards, type DecisionCreditParts } from '../../../src/swarm/decisionCredit';
 import { SwarmActor, type SwarmEpisodeOutcome, type SwarmPending, type SwarmTaskSpec } from '../../../src/swarm/swarmActor';
 import { buildSwarmBatch, decisionRewardsToGo } from '../../../src/swarm/swarmLearner';
 import type { SwarmEpisode } from '../../../src/swarm/swarmRollouts';
 import { parlRewardForOutcome } from '../../../src/swarm/parlReward';
 import { SP_MASK_OFFSET, SP_NUM_ACTIONS, SP_OBS_DIM } from '../../../src/swarm/setActions';
-import { CERTAIN_SKILLS, FAST, SLOW, SUBTASKS, handEpisode, handMadeEpisode, player } from './swarmFixtures';
+import { CERTAIN_SKILLS, handEpisode, handMadeEpisode } from './swarmFixtures';
 
 /** The hand episode's decisions as a learner's episode (values 0 unless given). */
 function asEpisode(sim: DecompositionSim, parts: DecisionCreditParts, values?: number[]): SwarmEpisode {
@@ -42,32 +40,20 @@ describe('outcome-only credit: what the ledger records', () => {
   });
 
   it('never looks at the truth: the same play with subagents that are always wrong gives the same parts, and every return moves by the same r_perf difference', () => {
-    const wrongSkills = skillTable({
-      orchestrator: CERTAIN_SKILLS.orchestrator,
-      fast: { lookup: { ...CERTAIN_SKILLS.fast.lookup, success: 0.01 }, search: { ...CERTAIN_SKILLS.fast.search, success: 0.01 }, reason: { ...CERTAIN_SKILLS.fast.reason, success: 0.01 } },
-      slow: { lookup: { ...CERTAIN_SKILLS.slow.lookup, success: 0.01 }, search: { ...CERTAIN_SKILLS.slow.search, success: 0.01 }, reason: { ...CERTAIN_SKILLS.slow.reason, success: 0.01 } },
-    });
-    const wrongSim = new DecompositionSim(decompositionTaskFrom(SUBTASKS), {
-      skills: wrongSkills,
-      subagentKinds: ['fast', 'slow'],
-      limits: { toolLatencyMean: 1, setupSteps: 2, subagentStepCap: 64, resultOverhead: 2, contextPerResultUnit: 1, contextPerDirectStep: 1, criticalBudget: 100, contextBudget: 100 },
-    });
-    const { ledger, play } = player(wrongSim);
-    play('assignNew', 0, FAST);
-    play('join', 1, FAST);
-    play('assignNew', 0, SLOW);
-    play('launch');
-    play('direct', 2);
-    play('finish');
+    const wrong = (k: 'fast' | 'slow') => {
+      const { lookup, search, reason } = CERTAIN_SKILLS[k];
+      return { lookup: { ...lookup, success: 0.01 }, search: { ...search, success: 0.01 }, reason: { ...reason, success: 0.01 } };
+    };
+    const { sim: wrongSim, parts: wrongParts } = handEpisode(100, { ...CERTAIN_SKILLS, fast: wrong('fast'), slow: wrong('slow') });
     const right = handEpisode(100);
-    expect(ledger.parts()).toEqual(right.parts);
+    expect(wrongParts).toEqual(right.parts);
     const rRight = right.sim.outcome().rPerf;
     const rWrong = wrongSim.outcome().rPerf;
     expect(rRight).toBe(1);
     expect(rWrong).toBeLessThan(1);
     const w = { lambda1: 0.2, lambda2: 0.3, parallelCap: 4 };
     const gRight = decisionRewardsToGo(asEpisode(right.sim, right.parts), w);
-    const gWrong = decisionRewardsToGo(asEpisode(wrongSim, ledger.parts()), w);
+    const gWrong = decisionRewardsToGo(asEpisode(wrongSim, wrongParts), w);
     gRight.forEach((g, t) => expect(g - gWrong[t]).toBeCloseTo(rRight - rWrong, 12));
   });
 });

@@ -59,9 +59,9 @@ export function handMadeEpisode(values: number[], rPerf: number, taskSeed = 1, a
   return { actorIndex, slot: 0, outcome, credit, decisions: values.map((value, t) => ({ obs: new Float32Array(SP_OBS_DIM), action: t, logProb: -1, value })) };
 }
 
-export function simOf(limits: Partial<DecompositionLimits>): DecompositionSim {
+export function simOf(limits: Partial<DecompositionLimits>, skills: SkillTable = CERTAIN_SKILLS): DecompositionSim {
   return new DecompositionSim(decompositionTaskFrom(SUBTASKS), {
-    skills: skillTable(CERTAIN_SKILLS),
+    skills: skillTable(skills),
     subagentKinds: ['fast', 'slow'],
     limits: { toolLatencyMean: 1, setupSteps: 2, subagentStepCap: 64, resultOverhead: 2, contextPerResultUnit: 1, contextPerDirectStep: 1, criticalBudget: 100, ...limits },
   });
@@ -85,8 +85,8 @@ export function player(sim: DecompositionSim) {
 }
 
 /** t0 fast takes 0, t1 joins 1 to it, t2 slow takes 0 again (a second opinion), t3 launch, t4 direct 2, t5 finish. */
-export function handEpisode(contextBudget: number) {
-  const sim = simOf({ contextBudget });
+export function handEpisode(contextBudget: number, skills: SkillTable = CERTAIN_SKILLS) {
+  const sim = simOf({ contextBudget }, skills);
   const { ledger, play } = player(sim);
   play('assignNew', 0, FAST);
   play('join', 1, FAST);
