@@ -18,6 +18,7 @@ import { encodeExperiment } from '../src/config/urlState';
 import { budgetKey, isSwarm } from '../src/config/watchable';
 import { budgetMax } from '../src/config/budget';
 import type { SummaryRecord, SwarmUpdateRecord } from '../src/runs/records';
+import { SWARM_FIGURES, stated } from '../src/config/swarmStoryFigures';
 import { markdownTable, median, type Benchmark } from './types';
 
 const PORT = 4179;
@@ -116,7 +117,7 @@ export const uiBenchmark: Benchmark = {
   help: {
     seeds: 'time-to-target: one page run per seed (default 1); quickstart-start: one per seed (default 1,2,3,4,5); the default mode uses none',
     flags: [
-      { name: 'mode', value: UI_MODES.join('|'), text: 'without it: cold loads, then a training window; time-to-target: a preset trained in the page until it reaches its target (a swarm preset: until its budget ends, judged by the swarm target); quickstart-start: QuickStart from the Start click to its first record and to a mean return of 195' },
+      { name: 'mode', value: UI_MODES.join('|'), text: 'without it: cold loads, then a training window; time-to-target: a preset trained in the page until it reaches its target (a swarm preset: until its budget ends, judged by the story a class is shown: λ1 = λ2 = 0, r_perf above what working alone earns, critical ≤ serial/3); quickstart-start: QuickStart from the Start click to its first record and to a mean return of 195' },
       { name: 'loads', value: 'N', text: 'default mode: cold page loads (default 3)' },
       { name: 'seconds', value: 'S', text: 'default mode: seconds of the training window (default 15)' },
       { name: 'preset', value: 'NAME', text: 'default mode: the preset trained in the window (default QuickStart); time-to-target: the preset (default sac-pendulum)' },
@@ -276,7 +277,7 @@ export function parseTargetLine(text: string): { seconds: number; envSteps: numb
  *
  * A swarm preset has no return target and its progress counts orchestrator updates: it trains until
  * its budget ends (or --timeout), then the saved run gives its curve, the run's own seconds (its
- * summary) and whether it met the swarm target (swarmTarget).
+ * summary), whether and when it showed the story (swarmStory) and where its last update ended.
  */
 async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]) {
   const preset = flags.preset ?? 'sac-pendulum';
@@ -316,12 +317,12 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
       await context.close();
       const load = `${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`;
       if (swarm) {
-        const judged = saved ? swarmTarget(saved.curve) : null;
+        const judged = saved ? swarmStory(saved.curve) : null;
         const runSeconds = saved?.runSeconds ?? null;
         const ownSeconds = runSeconds === null ? "the run's own seconds unknown" : `${runSeconds.toFixed(0)} s in the run`;
-        process.stderr.write(`${preset} seed ${seed}: ${progress} updates, ${ownSeconds} (${fromLoad.toFixed(0)} s from page load); ${swarmTargetWords(judged)}; status "${status}"; load ${load}\n`);
-        rows.push([seed, progress.toLocaleString('en-US'), judged === null ? '–' : metWords(judged), judged?.bestRPerf?.toFixed(3) ?? '–', runSeconds === null ? '–' : runSeconds.toFixed(0), fromLoad.toFixed(0), backendShown, load]);
-        figures.push({ seed, swarmTarget: judged, runSeconds, status, secondsFromLoad: fromLoad, updatesAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(saved ? { swarmCurve: saved.curve } : {}) });
+        process.stderr.write(`${preset} seed ${seed}: ${progress} updates, ${ownSeconds} (${fromLoad.toFixed(0)} s from page load); ${swarmStoryWords(judged)}; status "${status}"; load ${load}\n`);
+        rows.push([seed, progress.toLocaleString('en-US'), judged === null ? '–' : shownWords(judged), judged?.bestRPerf?.toFixed(3) ?? '–', judged?.last ? lastWords(judged.last) : '–', runSeconds === null ? '–' : runSeconds.toFixed(0), fromLoad.toFixed(0), backendShown, load]);
+        figures.push({ seed, swarmStory: judged, runSeconds, status, secondsFromLoad: fromLoad, updatesAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(saved ? { swarmCurve: saved.curve } : {}) });
         continue;
       }
       process.stderr.write(`${preset} seed ${seed}: ${hit ? `${hit.envSteps} steps, ${hit.seconds} s in the run (${fromLoad.toFixed(0)} s from page load)` : `not reached (${progress} steps in ${fromLoad.toFixed(0)} s)`}; status "${status}"; load ${load}\n`);
@@ -329,7 +330,7 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
       figures.push({ seed, target, reached: hit, status, secondsFromLoad: fromLoad, envStepsAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
     }
     const header = swarm
-      ? ['seed', 'updates', `swarm target (${SWARM_TARGET_WORDS})`, 'best r_perf (median of an update)', 'run seconds', 'seconds from page load', 'backend', 'load average']
+      ? ['seed', 'updates', `story (${SWARM_STORY_WORDS})`, 'best r_perf (median of an update)', 'last update', 'run seconds', 'seconds from page load', 'backend', 'load average']
       : ['seed', `env steps to ${preset}'s target (mean of last 20)`, 'run seconds', 'seconds from page load', 'backend', 'load average'];
     return { table: markdownTable(header, rows), figures: { preset, runs: figures } };
   } finally {
@@ -346,6 +347,8 @@ interface SwarmPoint {
   criticalOverSerial: number;
   maxParallelism: number;
   finishRate: number;
+  /** Every episode of the update had λ1 = λ2 = 0 (the bonuses have annealed away). */
+  lambdasZero: boolean;
   /** Seconds into the run when the update ended (its update record's wallSeconds; null when the file has none). */
   seconds: number | null;
 }
@@ -370,44 +373,60 @@ export function swarmCurve(runFile: unknown): SwarmPoint[] {
       criticalOverSerial: median(eps.map((e) => e.criticalSteps / Math.max(1, e.serialBaseline))),
       maxParallelism: Math.max(...eps.map((e) => e.maxParallelism)),
       finishRate: median(eps.map((e) => e.finishRate)),
+      lambdasZero: eps.every((e) => e.lambda1 === 0 && e.lambda2 === 0),
       seconds: secondsAt.get(Number(rec.update)) ?? null,
     });
   }
   return out;
 }
 
-/** The swarm target, as the benchmarks judge it (swarm-story's "target met"). */
-const SWARM_TARGET_WORDS = 'median r_perf ≥ 0.9 at critical ≤ serial/3';
+/** What working alone earns: the serial orchestrator's median r_perf on the held-out tasks (swarm-story, committed). */
+export const WORKING_ALONE_R_PERF = SWARM_FIGURES.storySerialRPerf.value;
 
-/** Whether one update of the curve meets the swarm target: median r_perf ≥ 0.9 and median critical ≤ serial/3. */
-export function meetsSwarmTarget(p: Pick<SwarmPoint, 'rPerf' | 'criticalOverSerial'>): boolean {
-  return p.rPerf >= 0.9 && p.criticalOverSerial <= 1 / 3;
+/** The story a class is shown, as the page's run is judged (item by item in swarmStoryWords). */
+const SWARM_STORY_WORDS = `λ1 = λ2 = 0, median r_perf above working alone's ${stated(SWARM_FIGURES.storySerialRPerf)}, critical ≤ serial/3`;
+
+/**
+ * Whether one update of the curve shows the story: the bonuses have annealed to zero (every
+ * episode's λ1 and λ2 are 0), the task score is above what working alone earns, and the critical
+ * steps are at most a third of serial.
+ */
+export function showsSwarmStory(p: Pick<SwarmPoint, 'rPerf' | 'criticalOverSerial' | 'lambdasZero'>): boolean {
+  return p.lambdasZero && p.rPerf > WORKING_ALONE_R_PERF && p.criticalOverSerial <= 1 / 3;
 }
 
 /**
- * A swarm run's curve judged: the first update that met the swarm target (null: none did), the seconds into the run when it
- * ended (its time to the target; null: none did, or the file has no time), and the best median r_perf of an update (null: no updates).
+ * A swarm run's curve judged: the first update that showed the story (null: none did), the seconds into the run when it
+ * ended (null: none did, or the file has no time), the best median r_perf of an update (null: no updates), and the last
+ * update: its median r_perf, critical ÷ serial, the most subagents at once (0: every episode worked alone), and finish rate.
  */
-export function swarmTarget(curve: readonly SwarmPoint[]): { firstUpdate: number | null; firstSeconds: number | null; bestRPerf: number | null } {
-  const first = curve.find(meetsSwarmTarget);
+export function swarmStory(curve: readonly SwarmPoint[]): { firstUpdate: number | null; firstSeconds: number | null; bestRPerf: number | null; last: SwarmPoint | null } {
+  const first = curve.find(showsSwarmStory);
   return {
     firstUpdate: first?.update ?? null,
     firstSeconds: first?.seconds ?? null,
     bestRPerf: curve.length ? Math.max(...curve.map((p) => p.rPerf)) : null,
+    last: curve.at(-1) ?? null,
   };
 }
 
-/** "swarm target (…) met at update 12, best r_perf 0.931", for the stderr line; null: the run's records could not be read. */
-export function swarmTargetWords(judged: ReturnType<typeof swarmTarget> | null): string {
-  if (judged === null) return `swarm target (${SWARM_TARGET_WORDS}) unknown: the saved run could not be read`;
+/** "story (…) shown at update 31 (40 s into the run), best r_perf 0.650; last update: …", for the stderr line; null: the run's records could not be read. */
+export function swarmStoryWords(judged: ReturnType<typeof swarmStory> | null): string {
+  if (judged === null) return `story (${SWARM_STORY_WORDS}) unknown: the saved run could not be read`;
   const best = judged.bestRPerf === null ? 'no updates in the saved run' : `best r_perf ${judged.bestRPerf.toFixed(3)}`;
-  return `swarm target (${SWARM_TARGET_WORDS}) ${metWords(judged)}, ${best}`;
+  return `story (${SWARM_STORY_WORDS}) ${shownWords(judged)}, ${best}${judged.last ? `; last update: ${lastWords(judged.last)}` : ''}`;
 }
 
-/** "not met", "met at update 12", or "met at update 12 (38 s into the run)". */
-function metWords(judged: ReturnType<typeof swarmTarget>): string {
-  if (judged.firstUpdate === null) return 'not met';
-  return `met at update ${judged.firstUpdate}${judged.firstSeconds === null ? '' : ` (${judged.firstSeconds.toFixed(0)} s into the run)`}`;
+/** "not shown", "shown at update 31", or "shown at update 31 (40 s into the run)". */
+function shownWords(judged: ReturnType<typeof swarmStory>): string {
+  if (judged.firstUpdate === null) return 'not shown';
+  return `shown at update ${judged.firstUpdate}${judged.firstSeconds === null ? '' : ` (${judged.firstSeconds.toFixed(0)} s into the run)`}`;
+}
+
+/** The last update in words: "r_perf 0.640, critical 0.15 × serial, up to 9 subagents at once, finish 0.55" (or "working alone"). */
+function lastWords(p: SwarmPoint): string {
+  const team = p.maxParallelism === 0 ? 'working alone (no subagent in any episode)' : `up to ${p.maxParallelism} subagents at once`;
+  return `r_perf ${p.rPerf.toFixed(3)}, critical ${p.criticalOverSerial.toFixed(2)} × serial, ${team}, finish ${p.finishRate.toFixed(2)}`;
 }
 
 /** The run's own seconds: its summary record's (null when the run file has none). */
@@ -419,8 +438,8 @@ export function runSecondsOf(runFile: unknown): number | null {
 
 function swarmCurveTable(curve: SwarmPoint[]): string {
   return markdownTable(
-    ['update', 'episodes', 'r_perf (median)', 'critical ÷ serial (median)', 'most subagents at once', 'finish rate (median)', 'r_perf ≥ 0.9 and critical ≤ serial/3'],
-    curve.map((p) => [p.update, p.episodes, p.rPerf.toFixed(3), p.criticalOverSerial.toFixed(3), p.maxParallelism, p.finishRate.toFixed(2), meetsSwarmTarget(p) ? 'yes' : '']),
+    ['update', 'episodes', 'r_perf (median)', 'critical ÷ serial (median)', 'most subagents at once', 'finish rate (median)', 'λ1 = λ2 = 0', 'story shown'],
+    curve.map((p) => [p.update, p.episodes, p.rPerf.toFixed(3), p.criticalOverSerial.toFixed(3), p.maxParallelism, p.finishRate.toFixed(2), p.lambdasZero ? 'yes' : '', showsSwarmStory(p) ? 'yes' : '']),
   );
 }
 

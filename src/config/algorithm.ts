@@ -88,6 +88,12 @@ export interface AlgorithmDescriptor<Id extends string = string, P extends strin
    * sit side by side in the registry.
    */
   updateBatch(settings: UpdateBatchSettings<P, S>): number;
+  /**
+   * Its actors run no network (the learner answers their every tick), so they cost the page little
+   * and their number is part of the experiment (the episodes of an update): the page runs a preset's
+   * own count instead of one actor per spare core.
+   */
+  lightActors?: true;
 }
 
 /** The settings an update's batch size follows from: the shared ones and the algorithm's own. */

@@ -11,7 +11,7 @@ import type { PlaygroundState } from './store/types';
 
 export * from './store/types';
 export { applyRecords, meanReturnCurve, shapedTerms, type RecordsState } from './store/applyRecords';
-export { browserDefaultActors, emptyMetrics, type PageClock } from './store/slices';
+export { browserPresetActors, emptyMetrics, type PageClock } from './store/slices';
 export { measuredRate, progressView, startingLine, type ProgressView } from './store/progress';
 
 /** A fresh store (the page has one, `usePlayground`; tests make their own, with a fake clock where time matters). */

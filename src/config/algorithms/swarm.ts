@@ -39,6 +39,7 @@ export const SWARM = defineAlgorithm({
   /** A minibatch of decisions: one episode per env, at most one decision per subtask and a few launches each. */
   updateBatch: (s) => (s.actors * s.envsPerActor * Math.min(s['swarm.maxDecisions'], s['swarm.subtasks'] + 8)) / s['swarm.numMinibatches'],
   actor: 'SwarmActor',
+  lightActors: true,
   network: null,
   settings: {
     subtasks: int('swarm task', 'Subtasks N', 4, 100, 40, 'Decomposition task: heterogeneous subtasks (lookup, search, reason; sizes 1-8; some in chains).'),

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { resolveExperiment } from '../../config/config';
 import { SETTINGS, type Setting, type SettingKey } from '../../config/settings';
 import { usePlayground } from '../store';
-import { browserDefaultActors } from '../store/slices';
+import { browserPresetActors } from '../store/slices';
 import { optionText, settingProblem, shownDefault } from './settingText';
 import { useCanChangeLive, useSetOrChange, useShownValue } from './liveSetting';
 
@@ -29,7 +29,7 @@ export function SettingField({ settingKey, disabled, optionNote, options }: Prop
   const preset = usePlayground((s) => s.config.preset);
   const setSetting = useSetOrChange(settingKey);
   // What the field starts at: the preset's value, and for actors this browser's rule (the store's).
-  const presetDefault = useMemo(() => (settingKey === 'actors' ? browserDefaultActors() : resolveExperiment(preset).settings[settingKey]), [preset, settingKey]);
+  const presetDefault = useMemo(() => (settingKey === 'actors' ? browserPresetActors(preset) : resolveExperiment(preset).settings[settingKey]), [preset, settingKey]);
   // What is typed, and what is wrong with it, while it differs from the setting's value; a new
   // value (another preset, a link) drops it.
   const [edit, setEdit] = useState<{ text: string; problem: string | null; base: unknown } | null>(null);

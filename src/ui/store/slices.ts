@@ -22,8 +22,14 @@ export function browserDefaultActors(): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
+/** The actors a preset starts with in this browser: its own count where its actors are light, else one per spare core. */
+export function browserPresetActors(name: string): number {
+  const preset = resolveExperiment(name);
+  return descriptorOf(preset.settings.algorithm).lightActors ? preset.settings.actors : browserDefaultActors();
+}
+
 function presetForThisBrowser(name: string): ExperimentConfig {
-  return resolveExperiment(name, { ...resolveExperiment(name).settings, actors: browserDefaultActors() });
+  return resolveExperiment(name, { ...resolveExperiment(name).settings, actors: browserPresetActors(name) });
 }
 
 export const createExperimentSlice: SliceCreator<ExperimentSlice> = (set) => ({

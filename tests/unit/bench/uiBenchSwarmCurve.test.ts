@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { meetsSwarmTarget, runSecondsOf, swarmCurve, swarmTarget, swarmTargetWords } from '../../../bench/ui';
+import { runSecondsOf, showsSwarmStory, swarmCurve, swarmStory, swarmStoryWords, WORKING_ALONE_R_PERF } from '../../../bench/ui';
+import { SWARM_FIGURES } from '../../../src/config/swarmStoryFigures';
 import { presetSettingChanges } from '../../../src/cli/args';
 import { resolveExperiment } from '../../../src/config/config';
 import { budgetKey } from '../../../src/config/watchable';
 
-const episode = (rPerf: number, criticalSteps: number, serialBaseline: number, maxParallelism: number, finishRate: number) => ({ rPerf, criticalSteps, serialBaseline, maxParallelism, finishRate });
+const episode = (rPerf: number, criticalSteps: number, serialBaseline: number, maxParallelism: number, finishRate: number, lambda1 = 0, lambda2 = 0) => ({ rPerf, criticalSteps, serialBaseline, maxParallelism, finishRate, lambda1, lambda2 });
 
 describe('ui --mode time-to-target: a swarm run file as a curve', () => {
   it('one point per swarm record: medians over its episodes, the most subagents at once; other records skipped', () => {
@@ -13,7 +14,7 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
       version: 1,
       run: { records: [
         { type: 'backend', name: 'wasm' },
-        { type: 'swarm', update: 1, trainSteps: 10, episodes: [episode(0.2, 900, 1000, 3, 0.5), episode(0.6, 300, 1000, 40, 1), episode(0.4, 500, 1000, 7, 0.75)] },
+        { type: 'swarm', update: 1, trainSteps: 10, episodes: [episode(0.2, 900, 1000, 3, 0.5), episode(0.6, 300, 1000, 40, 1, 0.1, 0), episode(0.4, 500, 1000, 7, 0.75)] },
         { type: 'update', update: 1, wallSeconds: 12.5 },
         { type: 'swarm', update: 2, trainSteps: 20, episodes: [episode(0.95, 200, 1000, 90, 1), episode(0.91, 400, 1000, 100, 0.9)] },
         { type: 'swarm', update: 3, trainSteps: 30, episodes: [] },
@@ -23,7 +24,9 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
     expect(curve).toHaveLength(2);
     // Update 1: r_perf {0.2, 0.4, 0.6} → 0.4; critical ÷ serial {0.9, 0.5, 0.3} → 0.5; finish {0.5, 0.75, 1} → 0.75.
     // Its seconds are update 1's record's; update 2 has no update record, so no time.
-    expect(curve[0]).toEqual({ update: 1, episodes: 3, rPerf: 0.4, criticalOverSerial: 0.5, maxParallelism: 40, finishRate: 0.75, seconds: 12.5 });
+    // One episode still had λ1 = 0.1: the update has not annealed away.
+    expect(curve[0]).toEqual({ update: 1, episodes: 3, rPerf: 0.4, criticalOverSerial: 0.5, maxParallelism: 40, finishRate: 0.75, lambdasZero: false, seconds: 12.5 });
+    expect(curve[1].lambdasZero).toBe(true);
     expect(curve[1].seconds).toBeNull();
     // Update 2: two episodes, medians are the means of the pair.
     expect(curve[1].rPerf).toBeCloseTo(0.93, 12);
@@ -37,18 +40,25 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
     expect(swarmCurve(null)).toEqual([]);
   });
 
-  it('judges the curve by the swarm target: the first update with median r_perf ≥ 0.9 at critical ≤ serial/3, and the best r_perf', () => {
-    const point = (update: number, rPerf: number, criticalOverSerial: number) => ({ update, episodes: 4, rPerf, criticalOverSerial, maxParallelism: 10, finishRate: 1, seconds: 10 * update + 0.4 });
-    // r_perf high but too slow; fast but r_perf short; both at update 3; the best r_perf is update 2's.
-    const curve = [point(1, 0.95, 0.5), point(2, 0.97, 0.34), point(3, 0.9, 1 / 3), point(4, 0.92, 0.2)];
-    expect(curve.map(meetsSwarmTarget)).toEqual([false, false, true, true]);
-    expect(swarmTarget(curve)).toEqual({ firstUpdate: 3, firstSeconds: 30.4, bestRPerf: 0.97 });
-    expect(swarmTargetWords(swarmTarget(curve))).toBe('swarm target (median r_perf ≥ 0.9 at critical ≤ serial/3) met at update 3 (30 s into the run), best r_perf 0.970');
-    expect(swarmTargetWords(swarmTarget(curve.map((p) => ({ ...p, seconds: null }))))).toContain('met at update 3, best r_perf 0.970');
-    expect(swarmTarget(curve.slice(0, 2))).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: 0.97 });
-    expect(swarmTargetWords(swarmTarget(curve.slice(0, 2)))).toContain('not met, best r_perf 0.970');
-    expect(swarmTarget([])).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: null });
-    expect(swarmTargetWords(null)).toContain('unknown');
+  it("judges the curve by the story: the first update with λ1 = λ2 = 0, r_perf above working alone's and critical ≤ serial/3", () => {
+    expect(WORKING_ALONE_R_PERF).toBe(SWARM_FIGURES.storySerialRPerf.value);
+    const above = WORKING_ALONE_R_PERF + 0.1;
+    const point = (update: number, rPerf: number, criticalOverSerial: number, lambdasZero = true, maxParallelism = 10) =>
+      ({ update, episodes: 4, rPerf, criticalOverSerial, maxParallelism, finishRate: 1, lambdasZero, seconds: 10 * update + 0.4 });
+    // Still annealing; at working alone's score; too slow; all three at update 4; the best r_perf is update 1's.
+    const curve = [point(1, 0.97, 0.2, false), point(2, WORKING_ALONE_R_PERF, 0.2), point(3, above, 0.34), point(4, above, 1 / 3), point(5, above, 0.2, true, 0)];
+    expect(curve.map(showsSwarmStory)).toEqual([false, false, false, true, true]);
+    const judged = swarmStory(curve);
+    expect(judged).toEqual({ firstUpdate: 4, firstSeconds: 40.4, bestRPerf: 0.97, last: curve[4] });
+    const words = swarmStoryWords(judged);
+    expect(words).toContain('shown at update 4 (40 s into the run), best r_perf 0.970');
+    expect(words).toContain(`last update: r_perf ${above.toFixed(3)}, critical 0.20 × serial, working alone (no subagent in any episode)`);
+    expect(swarmStoryWords(swarmStory(curve.map((p) => ({ ...p, seconds: null }))))).toContain('shown at update 4, best r_perf 0.970');
+    expect(swarmStory(curve.slice(0, 3)).firstUpdate).toBeNull();
+    expect(swarmStoryWords(swarmStory(curve.slice(0, 3)))).toContain('not shown, best r_perf 0.970; last update: r_perf');
+    expect(swarmStoryWords(swarmStory(curve.slice(0, 3)))).toContain('up to 10 subagents at once');
+    expect(swarmStory([])).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: null, last: null });
+    expect(swarmStoryWords(null)).toContain('unknown');
   });
 
   it("the run's own seconds are its summary record's", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActorStatusRecord, GreedyEpisodeRecord, NoticeRecord, SwarmEpisodeStats, UpdateRecord } from '../../../src/runs/records';
-import { applyRecords, createPlaygroundStore, emptyMetrics, MAX_NOTICES, MAX_POINTS, type IngestedRecord, type RecordsState, type SavedSwarmEpisode } from '../../../src/ui/store';
+import { resolveExperiment } from '../../../src/config/config';
+import { applyRecords, browserPresetActors, createPlaygroundStore, emptyMetrics, MAX_NOTICES, MAX_POINTS, type IngestedRecord, type RecordsState, type SavedSwarmEpisode } from '../../../src/ui/store';
 
 function state(over: Partial<RecordsState> = {}): RecordsState {
   return { ...emptyMetrics(), status: 'running', backend: null, notices: [], nextNoticeId: 1, ...over };
@@ -168,5 +169,25 @@ describe('the store built from its slices', () => {
     store.getState().setPreset('ppo-cartpole');
     expect(store.getState().config.preset).toBe('ppo-cartpole');
     expect(store.getState().config.settings.algorithm).toBe('ppo');
+  });
+
+  it("a preset with light actors keeps its own actor count, so the page runs its bench row's experiment", () => {
+    const store = createPlaygroundStore();
+    const cores = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    // A 2-core browser: one spare core, so a preset with network-running actors gets one actor.
+    Object.defineProperty(globalThis, 'navigator', { value: { hardwareConcurrency: 2 }, configurable: true });
+    try {
+      store.getState().setPreset('ppo-cartpole');
+      expect(store.getState().config.settings.actors).toBe(1);
+      for (const name of ['swarm-annealed', 'swarm-no-shaping', 'swarm-constant-lambda1']) {
+        store.getState().setPreset(name);
+        expect(store.getState().config.settings.actors).toBe(resolveExperiment(name).settings.actors);
+        expect(store.getState().config.settings.actors).toBeGreaterThan(1);
+        expect(browserPresetActors(name)).toBe(resolveExperiment(name).settings.actors);
+      }
+    } finally {
+      if (cores) Object.defineProperty(globalThis, 'navigator', cores);
+      else Reflect.deleteProperty(globalThis, 'navigator');
+    }
   });
 });
