@@ -75,8 +75,9 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Limits that catch a hang, not speed bounds: on a loaded 2-core machine a CLI spawned by a test starts 10x slower.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     pool: 'forks',
   },
 });

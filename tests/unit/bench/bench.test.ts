@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../../', import.meta.url).pathname;
-const bench = (...args: string[]) => spawnSync('npx', ['tsx', 'bench/bench.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+const bench = (...args: string[]) => spawnSync('npx', ['tsx', 'bench/bench.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 300_000 });
 
 describe('npm run bench', () => {
   // Issue 15, item 4: the benchmark ran to the end, then crashed writing --json.

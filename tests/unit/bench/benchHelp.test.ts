@@ -19,7 +19,7 @@ import type { Benchmark } from '../../../bench/types';
 import { uiBenchmark } from '../../../bench/ui';
 
 const root = new URL('../../../', import.meta.url).pathname;
-const bench = (...args: string[]) => spawnSync('npx', ['tsx', 'bench/bench.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+const bench = (...args: string[]) => spawnSync('npx', ['tsx', 'bench/bench.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 300_000 });
 
 /** Each source file that reads benchmark flags, and the benchmarks it reads them for. */
 const FILES: [string, Benchmark[]][] = [

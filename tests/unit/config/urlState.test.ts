@@ -103,12 +103,12 @@ describe('URL codec', () => {
         }
         link = token({ v: rng.uniform() < 0.9 ? 1 : rng.int(5), p: rng.uniform() < 0.9 ? 'quickstart' : 'zzz', s, ui: { a: rng.uniform() < 0.5, h: ['config', 'x'] } });
       }
-      const decoded = decodeExperiment(link);
-      for (const key of SETTING_KEYS) {
-        expect(inBounds(SETTINGS[key] as Setting, decoded.config.settings[key]), `${key}=${String(decoded.config.settings[key])} from ${link}`).toBe(true);
-      }
+      const { settings } = decodeExperiment(link).config;
+      // One assertion per link (not per key): the check is the same, and a thousand expect calls a link made the test crawl under load.
+      const outOfBounds = SETTING_KEYS.filter((key) => !inBounds(SETTINGS[key] as Setting, settings[key])).map((key) => `${key}=${String(settings[key])}`);
+      expect(outOfBounds, `from ${link}`).toEqual([]);
     }
-  }, 300_000); // a generous limit, not a speed bound: at load 18 the 4,000 links took 85 s
+  }, 600_000); // a generous limit, not a speed bound
 
   it("ignores a setting or hidden item named like an object's own method (toString, __proto__), with its reason, and loads the rest", () => {
     for (const v of [1, LINK_VERSION]) {
