@@ -59,6 +59,9 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
   await expect.poll(async () => Number(await page.getByTestId('lambda-chart').getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
   // The serial baseline is a line of the critical-steps chart.
   await expect(page.getByTestId('critical-chart')).toContainText('serial baseline');
+  // An 8-subtask task is not the one swarm-story measured: no working-alone or packer line on the reward chart.
+  await expect(page.getByTestId('reward-chart')).toContainText('task score');
+  await expect(page.getByTestId('reward-chart')).not.toContainText('working alone');
 
   await expectStatus(page, 'done', 180_000);
   await expect(page.getByTestId('env-steps')).toContainText('2 / 2 updates');

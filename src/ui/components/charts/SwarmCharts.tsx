@@ -1,4 +1,4 @@
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo } from 'react';
 import type { LambdaPoint, PlaygroundState, SmoothedKey, SwarmPoint } from '../../store';
 import { NUMBER_AXIS, countXAxis } from './axis';
@@ -8,9 +8,13 @@ import { staticLine } from './staticLine';
 import { forDisplay, useChartValue } from './live';
 import { changeLines, selectChangeMarks } from './ChangeMarkers';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
+import { usePlayground } from '../../store';
+import { swarmScoreScaleOf } from '../../../config/swarmScoreScale';
 
 const selectSwarm = (s: PlaygroundState) => s.swarmPoints;
 const selectLambdas = (s: PlaygroundState) => s.lambdaPoints;
+const selectScoreScale = (s: PlaygroundState) => swarmScoreScaleOf(s.config.settings);
+const SCALE_COLOR = '#94a3b8';
 const byTotal = (p: SwarmPoint) => p.total;
 const byLambda1 = (p: LambdaPoint) => p.lambda1;
 const bySteps = (p: SwarmPoint) => p.criticalSteps;
@@ -48,9 +52,14 @@ const PARALLELISM_LEGEND: LegendItem[] = [
 
 export const RewardComponentsChart = memo(function RewardComponentsChart() {
   const data = forDisplay(useChartValue(selectSwarm), byTotal);
+  // On the story's task, the task score read against working alone and the scripted packer (their held-out scores).
+  const scale = usePlayground(selectScoreScale);
+  const legend: LegendItem[] = scale
+    ? [...REWARD_LEGEND, { name: `working alone ${scale.alone.toFixed(3)}`, color: SCALE_COLOR, dashed: true }, { name: `scripted packer ${scale.packer.toFixed(3)}`, color: SCALE_COLOR, dashed: true }]
+    : REWARD_LEGEND;
   return (
     <ChartFrame title="Orchestrator reward" caption="task score plus the two shaping bonuses; faint: each episode, bold: the mean of its update" testId="reward-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
-      <ChartLegend items={REWARD_LEGEND} />
+      <ChartLegend items={legend} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN} title="Orchestrator reward and its parts, by episode">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
@@ -60,6 +69,7 @@ export const RewardComponentsChart = memo(function RewardComponentsChart() {
           {trend('rPerf', 'task score', SERIES_COLORS[0])}
           {trend('shapedParallel', 'parallel bonus', SERIES_COLORS[2])}
           {trend('shapedFinish', 'finish bonus', SERIES_COLORS[3])}
+          {scale && [scale.alone, scale.packer].map((y) => <ReferenceLine key={y} y={y} stroke={SCALE_COLOR} strokeDasharray="2 4" ifOverflow="extendDomain" />)}
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>

@@ -37,8 +37,8 @@ export const CHART_EXPLANATIONS: Record<string, ChartExplanation> = {
     bad: 'One colour all over, or a middling colour that stays so after many updates: the policy ignores the state and acts at random. Pushing the way the pole falls makes it fall faster, so regions the wrong way round cannot balance it.',
   },
   'reward-chart': {
-    what: 'The orchestrator’s reward and its parts: the task score, the bonus for starting subagents (λ1 times the parallel reward) and the bonus for subagents that finish (λ2 times the finish reward). Faint: each episode; bold: the mean of its update.',
-    good: 'The bonuses shrink as λ1 and λ2 anneal, and the task score rises to take over.',
+    what: 'The orchestrator’s reward and its parts: the task score, the bonus for starting subagents (λ1 times the parallel reward) and the bonus for subagents that finish (λ2 times the finish reward). Faint: each episode; bold: the mean of its update. On the presets’ task, dashed lines mark what working alone and the scripted packer score on held-out tasks.',
+    good: 'The bonuses shrink as λ1 and λ2 anneal, and the task score rises above working alone’s line to take over.',
     bad: 'A task score that stays flat while a bonus stays high: the orchestrator is collecting the bonus instead of solving the task.',
   },
   'lambda-chart': {
