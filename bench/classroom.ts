@@ -103,6 +103,23 @@ function rateBetween(samples: TeacherSample[], from: number, to: number): number
   return ((b.taken - a.taken) * 1000) / (b.at - a.at);
 }
 
+/**
+ * The longest stretch within [from, to] over which the learner's count did not move, in seconds: the
+ * pause after a close, beside the steady window's own (the panel's counter moves once a second).
+ */
+function longestStall(samples: TeacherSample[], from: number, to: number): number {
+  const inside = samples.filter((s) => s.at >= from && s.at <= to);
+  if (inside.length < 2) return NaN;
+  let movedAt = from;
+  let longest = 0;
+  for (let k = 1; k < inside.length; k++) {
+    if (inside[k].taken === inside[k - 1].taken) continue;
+    longest = Math.max(longest, inside[k].at - movedAt);
+    movedAt = inside[k].at;
+  }
+  return Math.max(longest, inside[inside.length - 1].at - movedAt) / 1000;
+}
+
 /** The teacher's long tasks that started in [from, to] (Date.now() times). */
 async function longTasks(page: Page, from: number, to: number): Promise<number[]> {
   const all = (await page.evaluate('window.__longTasks')) as [number, number][];
@@ -382,6 +399,7 @@ export const classroomBenchmark: Benchmark = {
         actorsRunning: teacherActorsRunning,
         studentTabsSendingSegments: studentsRunning,
         segmentsPerSecond: rate,
+        longestStallSteadySeconds: longestStall(samples, steadyFrom, steadyTo),
         envStepsPerSecond: rate * config.settings.envsPerActor * config.settings['sampling.segmentLength'],
         teacherLongestTaskTrainingMs: Math.max(0, ...steadyTasks),
         teacherLongTasksTraining: steadyTasks.length,
@@ -447,6 +465,7 @@ export const classroomBenchmark: Benchmark = {
         lostSegmentsReported: final.lost - lost0,
         secondsUntilRateRecovered: (recoveredAt - closeAt) / 1000,
         lowestRateAfterClose: dip,
+        longestStallAfterCloseSeconds: longestStall(samples, closeAt, end),
         segmentsPerSecondAfter: rateBetween(samples, end - 15_000, end),
         teacherLongestTaskAfterCloseMs: Math.max(0, ...closeTasks),
         problemsOnRemainingTabs: remainingProblems,
@@ -473,7 +492,7 @@ export const classroomBenchmark: Benchmark = {
       [`${g.tabsClosed} tabs closed at once`, `${g.actorsOnClosedTabs} of them ran actors; ${g.remainingTabsStillOn} of ${g.remainingTabs} others still contributing; of the ${g.remainingTabsHostingAtClose} that ran actors at the close, ${g.remainingTabsHostingAtCloseStillSending} sent segments after it; ${g.tabsGivenReplacements} tabs got the replacements, ${g.tabsGivenReplacementsSending} of them sent segments within ${after} s`],
       ['closed tabs reported', `all ${g.tabsClosed} marked gone after ${Number.isFinite(g.secondsUntilClosedTabsGone) ? `${g.secondsUntilClosedTabsGone.toFixed(1)} s` : 'never'}; ${g.respawnsReported} actor restarts and ${g.lostSegmentsReported} lost batches in the Actors panel`],
       ['actors replaced', `${g.actorsRunningAtEnd} of ${actors} running on open tabs at the end; all placed again ${Number.isFinite(g.secondsUntilActorsReplaced) ? `${g.secondsUntilActorsReplaced.toFixed(1)} s` : 'never'} after the close`],
-      ["learner's rate after the close", `lowest ${g.lowestRateAfterClose.toFixed(1)}/s (${RECOVERY_WINDOW_MS / 1000} s windows), back to 90 % of ${g.segmentsPerSecond.toFixed(1)}/s ${Number.isFinite(g.secondsUntilRateRecovered) ? `${g.secondsUntilRateRecovered.toFixed(1)} s after the close` : `not within ${after} s`}; last 15 s: ${g.segmentsPerSecondAfter.toFixed(1)}/s`],
+      ["learner's rate after the close", `lowest ${g.lowestRateAfterClose.toFixed(1)}/s (${RECOVERY_WINDOW_MS / 1000} s windows), back to 90 % of ${g.segmentsPerSecond.toFixed(1)}/s ${Number.isFinite(g.secondsUntilRateRecovered) ? `${g.secondsUntilRateRecovered.toFixed(1)} s after the close` : `not within ${after} s`}; last 15 s: ${g.segmentsPerSecondAfter.toFixed(1)}/s; longest stretch without a segment learned ${g.longestStallAfterCloseSeconds.toFixed(1)} s after the close, ${g.longestStallSteadySeconds.toFixed(1)} s in the steady window`],
       ['page errors', `teacher ${(figures.problemsOnTeacher as string[]).length}, remaining students ${(figures.problemsOnRemainingTabs as string[]).length}, failed joins ${(figures.joinProblems as string[]).length}`],
       ['load average (1/5/15 min)', `before ${la(figures.loadAverageBefore)}, training ${la(figures.loadAverageTraining)}, after ${la(figures.loadAverageAfter)}`],
     ];

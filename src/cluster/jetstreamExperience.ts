@@ -8,6 +8,7 @@ import { loadCheckpoint, openExperience, SegmentConsumer, WeightsStore, type Con
 import type { NatsActorSpawner } from './natsSpawner';
 import { MAX_PACK } from './protocol';
 import type { StreamedExperience, StreamedExperienceOptions } from '../engine/streamedExperience';
+import { SegmentRoom } from '../engine/streamRoom';
 
 /** A run id from the config (FNV-1a of its JSON): the same command after a restart resumes the same run. */
 export function runIdFor(config: unknown): string {
@@ -102,20 +103,7 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
     const v = arg?.type === 'RAW' && typeof arg.value === 'number' ? arg.value : version;
     return { s: exp.names.subject, b: exp.names.bucket, w: v, ...(pack > 1 ? { k: pack } : {}) };
   };
-  // Segments asked for and not taken yet. A request starts while this is below the capacity, so
-  // with packing it reaches at most capacity + pack − 1; while fewer than a learner's batch
-  // (≤ capacity) are outstanding a request can start, so this never deadlocks.
-  let outstanding = 0;
-  const waiters: Array<{ n: number; go: () => void }> = [];
-  const free = (k: number): void => {
-    outstanding = Math.max(0, outstanding - k);
-    while (waiters.length && outstanding < o.capacity) {
-      const w = waiters.shift();
-      if (!w) break;
-      outstanding += w.n;
-      w.go();
-    }
-  };
+  const room = new SegmentRoom(o.capacity, pack);
   let taken: TakenSegment[] = [];
   let lastCheckpoint = Date.now();
   let closed = false;
@@ -133,14 +121,8 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
       await explained(weights.publish(v, w));
       version = v;
     },
-    reserve(n = 1) {
-      if (waiters.length === 0 && outstanding < o.capacity) {
-        outstanding += n;
-        return Promise.resolve();
-      }
-      return new Promise<void>((go) => waiters.push({ n, go }));
-    },
-    release: (n = 1) => free(n),
+    reserve: (n = 1) => room.reserve(n),
+    release: (n = 1) => room.release(n),
     async take(n) {
       const out: TakenSegment[] = [];
       while (out.length < n && !closed) {
@@ -153,7 +135,7 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
           watch.stop();
         }
       }
-      free(out.length);
+      room.taken(out.length);
       taken.push(...out);
       return out.map((t) => t.seg as Segment);
     },
@@ -164,7 +146,7 @@ export async function jetstreamExperience(spawner: NatsActorSpawner, o: Streamed
       closed = true;
       consumer.close();
       // Let producers waiting for room go (they see the loop stopping).
-      for (const w of waiters.splice(0)) w.go();
+      room.openAll();
     },
     async close(state) {
       spawner.router = undefined;

@@ -87,21 +87,40 @@ export interface StreamProducerOptions {
   request: (i: number) => Promise<unknown>;
   /** Requests in flight for this actor (default {@link STREAM_REQUESTS_PER_ACTOR}). */
   inFlight?: number;
+  /**
+   * While actor `i` is being built (a replacement after its death), a promise that settles once it
+   * is done; null when it takes calls now (ActorPool.building). A request loop holds no room while
+   * it waits for it, so the other actors go on filling the stream.
+   */
+  building?: (i: number) => Promise<void> | null;
 }
 
 /**
  * Keep actor `i` producing into the stream until the run stops: `inFlight` request loops, each
  * reserving room for the request's segments first (backpressure). A failed request frees its
  * room, is counted as that many lost segments (a packed one: all K) and backed off, as in
- * {@link produceInto}.
+ * {@link produceInto}. While the actor is being replaced a loop waits without room: the room is
+ * shared by every actor (it may hold a single request), and a replacement can take far longer
+ * than the death took to notice (a loaded browser tab starting an actor: half a minute).
  */
 export async function produceIntoStream(i: number, o: StreamProducerOptions): Promise<void> {
   const requestLoop = async (): Promise<void> => {
     while (!o.stopping()) {
       const k = o.stream.pack ?? 1;
+      const before = o.building?.(i);
+      if (before) {
+        await before.catch(() => undefined);
+        continue;
+      }
       try {
         await o.stream.reserve(k);
         if (o.stopping()) return;
+        const meanwhile = o.building?.(i);
+        if (meanwhile) {
+          // It died while this loop waited for room: the room goes to an actor that can use it.
+          o.stream.release(k);
+          continue;
+        }
         await o.request(i);
       } catch {
         o.stream.release(k);

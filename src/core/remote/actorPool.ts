@@ -228,6 +228,16 @@ export class ActorPool<T> {
   }
 
   /**
+   * While slot `index`'s actor is being built (its first one that did not start, or a replacement
+   * after a death), a promise that settles once it is done (up, or gone for good); null when the
+   * slot takes calls now. A call made meanwhile would wait for it (see call).
+   */
+  building(index: number): Promise<void> | null {
+    const slot = this.slot(index);
+    return slot.state === 'starting' ? slot.ready : null;
+  }
+
+  /**
    * Calls `method` on actor `index`. Waits for a replacement that is being built. Rejects with
    * ActorDiedError if the actor dies during the call (the pool then replaces it), with
    * RemoteActorError if the method throws, with ActorCallTimeoutError past `callTimeoutMs`.

@@ -77,7 +77,7 @@ export async function asyncLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const produce = async (i: number): Promise<void> => {
     if (stream) {
       // The host fetches the weights of this version and puts the segment into the stream.
-      return produceIntoStream(i, { stream, progress, stopping: () => stopping, request: () => pool.call(i, 'sampleSegment', null, published.version, T, 0) });
+      return produceIntoStream(i, { stream, progress, stopping: () => stopping, building: () => pool.building(i), request: () => pool.call(i, 'sampleSegment', null, published.version, T, 0) });
     }
     await produceInto(i, {
       queue,
