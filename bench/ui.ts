@@ -321,7 +321,7 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
         const runSeconds = saved?.runSeconds ?? null;
         const ownSeconds = runSeconds === null ? "the run's own seconds unknown" : `${runSeconds.toFixed(0)} s in the run`;
         process.stderr.write(`${preset} seed ${seed}: ${progress} updates, ${ownSeconds} (${fromLoad.toFixed(0)} s from page load); ${swarmStoryWords(judged)}; status "${status}"; load ${load}\n`);
-        rows.push([seed, progress.toLocaleString('en-US'), judged === null ? '–' : shownWords(judged), judged?.bestRPerf?.toFixed(3) ?? '–', judged?.last ? lastWords(judged.last) : '–', runSeconds === null ? '–' : runSeconds.toFixed(0), fromLoad.toFixed(0), backendShown, load]);
+        rows.push([seed, progress.toLocaleString('en-US'), judged === null ? '–' : shownWords(judged), judged?.bestRPerf?.toFixed(3) ?? '–', judged?.start ? updateWords(judged.start) : '–', judged?.last ? updateWords(judged.last) : '–', runSeconds === null ? '–' : runSeconds.toFixed(0), fromLoad.toFixed(0), backendShown, load]);
         figures.push({ seed, swarmStory: judged, runSeconds, status, secondsFromLoad: fromLoad, updatesAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(saved ? { swarmCurve: saved.curve } : {}) });
         continue;
       }
@@ -330,7 +330,7 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
       figures.push({ seed, target, reached: hit, status, secondsFromLoad: fromLoad, envStepsAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
     }
     const header = swarm
-      ? ['seed', 'updates', `story (${SWARM_STORY_WORDS})`, 'best r_perf (median of an update)', 'last update', 'run seconds', 'seconds from page load', 'backend', 'load average']
+      ? ['seed', 'updates', `story (${SWARM_STORY_WORDS})`, 'best r_perf (median of an update)', 'first update', 'last update', 'run seconds', 'seconds from page load', 'backend', 'load average']
       : ['seed', `env steps to ${preset}'s target (mean of last 20)`, 'run seconds', 'seconds from page load', 'backend', 'load average'];
     return { table: markdownTable(header, rows), figures: { preset, runs: figures } };
   } finally {
@@ -397,15 +397,17 @@ export function showsSwarmStory(p: Pick<SwarmPoint, 'rPerf' | 'criticalOverSeria
 
 /**
  * A swarm run's curve judged: the first update that showed the story (null: none did), the seconds into the run when it
- * ended (null: none did, or the file has no time), the best median r_perf of an update (null: no updates), and the last
- * update: its median r_perf, critical ÷ serial, the most subagents at once (0: every episode worked alone), and finish rate.
+ * ended (null: none did, or the file has no time), the best median r_perf of an update (null: no updates), and the first
+ * and last updates (what the untrained policy did, and where learning ended): median r_perf, critical ÷ serial, the most
+ * subagents at once (0: every episode worked alone), and finish rate.
  */
-export function swarmStory(curve: readonly SwarmPoint[]): { firstUpdate: number | null; firstSeconds: number | null; bestRPerf: number | null; last: SwarmPoint | null } {
+export function swarmStory(curve: readonly SwarmPoint[]): { firstUpdate: number | null; firstSeconds: number | null; bestRPerf: number | null; start: SwarmPoint | null; last: SwarmPoint | null } {
   const first = curve.find(showsSwarmStory);
   return {
     firstUpdate: first?.update ?? null,
     firstSeconds: first?.seconds ?? null,
     bestRPerf: curve.length ? Math.max(...curve.map((p) => p.rPerf)) : null,
+    start: curve[0] ?? null,
     last: curve.at(-1) ?? null,
   };
 }
@@ -414,7 +416,8 @@ export function swarmStory(curve: readonly SwarmPoint[]): { firstUpdate: number 
 export function swarmStoryWords(judged: ReturnType<typeof swarmStory> | null): string {
   if (judged === null) return `story (${SWARM_STORY_WORDS}) unknown: the saved run could not be read`;
   const best = judged.bestRPerf === null ? 'no updates in the saved run' : `best r_perf ${judged.bestRPerf.toFixed(3)}`;
-  return `story (${SWARM_STORY_WORDS}) ${shownWords(judged)}, ${best}${judged.last ? `; last update: ${lastWords(judged.last)}` : ''}`;
+  const ends = judged.start && judged.last ? `; first update: ${updateWords(judged.start)}; last update: ${updateWords(judged.last)}` : '';
+  return `story (${SWARM_STORY_WORDS}) ${shownWords(judged)}, ${best}${ends}`;
 }
 
 /** "not shown", "shown at update 31", or "shown at update 31 (40 s into the run)". */
@@ -423,8 +426,8 @@ function shownWords(judged: ReturnType<typeof swarmStory>): string {
   return `shown at update ${judged.firstUpdate}${judged.firstSeconds === null ? '' : ` (${judged.firstSeconds.toFixed(0)} s into the run)`}`;
 }
 
-/** The last update in words: "r_perf 0.640, critical 0.15 × serial, up to 9 subagents at once, finish 0.55" (or "working alone"). */
-function lastWords(p: SwarmPoint): string {
+/** An update in words: "r_perf 0.640, critical 0.15 × serial, up to 9 subagents at once, finish 0.55" (or "working alone"). */
+function updateWords(p: SwarmPoint): string {
   const team = p.maxParallelism === 0 ? 'working alone (no subagent in any episode)' : `up to ${p.maxParallelism} subagents at once`;
   return `r_perf ${p.rPerf.toFixed(3)}, critical ${p.criticalOverSerial.toFixed(2)} × serial, ${team}, finish ${p.finishRate.toFixed(2)}`;
 }

@@ -49,15 +49,16 @@ describe('ui --mode time-to-target: a swarm run file as a curve', () => {
     const curve = [point(1, 0.97, 0.2, false), point(2, WORKING_ALONE_R_PERF, 0.2), point(3, above, 0.34), point(4, above, 1 / 3), point(5, above, 0.2, true, 0)];
     expect(curve.map(showsSwarmStory)).toEqual([false, false, false, true, true]);
     const judged = swarmStory(curve);
-    expect(judged).toEqual({ firstUpdate: 4, firstSeconds: 40.4, bestRPerf: 0.97, last: curve[4] });
+    expect(judged).toEqual({ firstUpdate: 4, firstSeconds: 40.4, bestRPerf: 0.97, start: curve[0], last: curve[4] });
     const words = swarmStoryWords(judged);
     expect(words).toContain('shown at update 4 (40 s into the run), best r_perf 0.970');
+    expect(words).toContain('first update: r_perf 0.970, critical 0.20 × serial, up to 10 subagents at once');
     expect(words).toContain(`last update: r_perf ${above.toFixed(3)}, critical 0.20 × serial, working alone (no subagent in any episode)`);
     expect(swarmStoryWords(swarmStory(curve.map((p) => ({ ...p, seconds: null }))))).toContain('shown at update 4, best r_perf 0.970');
     expect(swarmStory(curve.slice(0, 3)).firstUpdate).toBeNull();
-    expect(swarmStoryWords(swarmStory(curve.slice(0, 3)))).toContain('not shown, best r_perf 0.970; last update: r_perf');
+    expect(swarmStoryWords(swarmStory(curve.slice(0, 3)))).toContain('not shown, best r_perf 0.970; first update: r_perf 0.970');
     expect(swarmStoryWords(swarmStory(curve.slice(0, 3)))).toContain('up to 10 subagents at once');
-    expect(swarmStory([])).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: null, last: null });
+    expect(swarmStory([])).toEqual({ firstUpdate: null, firstSeconds: null, bestRPerf: null, start: null, last: null });
     expect(swarmStoryWords(null)).toContain('unknown');
   });
 
