@@ -10,7 +10,8 @@
  *   4. the update record carries the team return of each episode (Σ over agents), each agent's
  *      mean return and the scenario's metrics (collisions, occupied landmarks, catches) beside
  *      the algorithm's own (losses, per-agent Q, QMIX's mixing weights).
- * The budget is the run's `run.envSteps` environment steps (one step moves every agent), the
+ * Live changes of the update rule's settings (MADDPG's learning rates) apply before an update, as
+ * in the other loops. The budget is the run's `run.envSteps` environment steps (one step moves every agent), the
  * number the progress bar and `train --steps` use (config/budget.ts).
  */
 import type { MarlTaskSpec } from '../../algorithms/marl';
@@ -90,6 +91,7 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(algorithm.model);
+  progress.applyChangesTo(algorithm);
   const probe = probeState(task, s.seed);
   progress.inspectValuesWith(async () => {
     const team = await teamValues(algorithm, probe);
