@@ -1,7 +1,8 @@
 /**
- * The on-policy loops take a PPO update one minibatch at a time (UpdateSlicer.runSteps): the event
- * loop may turn before every Adam step without changing a number, and a stop that comes in the
- * middle of an update ends the run there, its last checkpoint that of the update before.
+ * The on-policy loops take a PPO update one minibatch at a time, and the DQN loop its update one
+ * gradient step at a time (UpdateSlicer.runSteps): the event loop may turn before every Adam step
+ * without changing a number, and a stop that comes in the middle of an update ends the run there,
+ * its last checkpoint that of the update before.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { nodePlatform } from '../../../src/cli/nodePlatform';
@@ -26,7 +27,7 @@ function numbers(updates: UpdateRecord[]) {
 }
 
 /**
- * Watches the PPO updates' Adam steps (one per minibatch): how many there were, and how many came
+ * Watches the updates' Adam steps (one per PPO minibatch, one per DQN gradient step): how many there were, and how many came
  * without a turn of the event loop since the one before. `onStep` runs inside each step.
  */
 function watchAdamSteps(onStep: (step: number) => void = () => {}) {
@@ -61,9 +62,15 @@ const CASES = [
     overrides: { seed: 2, actors: 2, envsPerActor: 2, 'sampling.segmentLength': 32, 'model.hidden': 16, 'ppo.updateEpochs': 3, 'ppo.numMinibatches': 4, 'run.envSteps': 256 },
     minibatchesPerUpdate: 12,
   },
+  {
+    preset: 'dqn-cartpole',
+    // Two updates of 2 × 2 × 32 steps, learning from the first: 128 / 16 = 8 gradient steps each.
+    overrides: { seed: 2, actors: 2, envsPerActor: 2, 'sampling.segmentLength': 32, 'model.hidden': 16, 'dqn.batchSize': 16, 'dqn.learningStarts': 128, 'dqn.trainFrequency': 16, 'run.envSteps': 256 },
+    minibatchesPerUpdate: 8,
+  },
 ];
 
-describe('on-policy loops: a PPO update in minibatch steps', () => {
+describe('an update in steps (PPO’s minibatches, DQN’s gradient steps)', () => {
   for (const { preset, overrides, minibatchesPerUpdate } of CASES) {
     it(`${preset}: a turn of the event loop before every minibatch gives the same numbers`, async () => {
       const plain = run(preset, overrides);
