@@ -1,6 +1,6 @@
 /**
- * The on-policy loops take a PPO update one minibatch at a time, and the DQN loop its update one
- * gradient step at a time (UpdateSlicer.runSteps): the event loop may turn before every Adam step
+ * The on-policy loops take a PPO update one minibatch at a time, and the DQN and multi-agent loops
+ * their updates one gradient step at a time (UpdateSlicer): the event loop may turn before every Adam step
  * without changing a number, and a stop that comes in the middle of an update ends the run there,
  * its last checkpoint that of the update before.
  */
@@ -27,7 +27,7 @@ function numbers(updates: UpdateRecord[]) {
 }
 
 /**
- * Watches the updates' Adam steps (one per PPO minibatch, one per DQN gradient step): how many there were, and how many came
+ * Watches the updates' Adam steps (one per PPO minibatch, one per DQN or QMIX gradient step): how many there were, and how many came
  * without a turn of the event loop since the one before. `onStep` runs inside each step.
  */
 function watchAdamSteps(onStep: (step: number) => void = () => {}) {
@@ -68,9 +68,15 @@ const CASES = [
     overrides: { seed: 2, actors: 2, envsPerActor: 2, 'sampling.segmentLength': 32, 'model.hidden': 16, 'dqn.batchSize': 16, 'dqn.learningStarts': 128, 'dqn.trainFrequency': 16, 'run.envSteps': 256 },
     minibatchesPerUpdate: 8,
   },
+  {
+    preset: 'qmix-spread',
+    // Two updates of 2 actors × 2 simple_spread episodes: a gradient step per episode from the first, on 4 whole episodes.
+    overrides: { seed: 2, actors: 2, envsPerActor: 2, 'qmix.batchSize': 4, 'qmix.hidden': 16, 'qmix.trainEvery': 1, 'run.envSteps': 200 },
+    minibatchesPerUpdate: 4,
+  },
 ];
 
-describe('an update in steps (PPO’s minibatches, DQN’s gradient steps)', () => {
+describe('an update in steps (PPO’s minibatches, DQN’s and QMIX’s gradient steps)', () => {
   for (const { preset, overrides, minibatchesPerUpdate } of CASES) {
     it(`${preset}: a turn of the event loop before every minibatch gives the same numbers`, async () => {
       const plain = run(preset, overrides);
