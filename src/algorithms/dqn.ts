@@ -22,7 +22,7 @@
  * returns the ε-greedy action probabilities ε/A + (1 − ε)·[a = argmax Q].
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
+import { Algorithm, runToEnd, type UpdateSteps } from '../core/algorithm';
 import { QMlp } from '../core/mlp';
 import type { Model, ModelOutput } from '../core/model';
 import { FusedAdam } from '../core/fusedAdam';
@@ -194,12 +194,18 @@ export class Dqn extends Algorithm<DqnBatch | DqnSteps, QModel> {
 
   /** One gradient step on a batch, or one per batch of `{ steps }` (metrics: the means over the steps). */
   learn(batch: DqnBatch | DqnSteps): Record<string, number> {
+    return runToEnd(this.learnSteps(batch));
+  }
+
+  /** The update, one gradient step a step: it yields before each (see UpdateSteps). */
+  override *learnSteps(batch: DqnBatch | DqnSteps): UpdateSteps {
     const steps = 'steps' in batch ? batch.steps : [batch];
     if (steps.length === 0) throw new Error('Dqn.learn: no batches to learn from');
     steps.forEach((b) => this.checkBatch(b));
     const kept: tf.Scalar[] = [];
     try {
       for (const b of steps) {
+        yield;
         const m = this.gradientStep(b);
         kept.push(...STEP_METRICS.map((k) => m[k]));
       }

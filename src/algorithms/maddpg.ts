@@ -32,6 +32,8 @@ import { Rng } from '../core/rng';
 import { readScalars } from '../core/tensorUtils';
 import { FusedAdam } from '../core/fusedAdam';
 import { applyStack } from '../core/qmixMixer';
+import { setLiveNumber } from './liveChange';
+import { setOptimizerLr } from './offPolicy';
 import { checkEpisodeBatch, gumbelNoise, type EpisodeSource, type MarlActingSpec, type MarlAlgorithm, type MarlAlgorithmModule, type MarlEpisodeBatch, type MarlTaskSpec } from './marl';
 
 export interface MaddpgParams {
@@ -340,6 +342,14 @@ export class Maddpg extends Algorithm<MaddpgBatch, MaddpgActors> implements Marl
     });
     this.syncTarget(this.params.tau);
     return readScalars(scalars);
+  }
+
+  /** A live change between updates (src/engine/liveChanges.ts): actorLr or criticLr, for every side's optimizers. False for a name this rule does not change live. */
+  applyChange(name: string, value: number | string | boolean): boolean {
+    if (!setLiveNumber(this.params, ['actorLr', 'criticLr'], name, value)) return false;
+    const lr = name === 'actorLr' ? this.params.actorLr : this.params.criticLr;
+    for (const side of this.sides) setOptimizerLr(name === 'actorLr' ? side.actorOptimizer : side.criticOptimizer, lr);
+    return true;
   }
 
   override setLearningRate(lr: number): void {

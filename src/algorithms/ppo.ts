@@ -24,7 +24,8 @@
  *    targetKl (optional): stop after the epoch whose last minibatch had approxKl > targetKl.
  *
  * learn() returns the MEAN of each metric over all minibatches it ran, with one readback
- * (plus one per epoch when targetKl is set).
+ * (plus one per epoch when targetKl is set). learnSteps() is the same update one minibatch at a
+ * time, so that the loop can let the event loop turn between them (Stop ends a long update).
  *
  * Cost per minibatch (the learner's hot loop): the rows are gathered on the CPU and uploaded as
  * the minibatch's own tensors (no gather kernels: on wasm each one read its indices back), the
@@ -32,7 +33,7 @@
  * parameter vector (FusedAdam). Each is exactly the arithmetic it replaces, bit for bit.
  */
 import * as tf from '@tensorflow/tfjs';
-import { PolicyAlgorithm } from '../core/algorithm';
+import { PolicyAlgorithm, runToEnd, type UpdateSteps } from '../core/algorithm';
 import { Rng } from '../core/rng';
 import { FusedAdam } from '../core/fusedAdam';
 import { ScalarCache } from '../core/tensorUtils';
@@ -262,6 +263,11 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
   }
 
   learn(batch: PpoBatch): Record<string, number> {
+    return runToEnd(this.learnSteps(batch));
+  }
+
+  /** The update, one minibatch a step: it yields before each Adam step (see UpdateSteps). */
+  override *learnSteps(batch: PpoBatch): UpdateSteps {
     const B = batch.batchSize;
     const obsDim = checkObsActions(batch.obs, batch.actions, B, 'Ppo.learn');
     if (!batch.logProbs || batch.logProbs.length !== B) throw new Error(`Ppo.learn: the batch needs logProbs [${B}] (log π_old(a|s) when acting)`);
@@ -280,6 +286,7 @@ export class Ppo extends PolicyAlgorithm<PpoBatch, ActorCriticModel> {
       for (let epoch = 0; epoch < this.config.updateEpochs; epoch++) {
         this.rng.shuffle(order);
         for (let k = 0; k < M; k++) {
+          yield;
           perMinibatch.push(this.step(rows, vars, order.slice(Math.floor((k * B) / M), Math.floor(((k + 1) * B) / M))));
         }
         epochs++;

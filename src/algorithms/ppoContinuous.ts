@@ -13,9 +13,10 @@
  *     L = −mean[min(r·Â, clip(r, 1 − ε, 1 + ε)·Â)] + c_v · ½·mean[(V(s) − R)²] − c_e · mean[H]
  * one Adam step (ε 1e-5) with the gradient clipped to global norm `maxGradNorm` (FusedAdam, with the
  * clipping factor min(1, maxGradNorm / (‖∇L‖₂ + 1e-6)) applied inside the step, as ppo.ts).
+ * learnSteps() is the same update one minibatch at a time (the loop lets the event loop turn between them).
  */
 import * as tf from '@tensorflow/tfjs';
-import { Algorithm } from '../core/algorithm';
+import { Algorithm, runToEnd, type UpdateSteps } from '../core/algorithm';
 import { diagGaussianLogProb, GaussianActorCritic, type ActorSpec } from '../core/continuousMlp';
 import { Rng } from '../core/rng';
 import { FusedAdam } from '../core/fusedAdam';
@@ -96,6 +97,11 @@ export class GaussianPpo extends Algorithm<GaussianPpoBatch, GaussianActorCritic
   }
 
   learn(batch: GaussianPpoBatch): Record<string, number> {
+    return runToEnd(this.learnSteps(batch));
+  }
+
+  /** The update, one minibatch a step: it yields before each Adam step (see UpdateSteps). */
+  override *learnSteps(batch: GaussianPpoBatch): UpdateSteps {
     const { obsDim, actionDim } = this.model.spec;
     const B = batch.batchSize;
     if (batch.obs.length !== B * obsDim || batch.actions.length !== B * actionDim || batch.logProbs.length !== B || batch.advantages.length !== B || batch.returns.length !== B) {
@@ -106,58 +112,63 @@ export class GaussianPpo extends Algorithm<GaussianPpoBatch, GaussianActorCritic
     const sums = { pgLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, gradNorm: 0 };
     let n = 0;
     const kept: tf.Tensor[] = [];
-    for (let e = 0; e < this.config.updateEpochs; e++) {
-      this.rng.shuffle(order);
-      for (let start = 0; start + mb <= B; start += mb) {
-        const idx = order.slice(start, start + mb);
-        const pick = (src: Float32Array, w: number) => {
-          const out = new Float32Array(mb * w);
-          idx.forEach((i, r) => out.set(src.subarray(i * w, (i + 1) * w), r * w));
-          return out;
-        };
-        const adv = pick(batch.advantages, 1);
-        let m = 0;
-        for (const a of adv) m += a;
-        m /= mb;
-        let s2 = 0;
-        for (const a of adv) s2 += (a - m) * (a - m);
-        const sd = Math.sqrt(s2 / Math.max(mb - 1, 1)) + 1e-8;
-        for (let i = 0; i < mb; i++) adv[i] = (adv[i] - m) / sd;
-        const stats = tf.tidy(() => {
-          const obs = tf.tensor2d(pick(batch.obs, obsDim), [mb, obsDim]);
-          const actions = tf.tensor2d(pick(batch.actions, actionDim), [mb, actionDim]);
-          const old = tf.tensor1d(pick(batch.logProbs, 1));
-          const advT = tf.tensor1d(adv);
-          const ret = tf.tensor1d(pick(batch.returns, 1));
-          const side: { pg?: tf.Scalar; v?: tf.Scalar; ent?: tf.Scalar; kl?: tf.Scalar } = {};
-          const { grads } = tf.variableGrads(() => {
-            const l = this.loss(obs, actions, old, advT, ret);
-            side.pg = tf.keep(l.pg);
-            side.v = tf.keep(l.v);
-            side.ent = tf.keep(l.ent);
-            side.kl = tf.keep(l.kl);
-            return l.total;
-          }, this.model.variables());
-          const norm = this.optimizer.clipAndApply(grads, this.config.maxGradNorm);
-          const out = tf.stack([side.pg!, side.v!, side.ent!, side.kl!, norm]);
-          tf.dispose([side.pg!, side.v!, side.ent!, side.kl!]);
-          return out;
-        });
-        kept.push(stats);
-        n += 1;
+    try {
+      for (let e = 0; e < this.config.updateEpochs; e++) {
+        this.rng.shuffle(order);
+        for (let start = 0; start + mb <= B; start += mb) {
+          yield;
+          const idx = order.slice(start, start + mb);
+          const pick = (src: Float32Array, w: number) => {
+            const out = new Float32Array(mb * w);
+            idx.forEach((i, r) => out.set(src.subarray(i * w, (i + 1) * w), r * w));
+            return out;
+          };
+          const adv = pick(batch.advantages, 1);
+          let m = 0;
+          for (const a of adv) m += a;
+          m /= mb;
+          let s2 = 0;
+          for (const a of adv) s2 += (a - m) * (a - m);
+          const sd = Math.sqrt(s2 / Math.max(mb - 1, 1)) + 1e-8;
+          for (let i = 0; i < mb; i++) adv[i] = (adv[i] - m) / sd;
+          const stats = tf.tidy(() => {
+            const obs = tf.tensor2d(pick(batch.obs, obsDim), [mb, obsDim]);
+            const actions = tf.tensor2d(pick(batch.actions, actionDim), [mb, actionDim]);
+            const old = tf.tensor1d(pick(batch.logProbs, 1));
+            const advT = tf.tensor1d(adv);
+            const ret = tf.tensor1d(pick(batch.returns, 1));
+            const side: { pg?: tf.Scalar; v?: tf.Scalar; ent?: tf.Scalar; kl?: tf.Scalar } = {};
+            const { grads } = tf.variableGrads(() => {
+              const l = this.loss(obs, actions, old, advT, ret);
+              side.pg = tf.keep(l.pg);
+              side.v = tf.keep(l.v);
+              side.ent = tf.keep(l.ent);
+              side.kl = tf.keep(l.kl);
+              return l.total;
+            }, this.model.variables());
+            const norm = this.optimizer.clipAndApply(grads, this.config.maxGradNorm);
+            const out = tf.stack([side.pg!, side.v!, side.ent!, side.kl!, norm]);
+            tf.dispose([side.pg!, side.v!, side.ent!, side.kl!]);
+            return out;
+          });
+          kept.push(stats);
+          n += 1;
+        }
       }
+      // One readback for the whole update.
+      const all = tf.tidy(() => tf.sum(tf.stack(kept), 0));
+      const s = all.dataSync();
+      all.dispose();
+      sums.pgLoss = s[0] / n;
+      sums.valueLoss = s[1] / n;
+      sums.entropy = s[2] / n;
+      sums.approxKl = s[3] / n;
+      sums.gradNorm = s[4] / n;
+      const logStd = readScalars({ logStd: tf.tidy(() => tf.mean(this.model.logStd) as tf.Scalar) }).logStd;
+      return { ...sums, logStd };
+    } finally {
+      tf.dispose(kept);
     }
-    // One readback for the whole update.
-    const all = tf.tidy(() => tf.sum(tf.stack(kept), 0));
-    const s = all.dataSync();
-    tf.dispose([...kept, all]);
-    sums.pgLoss = s[0] / n;
-    sums.valueLoss = s[1] / n;
-    sums.entropy = s[2] / n;
-    sums.approxKl = s[3] / n;
-    sums.gradNorm = s[4] / n;
-    const logStd = readScalars({ logStd: tf.tidy(() => tf.mean(this.model.logStd) as tf.Scalar) }).logStd;
-    return { ...sums, logStd };
   }
 }
 

@@ -8,7 +8,7 @@
  * categorical draws are made in JS with the caller's Rng (never a tfjs random op).
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Algorithm } from './algorithm';
+import type { Algorithm, UpdateSteps } from './algorithm';
 import type { Model, ModelOutput } from './model';
 import type { Rng } from './rng';
 import { isNode } from './backend';
@@ -70,6 +70,11 @@ export class Agent<Batch = unknown, M extends Model<ModelOutput> = Model<ModelOu
 
   learn(batch: Batch): Record<string, number> {
     return this.alg.learn(batch);
+  }
+
+  /** `learn` as steps, for a loop that lets the event loop turn between them (see UpdateSteps). */
+  learnSteps(batch: Batch): UpdateSteps {
+    return this.alg.learnSteps(batch);
   }
 
   /** How far the run is, in [0, 1]: the algorithm applies its schedules (learning-rate annealing). */

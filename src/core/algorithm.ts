@@ -15,6 +15,22 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Model, ModelOutput } from './model';
 
+/**
+ * One update as a sequence of steps (a PPO update's minibatches): the generator yields before each
+ * step and returns the update's metrics. Whoever drives it may let the event loop turn at each
+ * yield, or close it there (`return({})`, which frees what the update held) and keep the weights
+ * it started from. The steps, and so the numbers, are the same however it is driven.
+ */
+export type UpdateSteps = Generator<void, Record<string, number>, void>;
+
+/** Run an update's steps to the end, at once. */
+export function runToEnd(steps: UpdateSteps): Record<string, number> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
 export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = Model<ModelOutput>> {
   protected optimizer: tf.Optimizer | null = null;
 
@@ -22,6 +38,12 @@ export abstract class Algorithm<Batch = unknown, M extends Model<ModelOutput> = 
 
   /** One update from a batch of experience; returns the metrics as plain numbers. */
   abstract learn(batch: Batch): Record<string, number>;
+
+  /** `learn` as steps (see UpdateSteps); an update rule made of many gradient steps yields between them. Default: one step. */
+  *learnSteps(batch: Batch): UpdateSteps {
+    yield;
+    return this.learn(batch);
+  }
 
   /** Greedy scores, [batch, numActions] (logits or Q-values); argmax gives the greedy action. Caller disposes. */
   abstract predict(obs: tf.Tensor2D): tf.Tensor;

@@ -66,6 +66,12 @@ export interface RolloutActorOptions {
   fastPathMaxBatch?: number;
 }
 
+/** A copy of the network to act with, and on wasm its typed-array twin. */
+interface ActingNet {
+  model: Model<ModelOutput>;
+  fast: FastMlp | null;
+}
+
 export class RolloutActor {
   /** Its remote-actor key (see src/core/remote/registry.ts); the worker hosts list the class in src/workers/actorClasses.ts. */
   static readonly actorKey: string = 'RolloutActor';
@@ -78,6 +84,10 @@ export class RolloutActor {
   private readonly training: ActorVector;
   private noise: NoiseTable | null = null;
   private greedyEnv: TimeLimitedEnv | null = null;
+  /** The live view's greedy episodes act with this copy (made on first use). */
+  private greedyNet: ActingNet | null = null;
+  /** Whether init() chose the typed-array forward pass (wasm), for the greedy copy too. */
+  private usesFastPath = false;
 
   constructor(private readonly options: RolloutActorOptions) {
     const { envId, numEnvs, seed, actorIndex } = options;
@@ -90,7 +100,8 @@ export class RolloutActor {
   async init(): Promise<string> {
     const choice = await chooseBackend({ preferred: this.options.backend, wasmPaths: this.options.wasmPaths });
     this.model = buildModel(this.options.model, this.options.seed);
-    if (choice.name === 'wasm' && (this.options.fastPathMaxBatch ?? FAST_PATH_MAX_BATCH) > 0) {
+    this.usesFastPath = choice.name === 'wasm' && (this.options.fastPathMaxBatch ?? FAST_PATH_MAX_BATCH) > 0;
+    if (this.usesFastPath) {
       this.fast = new FastMlp(this.options.model);
       this.fast.setWeights(this.model.getWeights());
     }
@@ -238,12 +249,19 @@ export class RolloutActor {
 
   /**
    * Play one episode greedily on a separate copy of the env (training streams untouched)
-   * and return its render states, for the playground's live environment view.
+   * and return its render states, for the playground's live environment view. Given weights, it
+   * acts with its own copy of the network: the training copy keeps the version the learner last
+   * sent, so the segments do not depend on when the page asked for an episode.
    */
   recordGreedyEpisode(weights: Float32Array[] | null, maxFrames = 500): GreedyEpisode {
-    if (weights) this.loadWeights(weights);
+    let net: ActingNet | undefined;
+    if (weights) {
+      net = this.greedyNet ??= { model: buildModel(this.options.model, this.options.seed), fast: this.usesFastPath ? new FastMlp(this.options.model) : null };
+      net.model.setWeights(weights); // checks the count and every length
+      net.fast?.setWeights(weights);
+    }
     if (!this.greedyEnv) this.greedyEnv = makeEnv(this.options.envId, { seed: deriveSeed(this.options.seed, this.options.actorIndex, 0xde70) });
-    return playGreedyEpisode(this.greedyEnv, this.options.envId, maxFrames, (obs) => argmax(this.scores(obs, 1, this.options.model.kind !== 'q')));
+    return playGreedyEpisode(this.greedyEnv, this.options.envId, maxFrames, (obs) => argmax(this.scores(obs, 1, this.options.model.kind !== 'q', net)));
   }
 
 
@@ -286,12 +304,13 @@ export class RolloutActor {
   }
 
   /**
-   * Policy probabilities (softmax of the logits) or Q-values, [batch, numActions]. On the fast
-   * path the result is a scratch view, valid until the next call.
+   * Policy probabilities (softmax of the logits) or Q-values, [batch, numActions], from `net` (the
+   * training copy when absent). On the fast path the result is a scratch view, valid until the next call.
    */
-  private scores(obs: Float32Array, batch: number, softmax = false): Float32Array {
-    if (this.fast && batch <= (this.options.fastPathMaxBatch ?? defaultFastPathMaxBatch(this.fast.usesSimd))) return softmax ? this.fast.probabilities(obs, batch) : this.fast.forward(obs, batch);
-    const model = this.requireModel();
+  private scores(obs: Float32Array, batch: number, softmax = false, net?: ActingNet): Float32Array {
+    const fast = net ? net.fast : this.fast;
+    if (fast && batch <= (this.options.fastPathMaxBatch ?? defaultFastPathMaxBatch(fast.usesSimd))) return softmax ? fast.probabilities(obs, batch) : fast.forward(obs, batch);
+    const model = net ? net.model : this.requireModel();
     const d = this.options.model.obsDim;
     return tf.tidy(() => {
       const x = tf.tensor2d(obs, [batch, d]);
@@ -305,6 +324,8 @@ export class RolloutActor {
   dispose(): void {
     this.model?.dispose();
     this.model = null;
+    this.greedyNet?.model.dispose();
+    this.greedyNet = null;
   }
 
   private requireModel(): Model<ModelOutput> {

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { ImpalaBatch } from '../algorithms/impala';
 import type { PpoBatch } from '../algorithms/ppo';
 import { Agent } from '../core/agent';
-import type { Algorithm } from '../core/algorithm';
+import { runToEnd, type Algorithm, type UpdateSteps } from '../core/algorithm';
 import type { ActorCriticMlp } from '../core/mlp';
 import type { Segment } from './segments';
 
@@ -39,6 +39,11 @@ export class GaeSegmentAgent extends Agent<PpoBatch> implements SegmentAgent {
   }
 
   async learnSegment(seg: Segment): Promise<Record<string, number>> {
+    return runToEnd(await this.learnSegmentSteps(seg));
+  }
+
+  /** The update on a segment as steps (see UpdateSteps): PPO's minibatches, A2C's one step. */
+  async learnSegmentSteps(seg: Segment): Promise<UpdateSteps> {
     const B = seg.T * seg.numEnvs;
     const d = seg.obsDim;
     const [v, lastValues, finalValues] = await Promise.all([
@@ -48,7 +53,7 @@ export class GaeSegmentAgent extends Agent<PpoBatch> implements SegmentAgent {
     ]);
     const bootstrapValues = new Float32Array(B);
     seg.finalIndex.forEach((idx, k) => (bootstrapValues[idx] = finalValues[k]));
-    return this.learn({
+    return this.alg.learnSteps({
       obs: seg.obs,
       actions: seg.actions,
       batchSize: B,

@@ -9,7 +9,7 @@
  */
 import { defineAlgorithm } from '../algorithm';
 import { SPREAD_TARGET } from '../returnScales';
-import { int, num } from '../settingKinds';
+import { int, live, num } from '../settingKinds';
 
 const G = 'maddpg';
 
@@ -40,8 +40,8 @@ export const MADDPG = defineAlgorithm({
   actor: 'MarlActor',
   network: null,
   settings: {
-    actorLr: num(G, 'Actor learning rate', 1e-5, 0.1, 0.01, 'Adam step size of every actor.', true),
-    criticLr: num(G, 'Critic learning rate', 1e-5, 0.1, 0.01, 'Adam step size of every centralised critic.', true),
+    actorLr: live(num(G, 'Actor learning rate', 1e-5, 0.1, 0.01, 'Adam step size of every actor.', true)),
+    criticLr: live(num(G, 'Critic learning rate', 1e-5, 0.1, 0.01, 'Adam step size of every centralised critic.', true)),
     gamma: num(G, 'Discount γ', 0.5, 1, 0.95, 'Weight of future rewards.'),
     tau: num(G, 'Target rate τ', 0.0001, 1, 0.01, 'Polyak rate of the target actors and critics after each gradient step.'),
     hidden: int(G, 'Hidden units', 8, 256, 64, 'Width of both hidden layers of every actor and critic.'),

@@ -8,6 +8,7 @@ import { fitUpdateRecord, type ActorStatusRecord, type InspectRecord, type Summa
 import { encodeCheckpoint } from '../../core/checkpoint';
 import { betweenUpdates } from '../../core/backend';
 import type { Model, ModelOutput } from '../../core/model';
+import type { UpdateSteps } from '../../core/algorithm';
 import type { MlpSpec } from '../../core/mlp';
 import { modelSpecFor } from '../../config/modelSpec';
 import { RolloutActor, type GreedyEpisode, type RolloutActorOptions } from '../rolloutActor';
@@ -275,6 +276,21 @@ export class UpdateSlicer {
       this.sliceStarted = performance.now();
     }
     return this.gate.current !== 'stopped';
+  }
+
+  /**
+   * Take an update's steps (a PPO update's minibatches), calling stillRunning() before each; null
+   * when the run stopped halfway, the steps closed (the caller puts back the weights it started from).
+   */
+  async runSteps(steps: UpdateSteps): Promise<Record<string, number> | null> {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (!(await this.stillRunning())) {
+        steps.return({});
+        return null;
+      }
+    }
   }
 }
 

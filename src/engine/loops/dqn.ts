@@ -2,8 +2,9 @@
  * DQN with distributed actors (Ape-X style, synchronous): each update every actor runs its env
  * copies for T steps ε-greedily with the newest Q-network; the learner stores the transitions in
  * a replay buffer, takes one gradient step per `trainFrequency` environment steps once
- * `learningStarts` steps have been collected (an update's steps in one learn(), one readback),
- * and syncs the target network every `targetNetworkFrequency` steps. ε decays linearly (linearEpsilon) over a fraction of the budget.
+ * `learningStarts` steps have been collected (an update's steps in one learn(), one readback,
+ * letting the event loop turn between them about every SLICE_MS so that Stop ends an update at
+ * once, keeping the weights it started from), and syncs the target network every `targetNetworkFrequency` steps. ε decays linearly (linearEpsilon) over a fraction of the budget.
  */
 import { Agent } from '../../core/agent';
 import { linearEpsilon, type DqnBatch, type DqnSteps } from '../../algorithms/dqn';
@@ -73,7 +74,15 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
             sinceTrain -= s['dqn.trainFrequency'];
             batches.push(buffer.sample(s['dqn.batchSize']));
           }
-          if (batches.length) Object.assign(metrics, agent.learn({ steps: batches }));
+          if (batches.length) {
+            const learned = await progress.slicer.runSteps(agent.learnSteps({ steps: batches }));
+            if (!learned) {
+              // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
+              online.setWeights(weights);
+              break;
+            }
+            Object.assign(metrics, learned);
+          }
           gradientSteps += batches.length;
           while (sinceTarget >= s['dqn.targetNetworkFrequency']) {
             sinceTarget -= s['dqn.targetNetworkFrequency'];

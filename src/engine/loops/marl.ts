@@ -10,7 +10,9 @@
  *   4. the update record carries the team return of each episode (Σ over agents), each agent's
  *      mean return and the scenario's metrics (collisions, occupied landmarks, catches) beside
  *      the algorithm's own (losses, per-agent Q, QMIX's mixing weights).
- * The budget is the run's `run.envSteps` environment steps (one step moves every agent), the
+ * The gradient steps let the event loop turn about every SLICE_MS (common.ts), so Stop and Ctrl-C
+ * end an update at once, keeping the weights it started from. Live changes of the update rule's
+ * settings (MADDPG's learning rates) apply before an update, as in the other loops. The budget is the run's `run.envSteps` environment steps (one step moves every agent), the
  * number the progress bar and `train --steps` use (config/budget.ts).
  */
 import type { MarlTaskSpec } from '../../algorithms/marl';
@@ -90,6 +92,7 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   const { pool } = actors;
   const progress = new LoopProgress(ctx);
   progress.keepCheckpoints(algorithm.model);
+  progress.applyChangesTo(algorithm);
   const probe = probeState(task, s.seed);
   progress.inspectValuesWith(async () => {
     const team = await teamValues(algorithm, probe);
@@ -122,11 +125,17 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
         algorithm.afterCollect(episodes);
         const due = algorithm.gradientStepsDue(progress.envSteps + steps, steps, episodes);
         const sums: Record<string, number> = {};
-        for (let k = 0; k < due; k++) {
+        let k = 0;
+        for (; k < due && (await progress.slicer.stillRunning()); k++) {
           const m = agent.learn(algorithm.sampleBatch(replay, rng));
           for (const [key, v] of Object.entries(m)) sums[key] = (sums[key] ?? 0) + v;
-          gradientSteps += 1;
         }
+        if (k < due) {
+          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
+          algorithm.model.setWeights(weights);
+          break;
+        }
+        gradientSteps += due;
         const round = episodeMetrics(task, msgs);
         const metrics: Record<string, number> = {};
         for (const [key, v] of Object.entries(sums)) metrics[key] = v / due;

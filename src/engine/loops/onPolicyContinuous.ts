@@ -5,7 +5,9 @@
  * observation, also where the time limit cut an episode) and the GAE advantages per env copy:
  *     δ_t = r_t + γ(1 − terminated_t)·V(s'_t) − V(s_t)
  *     Â_t = δ_t + γλ(1 − ended_t)·Â_{t+1},  Â_T = 0,   R_t = Â_t + V(s_t)
- * then runs the PPO update (src/algorithms/ppoContinuous.ts). Policy lag is 0 by construction.
+ * then runs the PPO update (src/algorithms/ppoContinuous.ts), letting the event loop turn between
+ * its minibatches about every SLICE_MS (common.ts), so Stop and Ctrl-C end an update at once; an
+ * update stopped halfway keeps the weights it started from. Policy lag is 0 by construction.
  */
 import { GaussianPpo } from '../../algorithms/ppoContinuous';
 import { actionStats } from '../continuousAgent';
@@ -85,7 +87,12 @@ export async function onPolicyContinuousLoop(ctx: LoopContext): Promise<LoopOutc
           batch.advantages.set(advantages, k * rows);
           batch.returns.set(returns, k * rows);
         });
-        const metrics = ppo.learn(batch);
+        const metrics = await progress.slicer.runSteps(ppo.learnSteps(batch));
+        if (!metrics) {
+          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
+          agent.setWeights(weights);
+          break;
+        }
         const taken = actionStats(batch.actions, net.actionDim);
         Object.assign(metrics, { actionMean: taken.mean[0], actionStd: taken.std[0] });
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;

@@ -3,7 +3,9 @@
  *   1. every actor gets the current weights (actor inference) or stands by (learner inference),
  *   2. every actor runs its N env copies for T steps, one message per segment,
  *   3. the learner joins the segments along the env axis, computes V(s) in one batched pass,
- *      and runs the algorithm's update (GAE inside). Policy lag is 0 by construction.
+ *      and runs the algorithm's update (GAE inside), letting the event loop turn between PPO's
+ *      minibatches about every SLICE_MS (common.ts), so Stop and Ctrl-C end an update at once; an
+ *      update stopped halfway keeps the weights it started from. Policy lag is 0 by construction.
  * With learner inference the actors only step envs; the learner batches every actor's
  * observations into one forward pass per step (SEED style).
  */
@@ -59,7 +61,12 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
         if (segs.length === 0) continue;
 
         const seg = concatSegments(segs);
-        const metrics = await agent.learnSegment(seg);
+        const metrics = await progress.slicer.runSteps(await agent.learnSegmentSteps(seg));
+        if (!metrics) {
+          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
+          agent.setWeights(weights);
+          break;
+        }
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;
         const stop = progress.finishUpdate({
           steps: seg.T * seg.numEnvs,

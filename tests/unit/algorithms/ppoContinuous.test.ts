@@ -65,4 +65,36 @@ describe('Gaussian PPO', () => {
     expect(after.reduce((a, b) => a + b, 0)).toBeGreaterThan(old.reduce((a, b) => a + b, 0));
     ppo.dispose();
   });
+
+  it('learnSteps is learn one minibatch a step, and an update closed halfway frees what it held', () => {
+    const params = { lr: 3e-3, gamma: 0.99, gaeLambda: 0.95, clipCoef: 0.2, updateEpochs: 2, numMinibatches: 2, entCoef: 0.01, vfCoef: 0.5, maxGradNorm: 0.5, annealLr: false };
+    const rng = new Rng(5);
+    const B = 32;
+    const batch = {
+      obs: Float32Array.from({ length: B * 3 }, () => rng.normal()),
+      actions: Float32Array.from({ length: B * 2 }, () => rng.normal()),
+      logProbs: Float32Array.from({ length: B }, () => -2 + 0.1 * rng.normal()),
+      advantages: Float32Array.from({ length: B }, () => rng.normal()),
+      returns: Float32Array.from({ length: B }, () => rng.normal()),
+      batchSize: B,
+    };
+    const whole = create(NET, params, 1);
+    const stepped = create(NET, params, 1);
+    const want = whole.learn(batch);
+    const steps = stepped.learnSteps(batch);
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) yields += 1;
+    expect(yields).toBe(2 * 2);
+    expect(r.value).toEqual(want);
+    expect(stepped.model.getWeights()).toEqual(whole.model.getWeights());
+
+    const before = tf.memory().numTensors;
+    const halfway = stepped.learnSteps(batch);
+    for (let k = 0; k < 3; k++) halfway.next();
+    halfway.return({});
+    expect(tf.memory().numTensors).toBe(before);
+    whole.dispose();
+    stepped.dispose();
+  });
 });

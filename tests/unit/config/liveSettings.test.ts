@@ -19,6 +19,7 @@ describe('which settings can change while a run trains', () => {
       'swarm.lambda2Schedule',
       'swarm.lr',
     ]);
+    expect(liveSettingKeys(resolveExperiment('maddpg-spread').settings).sort()).toEqual(['maddpg.actorLr', 'maddpg.criticLr']);
     // IMPALA's actors produce on their own: its pool keeps its size.
     expect(whyNotLive('actors', resolveExperiment('impala-cartpole').settings)).toMatch(/keeps its actors/);
     expect(whyNotLive('actors', resolveExperiment('ppo-cartpole-central').settings)).toMatch(/learner-side inference/);

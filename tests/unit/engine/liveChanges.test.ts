@@ -66,6 +66,33 @@ describe('live changes', () => {
     expect(replay.updates.map(figures)).toEqual(live.updates.map(figures));
   }, 120_000);
 
+  it('MADDPG’s learning rates change while the multi-agent loop trains, at the next update, and a schedule replays them exactly', async () => {
+    // 2 actors × 2 simple_spread copies × 25 steps = 100 env steps an update, 2 gradient steps an update from the first.
+    const config = resolveExperiment('maddpg-spread', { backend: 'wasm', seed: 4, actors: 2, envsPerActor: 2, 'run.envSteps': 500, 'maddpg.batchSize': 32, 'maddpg.hidden': 16, 'maddpg.learningStarts': 100, 'maddpg.trainEvery': 50 });
+    const K = 3;
+    const plain = await train(config);
+    const live = await train(config, [], (r, run) => {
+      if (r.update !== K - 1) return;
+      run.change('maddpg.actorLr', 0.05);
+      run.change('maddpg.criticLr', 0.002);
+    });
+    expect(live.changes).toEqual([
+      { type: 'change', update: K, key: 'maddpg.actorLr', from: 0.01, to: 0.05 },
+      { type: 'change', update: K, key: 'maddpg.criticLr', from: 0.01, to: 0.002 },
+    ]);
+    expect(live.updates).toHaveLength(5);
+    // Up to update K − 1 nothing changed; update K's gradient steps, and what they learned, took the new rates.
+    expect(live.updates.slice(0, K - 1).map(figures)).toEqual(plain.updates.slice(0, K - 1).map(figures));
+    for (const u of [K - 1, K]) expect(figures(live.updates[u]).metrics).not.toEqual(figures(plain.updates[u]).metrics);
+    const schedule: LiveChange[] = [
+      { update: K, key: 'maddpg.actorLr', value: 0.05 },
+      { update: K, key: 'maddpg.criticLr', value: 0.002 },
+    ];
+    const replay = await train(config, schedule);
+    expect(replay.changes).toEqual(live.changes);
+    expect(replay.updates.map(figures)).toEqual(live.updates.map(figures));
+  }, 120_000);
+
   it('the number of actors grows and shrinks at its update, the same way live and from the schedule', async () => {
     const config = small({ 'run.envSteps': 2_500 });
     const schedule: LiveChange[] = [
