@@ -16,7 +16,7 @@ import { presetSettingChanges } from '../src/cli/args';
 import { getPreset } from '../src/config/presets';
 import { encodeExperiment } from '../src/config/urlState';
 import { budgetKey, isSwarm } from '../src/config/watchable';
-import { budgetMax } from '../src/config/budget';
+import { budgetMax, budgetOf } from '../src/config/budget';
 import type { SummaryRecord, SwarmUpdateRecord } from '../src/runs/records';
 import { SWARM_FIGURES, stated } from '../src/config/swarmStoryFigures';
 import { markdownTable, median, type Benchmark } from './types';
@@ -270,6 +270,17 @@ export function parseTargetLine(text: string): { seconds: number; envSteps: numb
 }
 
 /**
+ * The time-to-target table's steps column: env steps, or an offline run's gradient steps (its budget; the target is
+ * judged on the mean of its last 20 greedy evaluation episodes, the points of the page's return chart).
+ */
+export function stepsToTargetHeader(preset: string): string {
+  const { algorithm } = resolveExperiment(preset).settings;
+  return budgetOf(algorithm).unit === 'gradientSteps'
+    ? `gradient steps to ${preset}'s target (mean of the last 20 greedy evaluation episodes)`
+    : `env steps to ${preset}'s target (mean of last 20)`;
+}
+
+/**
  * `--mode time-to-target [--preset sac-pendulum] [--set k=v,...] [--backend wasm] [--timeout 900] [--seeds 1] [--dist DIR]`:
  * the preset opened from an autostart link in the page (its own budget, its own target, here the
  * mean return of the last 20 episodes), and the page's own account of when it first reached the
@@ -292,7 +303,10 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown>[] = [];
     // Progress in orchestrator updates and no return target (the page's own test, ProgressPanel).
-    const swarm = isSwarm(resolveExperiment(preset, { ...changed, backend }).settings.algorithm);
+    const { algorithm } = resolveExperiment(preset, { ...changed, backend }).settings;
+    const swarm = isSwarm(algorithm);
+    // What the progress bar and the target line count: env steps, or an offline run's gradient steps.
+    const stepWords = budgetOf(algorithm).label;
     for (const seed of runSeeds) {
       const config = resolveExperiment(preset, { ...changed, seed, backend });
       const target = config.settings['run.targetReturn'];
@@ -325,13 +339,13 @@ async function timeToTargetInPage(flags: Record<string, string>, seeds: number[]
         figures.push({ seed, swarmStory: judged, runSeconds, status, secondsFromLoad: fromLoad, updatesAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter], ...(saved ? { swarmCurve: saved.curve } : {}) });
         continue;
       }
-      process.stderr.write(`${preset} seed ${seed}: ${hit ? `${hit.envSteps} steps, ${hit.seconds} s in the run (${fromLoad.toFixed(0)} s from page load)` : `not reached (${progress} steps in ${fromLoad.toFixed(0)} s)`}; status "${status}"; load ${load}\n`);
+      process.stderr.write(`${preset} seed ${seed}: ${hit ? `${hit.envSteps} ${stepWords}, ${hit.seconds} s in the run (${fromLoad.toFixed(0)} s from page load)` : `not reached (${progress} ${stepWords} in ${fromLoad.toFixed(0)} s)`}; ${backendShown}; status "${status}"; load ${load}\n`);
       rows.push([seed, hit ? hit.envSteps.toLocaleString('en-US') : '–', hit ? hit.seconds.toFixed(0) : '–', fromLoad.toFixed(0), backendShown, load]);
-      figures.push({ seed, target, reached: hit, status, secondsFromLoad: fromLoad, envStepsAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
+      figures.push({ seed, target, reached: hit, stepsCounted: stepWords, status, secondsFromLoad: fromLoad, stepsAtEnd: progress, backend: backendShown, loadAverage: [loadBefore, loadAfter] });
     }
     const header = swarm
       ? ['seed', 'updates', `story (${SWARM_STORY_WORDS})`, 'best r_perf (median of an update)', 'first update', 'last update', 'run seconds', 'seconds from page load', 'backend', 'load average']
-      : ['seed', `env steps to ${preset}'s target (mean of last 20)`, 'run seconds', 'seconds from page load', 'backend', 'load average'];
+      : ['seed', stepsToTargetHeader(preset), 'run seconds', 'seconds from page load', 'backend', 'load average'];
     return { table: markdownTable(header, rows), figures: { preset, runs: figures } };
   } finally {
     await browser.close();

@@ -5,6 +5,17 @@
 
 import type { SwarmTrace } from './traces';
 
+/** A run's target is judged on the mean return of this many episodes, and not before that many have ended. */
+export const RECENT_EPISODES = 20;
+
+/**
+ * Whether an update shows the target reached: the mean return of the last 20 episodes at or above it, once 20 have
+ * ended (an offline run's first evaluation has only a few). The learner, the page and its urgent records judge alike.
+ */
+export function reachesTarget(u: { episodes: number; meanReturn20: number | null }, target: number): boolean {
+  return u.episodes >= RECENT_EPISODES && u.meanReturn20 !== null && u.meanReturn20 >= target;
+}
+
 export interface UpdateRecord {
   type: 'update';
   update: number;

@@ -3,10 +3,10 @@
  * page's batching: the first actor states (the status turns from "starting" to "running"), the
  * first update (the learner sends it at once; the page renders it with its next batch, since a
  * first render of every chart in the middle of a short run slowed the run in the measurements), the
- * update whose mean return of the last 20 episodes first reaches the target, and the summary. Every
+ * update that first shows the target reached (reachesTarget), and the summary. Every
  * other record waits for its batch (each batch re-renders every chart).
  */
-import type { RunRecord } from '../runs/records';
+import { reachesTarget, type RunRecord } from '../runs/records';
 
 export interface UrgentOptions {
   /** Whether the run's first update is urgent (the learner's side: yes; the page's: no). */
@@ -27,7 +27,7 @@ export function urgentRecords(targetReturn: number, { firstUpdate = true }: Urge
       case 'update': {
         const first = firstUpdate && !updateSeen;
         updateSeen = true;
-        const hit = !reached && record.meanReturn20 !== null && record.meanReturn20 >= targetReturn;
+        const hit = !reached && reachesTarget(record, targetReturn);
         if (hit) reached = true;
         return first || hit;
       }

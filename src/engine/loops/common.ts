@@ -4,7 +4,7 @@ import { ActorDiedError } from '../../core/remote/errors';
 import type { RemoteActor, RemoteClassHandle } from '../../core/remote/remoteClass';
 import { remoteClass } from '../../core/remote/remoteClass';
 import { getActorKey, type ActorClass } from '../../core/remote/registry';
-import { fitUpdateRecord, type ActorStatusRecord, type InspectRecord, type SummaryRecord, type UpdateRecord } from '../../runs/records';
+import { fitUpdateRecord, reachesTarget, RECENT_EPISODES, type ActorStatusRecord, type InspectRecord, type SummaryRecord, type UpdateRecord } from '../../runs/records';
 import { encodeCheckpoint } from '../../core/checkpoint';
 import { betweenUpdates } from '../../core/backend';
 import type { Model, ModelOutput } from '../../core/model';
@@ -15,8 +15,6 @@ import { RolloutActor, type GreedyEpisode, type RolloutActorOptions } from '../r
 import type { LoopContext, LoopOutcome } from './types';
 import { inspectNetwork } from '../inspect';
 import { sleep } from '../../core/abortableSleep';
-
-export const RECENT_EPISODES = 20;
 
 /** Returns of finished episodes, the mean of the last 20, and when the target was first reached. */
 export class EpisodeTracker {
@@ -36,8 +34,7 @@ export class EpisodeTracker {
     }
     this.episodes += counted;
     if (this.returns.length > 4 * RECENT_EPISODES) this.returns.splice(0, this.returns.length - RECENT_EPISODES);
-    const mean = this.meanReturn20();
-    if (!this.solved && this.episodes >= RECENT_EPISODES && mean !== null && mean >= this.threshold) {
+    if (!this.solved && reachesTarget({ episodes: this.episodes, meanReturn20: this.meanReturn20() }, this.threshold)) {
       this.solved = { episodes: this.episodes, envSteps, wallSeconds, threshold: this.threshold };
     }
   }

@@ -5,6 +5,7 @@ import type { ProgressState } from '../store/progress';
 import { isSwarm as isSwarmAlgorithm } from '../../config/watchable';
 import { budgetValue } from '../../config/budget';
 import type { ExperimentSettings } from '../../config/settings';
+import { reachesTarget } from '../../runs/records';
 
 export function formatSeconds(s: number): string {
   if (!Number.isFinite(s) || s < 0) return '–';
@@ -19,11 +20,14 @@ const STOP_WORDS: Record<string, string> = {
   error: 'ended with an error',
 };
 
-/** When the mean return of the last 20 episodes first reached the target: the summary's, else the first update that shows it. */
-export function targetReached(s: Pick<PlaygroundState, 'summary' | 'updatePoints' | 'episodes'>, target: number): { wallSeconds: number; envSteps: number } | null {
+/**
+ * When the mean return of the last 20 episodes first reached the target: the summary's, else the first update that
+ * shows it with 20 episodes behind it, as the learner judges it (an offline run's first evaluation has only a few).
+ */
+export function targetReached(s: Pick<PlaygroundState, 'summary' | 'updatePoints'>, target: number): { wallSeconds: number; envSteps: number } | null {
   if (s.summary?.solved) return { wallSeconds: s.summary.solved.wallSeconds, envSteps: s.summary.solved.envSteps };
   if (s.summary) return null;
-  const hit = s.updatePoints.find((p) => p.meanReturn20 !== null && p.meanReturn20 >= target);
+  const hit = s.updatePoints.find((p) => reachesTarget(p, target));
   return hit ? { wallSeconds: hit.wallSeconds, envSteps: hit.envSteps } : null;
 }
 
@@ -75,7 +79,7 @@ export function ProgressPanel() {
   const view = progressView(state, now);
   const { summary, updatePoints, envSteps, updates } = state;
   // Computed here, not in a selector: a selector must not return a fresh object each call.
-  const reached = isSwarm ? null : targetReached({ summary, updatePoints, episodes }, target);
+  const reached = isSwarm ? null : targetReached({ summary, updatePoints }, target);
   const fmt = (n: number) => n.toLocaleString('en-US');
   const rate = view.rate === null ? 0 : view.rate;
   const rateUnit = view.unit === 'updates' ? 'updates/s' : view.unit === 'gradientSteps' ? 'gradient steps/s' : 'steps/s';

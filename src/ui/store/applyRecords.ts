@@ -39,7 +39,7 @@ export function applyRecords(s: RecordsState, records: readonly IngestedRecord[]
       case 'update': {
         const first = r.episodes - r.returns.length;
         r.returns.forEach((ret, i) => newEpisodes.push({ episode: first + i + 1, envSteps: r.envSteps, ret, length: r.lengths[i] }));
-        newUpdates.push({ update: r.update, envSteps: r.envSteps, wallSeconds: r.wallSeconds, meanReturn20: r.meanReturn20, stepsPerSecond: r.stepsPerSecond, metrics: r.metrics });
+        newUpdates.push({ update: r.update, envSteps: r.envSteps, episodes: r.episodes, wallSeconds: r.wallSeconds, meanReturn20: r.meanReturn20, stepsPerSecond: r.stepsPerSecond, metrics: r.metrics });
         const keys = Object.keys(r.metrics).filter((k) => Number.isFinite(r.metrics[k]));
         if (keys.some((k) => !metricKeys.includes(k))) metricKeys = [...new Set([...metricKeys, ...keys])];
         if (r.policyLags && r.policyLags.length > 0) {

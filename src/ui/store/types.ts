@@ -17,6 +17,8 @@ export interface EpisodePoint {
 export interface UpdatePoint {
   update: number;
   envSteps: number;
+  /** Episodes finished by this update (an offline run's: its evaluation episodes). */
+  episodes: number;
   wallSeconds: number;
   meanReturn20: number | null;
   stepsPerSecond: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mountainCarSpecs, offlineVariants } from '../../../bench/continuous';
-import { parseShownSeconds, parseTargetLine } from '../../../bench/ui';
+import { parseShownSeconds, parseTargetLine, stepsToTargetHeader } from '../../../bench/ui';
 
 describe('solve-mountaincar-continuous flags', () => {
   it('runs SAC and TD3 from their presets at the presets’ 100,000 steps unless told otherwise', () => {
@@ -50,5 +50,11 @@ describe('ui --mode time-to-target reads the progress panel', () => {
     expect(parseTargetLine('reached the target (-200) after 1 min 4 s, 4,816 steps')).toEqual({ seconds: 64, envSteps: 4816 });
     expect(parseTargetLine('about 3 s left')).toBeNull();
     expect(parseTargetLine('reached the target (-200) after 41 s, 3,000 gradient steps')).toEqual({ seconds: 41, envSteps: 3000 });
+  });
+
+  it('counts an offline run in gradient steps, judged on its greedy evaluation episodes', () => {
+    expect(stepsToTargetHeader('cql-pendulum')).toMatch(/^gradient steps .*greedy evaluation episodes/);
+    expect(stepsToTargetHeader('bc-pendulum')).toMatch(/^gradient steps/);
+    expect(stepsToTargetHeader('ddpg-pendulum')).toMatch(/^env steps/);
   });
 });

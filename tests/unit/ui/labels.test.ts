@@ -80,11 +80,18 @@ describe('lambdaNote', () => {
 });
 
 describe('targetReached', () => {
-  const up = (update: number, mean: number | null) => ({ update, envSteps: update * 100, wallSeconds: update / 2, meanReturn20: mean, stepsPerSecond: 0, metrics: {} });
+  const up = (update: number, mean: number | null, episodes = 20 * update) => ({ update, envSteps: update * 100, episodes, wallSeconds: update / 2, meanReturn20: mean, stepsPerSecond: 0, metrics: {} });
   it('is the first update whose 20-episode mean reaches the target, or the summary’s figure', () => {
     const points = [up(1, 20), up(2, 480), up(3, 500)];
-    expect(targetReached({ summary: null, updatePoints: points, episodes: 40 }, 475)).toEqual({ wallSeconds: 1, envSteps: 200 });
-    expect(targetReached({ summary: null, updatePoints: points.slice(0, 1), episodes: 20 }, 475)).toBeNull();
+    expect(targetReached({ summary: null, updatePoints: points }, 475)).toEqual({ wallSeconds: 1, envSteps: 200 });
+    expect(targetReached({ summary: null, updatePoints: points.slice(0, 1) }, 475)).toBeNull();
+  });
+
+  it('waits for 20 episodes, as the learner does: an offline run’s first evaluations average only 5 each', () => {
+    // cql-pendulum: 5 greedy evaluation episodes per update; the first two already average above −200.
+    const offline = [up(1, -150, 5), up(2, -180, 10), up(3, -260, 15), up(4, -190, 20), up(5, -170, 25)];
+    expect(targetReached({ summary: null, updatePoints: offline }, -200)).toEqual({ wallSeconds: 2, envSteps: 400 });
+    expect(targetReached({ summary: null, updatePoints: offline.slice(0, 3) }, -200)).toBeNull();
   });
 });
 

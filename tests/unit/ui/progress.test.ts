@@ -203,7 +203,7 @@ describe('the page never waits without a word', () => {
 
 describe('an offline run that reaches its target says after how many gradient steps', () => {
   it('reads them from the update that reached it', () => {
-    const points = [1, 2, 3].map((u) => ({ update: u, envSteps: 0, wallSeconds: u * 10, meanReturn20: -300 + u * 50, stepsPerSecond: 0, metrics: { gradientSteps: u * 1_000 } }));
+    const points = [1, 2, 3].map((u) => ({ update: u, envSteps: 0, episodes: 5 * u, wallSeconds: u * 10, meanReturn20: -300 + u * 50, stepsPerSecond: 0, metrics: { gradientSteps: u * 1_000 } }));
     expect(gradientStepsAt(points, 20)).toBe(2_000);
     expect(gradientStepsAt(points, 99)).toBe(3_000);
     expect(gradientStepsAt([], 5)).toBe(0);

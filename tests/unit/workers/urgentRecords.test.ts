@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/runs/records';
 import { urgentRecords } from '../../../src/workers/urgentRecords';
 
-const update = (n: number, meanReturn20: number | null): RunRecord => ({
+const update = (n: number, meanReturn20: number | null, episodes = 20 * n): RunRecord => ({
   type: 'update',
   update: n,
   envSteps: n * 100,
-  episodes: n,
+  episodes,
   wallSeconds: n / 10,
   returns: [],
   lengths: [],
@@ -39,6 +39,13 @@ describe('urgentRecords', () => {
     const isUrgent = urgentRecords(195);
     const run = [notice, actors, update(1, null), actors, update(2, 20), update(3, 194.9), update(4, 195), update(5, 200), actors, summary];
     expect(run.map((r) => isUrgent(r))).toEqual([false, true, true, false, false, false, true, false, false, true]);
+  });
+
+  it('waits for 20 episodes behind the mean, as the learner judges the target', () => {
+    // An offline run's evaluations: 5 greedy episodes each, the first ones already above the target.
+    const isUrgent = urgentRecords(-200, { firstUpdate: false });
+    const run = [update(1, -150, 5), update(2, -180, 10), update(3, -190, 15), update(4, -195, 20), update(5, -170, 25)];
+    expect(run.map((r) => isUrgent(r))).toEqual([false, false, false, true, false]);
   });
 
   it("leaves the first update to the page's batching when asked to", () => {
