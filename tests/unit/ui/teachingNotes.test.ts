@@ -52,6 +52,7 @@ describe('chart explanations per family', () => {
     expect(chartExplanation('return-chart', 'continuous')?.what).toMatch(/−150 to −200/);
     expect(chartExplanation('return-chart', 'offline')?.what).toMatch(/test episodes/);
     expect(chartExplanation('return-chart', 'marl')?.what).toMatch(/team/);
+    expect(chartExplanation('return-chart', 'swarm')?.what).toMatch(/bonuses leave the return/);
   });
 
   it('names only signs that can occur in the family', () => {

@@ -124,6 +124,11 @@ const BY_FAMILY: Partial<Record<TeachingFamily, Record<string, ChartExplanation>
     },
   },
   swarm: {
+    'return-chart': {
+      what: 'The orchestrator’s whole reward per episode, by episodes and by environment steps: the task score plus the two bonuses (λ1 times the parallel reward, λ2 times the finish reward). While λ1 and λ2 anneal, the bonuses leave the return, so it falls then even when the orchestrator gets better; the reward chart below shows the task score on its own.',
+      good: 'Once λ1 and λ2 are at zero the return is the task score alone, and it holds or rises from there.',
+      bad: 'A return that keeps falling after annealing has ended: the task score itself is falling.',
+    },
     'loss-chart': {
       what: `${DIAGNOSTICS} In the agent swarm, subtasks per subagent above 1 means the orchestrator batches work into shared subagents (each result read costs context, so batching saves it), and context used near 1 means the context, not the step budget, decides how many subtasks get an answer.`,
       good: 'Policy loss wobbles around a level; value loss falls as the value estimate learns; entropy falls slowly as the orchestrator grows sure of itself.',
