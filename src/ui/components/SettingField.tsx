@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { resolveExperiment } from '../../config/config';
 import { SETTINGS, type Setting, type SettingKey } from '../../config/settings';
 import { usePlayground } from '../store';
-import { browserPresetActors } from '../store/slices';
+import { browserPresetActors, presetActorsAreLight } from '../store/slices';
 import { optionText, settingProblem, shownDefault } from './settingText';
 import { useCanChangeLive, useSetOrChange, useShownValue } from './liveSetting';
 
@@ -99,7 +99,7 @@ export function SettingField({ settingKey, disabled, optionNote, options }: Prop
         </small>
       )}
       <small className="help" id={helpId}>
-        {setting.help} {shownDefault(setting, presetDefault, settingKey === 'actors' ? 'one per spare core, at most 4' : undefined, (o) => optionText(settingKey, o))}
+        {setting.help} {shownDefault(setting, presetDefault, settingKey === 'actors' && !presetActorsAreLight(preset) ? 'one per spare core, at most 4' : undefined, (o) => optionText(settingKey, o))}
       </small>
     </div>
   );

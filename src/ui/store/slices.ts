@@ -22,10 +22,14 @@ export function browserDefaultActors(): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
+/** Whether a preset's actors run no network, so that the page keeps its own count (AlgorithmDescriptor.lightActors). */
+export function presetActorsAreLight(name: string): boolean {
+  return descriptorOf(resolveExperiment(name).settings.algorithm).lightActors === true;
+}
+
 /** The actors a preset starts with in this browser: its own count where its actors are light, else one per spare core. */
 export function browserPresetActors(name: string): number {
-  const preset = resolveExperiment(name);
-  return descriptorOf(preset.settings.algorithm).lightActors ? preset.settings.actors : browserDefaultActors();
+  return presetActorsAreLight(name) ? resolveExperiment(name).settings.actors : browserDefaultActors();
 }
 
 function presetForThisBrowser(name: string): ExperimentConfig {

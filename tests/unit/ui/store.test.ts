@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActorStatusRecord, GreedyEpisodeRecord, NoticeRecord, SwarmEpisodeStats, UpdateRecord } from '../../../src/runs/records';
 import { resolveExperiment } from '../../../src/config/config';
+import { presetActorsAreLight } from '../../../src/ui/store/slices';
 import { applyRecords, browserPresetActors, createPlaygroundStore, emptyMetrics, MAX_NOTICES, MAX_POINTS, type IngestedRecord, type RecordsState, type SavedSwarmEpisode } from '../../../src/ui/store';
 
 function state(over: Partial<RecordsState> = {}): RecordsState {
@@ -179,6 +180,8 @@ describe('the store built from its slices', () => {
     try {
       store.getState().setPreset('ppo-cartpole');
       expect(store.getState().config.settings.actors).toBe(1);
+      expect(presetActorsAreLight('ppo-cartpole')).toBe(false);
+      expect(presetActorsAreLight('swarm-scale')).toBe(true);
       for (const name of ['swarm-annealed', 'swarm-no-shaping', 'swarm-constant-lambda1']) {
         store.getState().setPreset(name);
         expect(store.getState().config.settings.actors).toBe(resolveExperiment(name).settings.actors);
