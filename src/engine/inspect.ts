@@ -135,9 +135,20 @@ export function actorStack(specs: readonly WeightSpec[], weights: readonly Float
 /** An inspect record with a network to draw (what inspectNetwork makes). */
 export type NetworkInspectRecord = InspectRecord & { network: NetworkSnapshot };
 
-function actorRecord(envId: string, net: DenseLayers, update: number): NetworkInspectRecord {
+/** A state of the loop's own to draw the network on, with its inputs' names (a multi-agent actor's probe). */
+export interface NetworkProbe {
+  input: number[];
+  inputNames: string[];
+  outputNames: string[];
+  stateLabel: string;
+}
+
+function actorRecord(envId: string, net: DenseLayers, update: number, probe: NetworkProbe | null): NetworkInspectRecord {
   const obsDim = net.sizes[0];
   const actionDim = net.sizes[net.sizes.length - 1];
+  if (probe && probe.input.length === obsDim && probe.inputNames.length === obsDim && probe.outputNames.length === actionDim) {
+    return { type: 'inspect', update, network: { ...snapshotOf(net, 'actor', probe.input, probe.inputNames, probe.outputNames), stateLabel: probe.stateLabel }, heatmap: null };
+  }
   const view = CONTINUOUS_VIEWS[envId] as (typeof CONTINUOUS_VIEWS)[string] | undefined;
   const fits = view !== undefined && view.obsNames.length === obsDim && view.actionNames.length === actionDim;
   const inputNames = fits ? view.obsNames : Array.from({ length: obsDim }, (_, i) => `obs ${i}`);
@@ -148,9 +159,10 @@ function actorRecord(envId: string, net: DenseLayers, update: number): NetworkIn
 
 /**
  * The inspect record for the learner's current weights, or null when its network is not a dense
- * policy, Q or actor stack (the swarm's orchestrator, the multi-agent nets).
+ * policy, Q or actor stack (the swarm's orchestrator, the multi-agent nets). An actor stack is
+ * drawn on `probe` where the loop gives one that fits it (a shared multi-agent actor).
  */
-export function inspectNetwork(config: ExperimentConfig, specs: readonly WeightSpec[], weights: readonly Float32Array[], update: number): NetworkInspectRecord | null {
+export function inspectNetwork(config: ExperimentConfig, specs: readonly WeightSpec[], weights: readonly Float32Array[], update: number, probe: NetworkProbe | null = null): NetworkInspectRecord | null {
   const s = config.settings;
   const activation = s['model.activation'];
   const policy = denseStack(specs, weights, 'policy', activation);
@@ -158,7 +170,7 @@ export function inspectNetwork(config: ExperimentConfig, specs: readonly WeightS
   const main = policy ?? q;
   if (!main) {
     const actor = actorStack(specs, weights, activation);
-    return actor ? actorRecord(s['env.id'], actor, update) : null;
+    return actor ? actorRecord(s['env.id'], actor, update, probe) : null;
   }
   const value = policy ? denseStack(specs, weights, 'value', activation) : null;
   const slice = STATE_SLICES[s['env.id']] as StateSlice | undefined;

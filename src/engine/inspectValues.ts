@@ -11,14 +11,14 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { MarlTaskSpec } from '../algorithms/marl';
-import { agentInputDim, writeAgentInputs } from '../algorithms/marl';
+import { agentInputDim, sharedActorInputDim, writeAgentInputs, writeSharedActorInput, type MarlActingSpec } from '../algorithms/marl';
 import { DeterministicActor, GsdeActor, QCritic, SquashedGaussianActor } from '../core/continuousMlp';
 import { QmixMixer } from '../core/qmixMixer';
 import { deriveSeed } from '../core/rng';
 import { RnnAgent } from '../core/rnnAgent';
 import { makeMpeEnv } from '../envs/mpe';
 import type { AgentValues, CriticCurveSnapshot, TeamSnapshot } from '../runs/records';
-import { CONTINUOUS_VIEWS } from './inspect';
+import { CONTINUOUS_VIEWS, type NetworkProbe } from './inspect';
 
 /** Points on the swept action range. */
 export const ACTION_POINTS = 41;
@@ -137,6 +137,44 @@ export function probeState(task: MarlTaskSpec, seed: number): Float32Array {
 }
 
 const PROBE_LABEL = 'the first step of an episode (the same reset every time)';
+
+/** What each number of a simple_spread observation is (src/envs/mpe/simpleSpread.ts writes them in this order). */
+function spreadObservationNames(agents: number, commDim: number): string[] {
+  const others = Array.from({ length: agents - 1 }, (_, i) => i + 1);
+  return [
+    'own velocity x', 'own velocity y', 'own position x', 'own position y',
+    ...Array.from({ length: agents }, (_, l) => [`landmark ${l + 1} dx`, `landmark ${l + 1} dy`]).flat(),
+    ...others.map((o) => [`other agent ${o} dx`, `other agent ${o} dy`]).flat(),
+    ...others.map((o) => Array.from({ length: commDim }, (_, c) => `other agent ${o} says ${c + 1}`)).flat(),
+  ];
+}
+
+/** Names of agent `a`'s observation: simple_spread's by meaning where they fit, else numbered. */
+function observationNames(task: MarlTaskSpec, a: number): string[] {
+  const n = task.obsDims[a];
+  const agents = task.agents.length;
+  const spread = task.envId.startsWith('simple_spread') ? spreadObservationNames(agents, (n - 4 - 2 * agents - 2 * (agents - 1)) / (agents - 1)) : null;
+  return spread && spread.length === n ? spread : Array.from({ length: n }, (_, i) => `obs ${i}`);
+}
+
+/**
+ * The probe drawn in a shared actor's network (MAPPO): agent 1's input row on the probe state, its
+ * own observation and its one-hot id, as the actor sees it when it acts; null for other actors.
+ */
+export function sharedActorProbe(task: MarlTaskSpec, acting: MarlActingSpec, state: Float32Array): NetworkProbe | null {
+  if (acting.kind !== 'mlpShared') return null;
+  const row = new Float32Array(sharedActorInputDim(task, acting.agentId));
+  writeSharedActorInput(task, acting.agentId, state, 0, 0, row, 0);
+  const own = observationNames(task, 0);
+  const padding = Array.from({ length: Math.max(...task.obsDims) - own.length }, (_, i) => `padding ${i + 1}`);
+  const ids = acting.agentId ? task.agents.map((_, i) => `is agent ${i + 1}`) : [];
+  return {
+    input: Array.from(row, (x) => Math.round(x * 1e4) / 1e4),
+    inputNames: [...own, ...padding, ...ids],
+    outputNames: mpeActionNames(Math.max(...task.actionSizes)).map((m) => `${m} (logit)`),
+    stateLabel: `agent 1 at ${PROBE_LABEL}`,
+  };
+}
 
 function argmax(xs: ArrayLike<number>, n: number): number {
   let best = 0;

@@ -241,6 +241,8 @@ export interface NetworkSnapshot {
   biases: number[][];
   /** The observation the activations are for. */
   input: number[];
+  /** What that observation is, where it is not the env's usual example state (a multi-agent probe). */
+  stateLabel?: string;
   /** Activations per layer (after the nonlinearity; the last layer raw), inputs first. */
   activations: number[][];
 }

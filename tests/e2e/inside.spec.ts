@@ -114,3 +114,16 @@ for (const { preset, mixer, team } of [
     await expectStatus(page, 'done', 60_000);
   });
 }
+
+test('multi-agent: mappo-spread draws its shared actor on agent 1 at the first state of an episode, in simple_spread’s words', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(`/#x=${encodeExperiment(resolveExperiment('mappo-spread', { backend: 'wasm', seed: 3 }))}`);
+  await page.getByTestId('start').click();
+  const shown = page.getByTestId('shown-state');
+  await expect(shown).toBeVisible({ timeout: 90_000 });
+  await expect(shown).toContainText('Activations for agent 1 at the first step of an episode');
+  await expect(shown).toContainText('own velocity x = 0');
+  await expect(shown).toContainText('is agent 1 = 1, is agent 2 = 0, is agent 3 = 0');
+  await page.getByTestId('stop').click();
+  await expectStatus(page, 'done', 60_000);
+});

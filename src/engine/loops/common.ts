@@ -13,7 +13,7 @@ import type { MlpSpec } from '../../core/mlp';
 import { modelSpecFor } from '../../config/modelSpec';
 import { RolloutActor, type GreedyEpisode, type RolloutActorOptions } from '../rolloutActor';
 import type { LoopContext, LoopOutcome } from './types';
-import { inspectNetwork } from '../inspect';
+import { inspectNetwork, type NetworkProbe } from '../inspect';
 import { sleep } from '../../core/abortableSleep';
 
 /** Returns of finished episodes, the mean of the last 20, and when the target was first reached. */
@@ -320,6 +320,7 @@ export class LoopProgress {
   /** Lets the event loop turn between updates, and within an update that asks (see UpdateSlicer). */
   readonly slicer: UpdateSlicer;
   private valueProbe: ValueProbe | null = null;
+  private networkProbe: NetworkProbe | null = null;
 
   constructor(private readonly ctx: LoopContext) {
     this.slicer = new UpdateSlicer(ctx.gate, ctx.platform.sliceMs ?? SLICE_MS);
@@ -335,6 +336,11 @@ export class LoopProgress {
   /** What the inspect records show beside the network: the critics' Q-values, or every agent's (src/engine/inspectValues.ts). */
   inspectValuesWith(probe: ValueProbe): void {
     this.valueProbe = probe;
+  }
+
+  /** Draw the network on this state (a shared multi-agent actor's probe) instead of the env's example state. */
+  drawNetworkOn(probe: NetworkProbe): void {
+    this.networkProbe = probe;
   }
 
   /** The update rule that applies live changes of the algorithm's settings (see src/engine/liveChanges.ts). */
@@ -369,7 +375,7 @@ export class LoopProgress {
     this.inspectedUpdate = this.update;
     if (!this.weights) return;
     try {
-      const record = inspectNetwork(this.ctx.config, this.weights.weightSpecs(), await this.weights.getWeightsAsync(), this.update);
+      const record = inspectNetwork(this.ctx.config, this.weights.weightSpecs(), await this.weights.getWeightsAsync(), this.update, this.networkProbe);
       const values = this.valueProbe ? await this.valueProbe() : {};
       if (record || values.criticCurves || values.team) this.ctx.emit({ type: 'inspect', update: this.update, network: null, heatmap: null, ...record, ...values });
     } catch {

@@ -24,7 +24,7 @@ import { deriveSeed, Rng } from '../../core/rng';
 import { MarlActor, mpeTaskSpec, type MarlActorOptions, type MarlEpisodeMessage } from '../marlActor';
 import { EpisodeReplay } from '../marlReplay';
 import { actorHandle, actorRates, createReportingPool, GreedyEpisodeTicker, LoopProgress, pauseOnNonFinite } from './common';
-import { probeState, teamValues } from '../inspectValues';
+import { probeState, sharedActorProbe, teamValues } from '../inspectValues';
 import type { LoopContext, LoopOutcome } from './types';
 
 /** Why a message from an actor cannot be used, or null. */
@@ -94,6 +94,8 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
   progress.keepCheckpoints(algorithm.model);
   progress.applyChangesTo(algorithm);
   const probe = probeState(task, s.seed);
+  const actorProbe = sharedActorProbe(task, algorithm.acting, probe);
+  if (actorProbe) progress.drawNetworkOn(actorProbe);
   progress.inspectValuesWith(async () => {
     const team = await teamValues(algorithm, probe);
     return team ? { team } : {};

@@ -45,7 +45,7 @@ export function AgentInside() {
       {network && <NetworkView network={network} activation={activation} input={pointed} />}
       {network && !h && (
         <p className="help" data-testid="shown-state">
-          Activations for the state {network.inputNames.map((name, i) => `${name} = ${String(network.input[i])}`).join(', ')}.
+          Activations for {network.stateLabel ?? 'the state'} {network.inputNames.map((name, i) => `${name} = ${String(network.input[i])}`).join(', ')}.
         </p>
       )}
     </section>

@@ -44,4 +44,19 @@ describe('inside the agent: the continuous-control actor', () => {
     expect(record?.network).toMatchObject({ stack: 'actor', inputNames: ['cos θ', 'sin θ', 'angular velocity'], outputNames: ['torque (before tanh)'], sizes: [3, 16, 16, 1], input: [-1, 0, 0] });
     actor.dispose();
   });
+
+  it("draws the actor on the loop's own probe where it fits (a shared multi-agent actor), and on the env's state where it does not", () => {
+    const actor = new SquashedGaussianActor(spec, 6);
+    const probe = { input: [0.5, -0.25, 2], inputNames: ['a', 'b', 'c'], outputNames: ['move'], stateLabel: 'agent 1 somewhere' };
+    const drawn = inspectNetwork(resolveExperiment('sac-pendulum'), actor.weightSpecs(), actor.getWeights(), 3, probe)?.network;
+    expect(drawn).toMatchObject({ inputNames: ['a', 'b', 'c'], outputNames: ['move'], input: [0.5, -0.25, 2], stateLabel: 'agent 1 somewhere' });
+    // Its activations are the network's on that state: the last layer is the stack's forward pass of the probe.
+    const net = actorStack(actor.weightSpecs(), actor.getWeights(), 'relu')!;
+    const out = forwardLayers(net, probe.input, 1);
+    expect(drawn!.activations.at(-1)![0]).toBeCloseTo(out[out.length - 1][0], 4);
+    const misfit = inspectNetwork(resolveExperiment('sac-pendulum'), actor.weightSpecs(), actor.getWeights(), 3, { ...probe, input: [1, 2] })?.network;
+    expect(misfit).toMatchObject({ inputNames: ['cos θ', 'sin θ', 'angular velocity'], input: [-1, 0, 0] });
+    expect(misfit?.stateLabel).toBeUndefined();
+    actor.dispose();
+  });
 });

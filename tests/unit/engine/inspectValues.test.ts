@@ -4,7 +4,7 @@ import { Maddpg, type MaddpgParams } from '../../../src/algorithms/maddpg';
 import { Qmix, type MixerKind, type QmixParams } from '../../../src/algorithms/qmix';
 import { DeterministicActor, QCritic, SquashedGaussianActor, type ActorSpec, type CriticSpec } from '../../../src/core/continuousMlp';
 import { Rng } from '../../../src/core/rng';
-import { ACTION_POINTS, CRITIC_PROBES, criticCurves, criticsOf, mpeActionNames, probeState, teamValues } from '../../../src/engine/inspectValues';
+import { ACTION_POINTS, CRITIC_PROBES, criticCurves, criticsOf, mpeActionNames, probeState, sharedActorProbe, teamValues } from '../../../src/engine/inspectValues';
 import { mpeTaskSpec } from '../../../src/engine/marlActor';
 import { MarlPolicy } from '../../../src/engine/marlPolicy';
 import { runOnWasm } from '../algorithms/offPolicySetup';
@@ -139,5 +139,32 @@ describe('inside the agent: every agent’s values and the team’s', () => {
   it('names the five moves of a spread agent, and numbers any other action set', () => {
     expect(mpeActionNames(5)).toEqual(['stay', 'left', 'right', 'down', 'up']);
     expect(mpeActionNames(3)).toEqual(['action 0', 'action 1', 'action 2']);
+  });
+});
+
+describe('inside the agent: a shared actor (MAPPO) drawn on agent 1 at the probe state', () => {
+  const state = probeState(SPREAD, 3);
+
+  it("its input row is agent 1's own observation, named by meaning, and its one-hot id", () => {
+    const probe = sharedActorProbe(SPREAD, { kind: 'mlpShared', hidden: [8], agentId: true }, state);
+    expect(probe).not.toBeNull();
+    const obsDim = SPREAD.obsDims[0];
+    expect(probe!.input).toHaveLength(obsDim + SPREAD.agents.length);
+    // The observation is agent 1's as the env wrote it (rounded for display), then is-agent 1, 2, 3 = 1, 0, 0.
+    probe!.input.slice(0, obsDim).forEach((x, i) => expect(x).toBeCloseTo(state[SPREAD.obsOffsets[0] + i], 4));
+    expect(probe!.input.slice(obsDim)).toEqual([1, 0, 0]);
+    expect(probe!.inputNames.slice(0, 6)).toEqual(['own velocity x', 'own velocity y', 'own position x', 'own position y', 'landmark 1 dx', 'landmark 1 dy']);
+    expect(probe!.inputNames.slice(obsDim - 4, obsDim)).toEqual(['other agent 1 says 1', 'other agent 1 says 2', 'other agent 2 says 1', 'other agent 2 says 2']);
+    expect(probe!.inputNames.slice(obsDim)).toEqual(['is agent 1', 'is agent 2', 'is agent 3']);
+    expect(probe!.outputNames).toEqual(mpeActionNames(5).map((m) => `${m} (logit)`));
+    expect(probe!.stateLabel).toMatch(/^agent 1 at the first step of an episode/);
+  });
+
+  it('is absent for actors that are not one shared MLP, and without ids when the actor takes none', () => {
+    expect(sharedActorProbe(SPREAD, { kind: 'mlpPerAgent', hidden: [8] }, state)).toBeNull();
+    expect(sharedActorProbe(SPREAD, { kind: 'rnnShared', hidden: 8 }, state)).toBeNull();
+    const noIds = sharedActorProbe(SPREAD, { kind: 'mlpShared', hidden: [8], agentId: false }, state);
+    expect(noIds!.input).toHaveLength(SPREAD.obsDims[0]);
+    expect(noIds!.inputNames.some((n) => n.startsWith('is agent'))).toBe(false);
   });
 });
