@@ -61,7 +61,7 @@ test('swarm-annealed trains in the browser: swarm charts fill and the timeline d
   await expect(page.getByTestId('critical-chart')).toContainText('serial baseline');
   // An 8-subtask task is not the one swarm-story measured: no working-alone or packer line on the reward chart.
   await expect(page.getByTestId('reward-chart')).toContainText('task score');
-  await expect(page.getByTestId('reward-chart')).not.toContainText('working alone');
+  await expect(page.getByTestId('reward-chart').locator('svg')).not.toContainText('working alone');
 
   await expectStatus(page, 'done', 180_000);
   await expect(page.getByTestId('env-steps')).toContainText('2 / 2 updates');

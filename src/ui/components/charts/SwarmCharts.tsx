@@ -54,12 +54,16 @@ export const RewardComponentsChart = memo(function RewardComponentsChart() {
   const data = forDisplay(useChartValue(selectSwarm), byTotal);
   // On the story's task, the task score read against working alone and the scripted packer (their held-out scores).
   const scale = usePlayground(selectScoreScale);
-  const legend: LegendItem[] = scale
-    ? [...REWARD_LEGEND, { name: `working alone ${scale.alone.toFixed(3)}`, color: SCALE_COLOR, dashed: true }, { name: `scripted packer ${scale.packer.toFixed(3)}`, color: SCALE_COLOR, dashed: true }]
-    : REWARD_LEGEND;
+  // Named on the lines themselves, so the legend (and the chart's height) stays the same.
+  const lines = scale
+    ? [
+        { y: scale.alone, name: `working alone ${scale.alone.toFixed(3)}` },
+        { y: scale.packer, name: `scripted packer ${scale.packer.toFixed(3)}` },
+      ]
+    : [];
   return (
     <ChartFrame title="Orchestrator reward" caption="task score plus the two shaping bonuses; faint: each episode, bold: the mean of its update" testId="reward-chart" points={data.length} emptyHint="Fills in as the first swarm episodes finish.">
-      <ChartLegend items={legend} />
+      <ChartLegend items={REWARD_LEGEND} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT - LEGEND_HEIGHT}>
         <LineChart data={data} margin={MARGIN} title="Orchestrator reward and its parts, by episode">
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
@@ -69,7 +73,9 @@ export const RewardComponentsChart = memo(function RewardComponentsChart() {
           {trend('rPerf', 'task score', SERIES_COLORS[0])}
           {trend('shapedParallel', 'parallel bonus', SERIES_COLORS[2])}
           {trend('shapedFinish', 'finish bonus', SERIES_COLORS[3])}
-          {scale && [scale.alone, scale.packer].map((y) => <ReferenceLine key={y} y={y} stroke={SCALE_COLOR} strokeDasharray="2 4" ifOverflow="extendDomain" />)}
+          {lines.map(({ y, name }) => (
+            <ReferenceLine key={name} y={y} stroke={SCALE_COLOR} strokeDasharray="2 4" ifOverflow="extendDomain" label={{ value: name, position: 'insideBottomRight', fill: SCALE_COLOR, fontSize: 11 }} />
+          ))}
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
