@@ -42,7 +42,9 @@ import { SwarmLearner, validateCreditOptions, type SwarmTrainingOptions, type Sw
 import { BASELINES } from '../src/swarm/baselines';
 import { TASK_LEVELS, taskLevel } from '../src/swarm/levels';
 import { markdownTable, median, type BenchArgs, type BenchFlag, type BenchResult } from './types';
-import { rowsFromSeedFigures, type BenchRow } from './results';
+import { mergeBenchResults, parseBenchResult, rowsFromSeedFigures, type BenchRow } from './results';
+import { formatStoryVerdict, storyVerdict } from './swarmStoryVerdict';
+import { readFileSync } from 'node:fs';
 
 const TUNING = [1, 2, 3, 4, 5];
 /** The table's row of expectedChainFloor (decompositionFeatures.ts). */
@@ -207,6 +209,7 @@ export const STORY_FLAGS: readonly BenchFlag[] = [
   { name: 'greedy', value: 'true', text: "also judge each learned row's trained policy with its greedy version (the likeliest action type, then the likeliest action of that type), as the row '<row> (greedy)'; the sampled row, what PPO trains, is unchanged" },
   { name: 'detail', value: 'true', text: 'also print where r_perf goes: precision, recall, claims submitted, subtasks assigned, subagents, checks and context used per row' },
   { name: 'log-updates', value: 'N', text: 'print r_perf, value explained variance, KL and entropy every N updates to stderr' },
+  { name: 'from', value: 'a.json,b.json', text: "train nothing: read swarm-story results written with --json (several over disjoint seeds are read as one) and print the story's verdict on each split" },
 ];
 
 /** swarm-story's --seeds with the swarm: exactly the seeds to run, any positive seeds. */
@@ -307,7 +310,38 @@ function detailLine(split: string, name: string, per: SeedFigures[]): (string | 
   return [split, name, m((p) => p.rPerf, 3), m((p) => p.precision, 2), m((p) => p.recall, 2), m((p) => p.submitted, 0), m((p) => p.assigned, 0), m((p) => p.subagents, 0), m((p) => p.checks, 0), m((p) => p.contextUsed, 2), m((p) => p.criticalOverSerial, 3)];
 }
 
+/** --from: the verdict of results already written, for each split that has the story's rows. */
+function verdictOfFiles(list: string): BenchResult {
+  const files = list.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
+  if (files.length === 0) throw new Error('swarm-story: --from needs one or more result files written with --json');
+  const parts = files.map((f) => {
+    let text: string;
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch (e) {
+      throw new Error(`swarm-story: cannot read ${f}: ${(e as Error).message}`, { cause: e });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`swarm-story: ${f} is not JSON: ${(e as Error).message}`, { cause: e });
+    }
+    const parsed = parseBenchResult(data, f);
+    if (parsed.benchmark !== 'swarm-story') throw new Error(`swarm-story: ${f} is a ${parsed.benchmark} result, not swarm-story's`);
+    return parsed;
+  });
+  const merged = parts.length === 1 ? parts[0] : mergeBenchResults(parts);
+  const splits = [...new Set(merged.rows.map((r) => r.split))];
+  const verdicts = splits.map((split) => ({ split, verdict: storyVerdict(merged, split) }));
+  return { table: verdicts.map((v) => formatStoryVerdict(v.split, v.verdict)).join('\n\n'), figures: { from: files, verdicts } };
+}
+
+/** The story's rows, when all of them ran on the split. */
+const VERDICT_ROWS = ['annealed', 'no shaping', 'constant λ1'];
+
 export async function runSwarmStory({ flags }: BenchArgs): Promise<BenchResult> {
+  if (flags.from !== undefined) return verdictOfFiles(flags.from);
   await chooseBackend({ preferred: 'wasm' });
   const positiveInt = (x: number) => Number.isInteger(x) && x >= 1;
   const nEval = numberFlag(flags, 'eval', positiveInt, 'a positive integer') ?? 5;
@@ -330,6 +364,7 @@ export async function runSwarmStory({ flags }: BenchArgs): Promise<BenchResult> 
   const detail = boolFlag(flags, 'detail');
   const greedy = boolFlag(flags, 'greedy');
   const detailRows: (string | number)[][] = [];
+  const verdicts: string[] = [];
   const run = numberFlag(flags, 'run', (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0') ?? 0;
   const logEvery = numberFlag(flags, 'log-updates', (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   // Run K > 0 trains from another seed (tasks, initial weights, sampling) and is judged on the same evaluation tasks.
@@ -421,13 +456,20 @@ export async function runSwarmStory({ flags }: BenchArgs): Promise<BenchResult> 
     // Not a policy: how low critical steps can go for one that claims every subtask (per seed, the median over its tasks).
     const floors = split.seeds.map((seed) => floorFigures(evalTaskSeeds(seed, nEval).map((t) => makeSwarmSim(spec, t))));
     figures[`${split.name} floor`] = floors;
-    dataRows.push(...rowsFromSeedFigures(split.name, perRow, level.name));
+    const splitRows = rowsFromSeedFigures(split.name, perRow, level.name);
+    dataRows.push(...splitRows);
+    if (VERDICT_ROWS.every((r) => r in perRow)) {
+      const verdict = storyVerdict({ benchmark: 'swarm-story', rows: splitRows }, split.name);
+      figures[`${split.name} verdict`] = verdict;
+      verdicts.push(formatStoryVerdict(split.name, verdict));
+    }
     table.push([split.name, FLOOR_ROW, '-', median(floors.map((f) => f.critical)).toFixed(0), median(floors.map((f) => f.criticalOverSerial)).toFixed(3), '-', '-', '-', '-', '-', '-', '-']);
     figures[split.name] = perRow;
   }
   return {
     table:
       markdownTable(['seeds', 'row', 'r_perf', 'critical', '÷ serial', 'total compute', 'subagents', 'finish rate', 'serial collapse', 'spurious parallelism', 'target met', 'train s'], table) +
+      (verdicts.length ? `\n\n${verdicts.join('\n\n')}` : '') +
       (detail ? `\n\nWhere r_perf goes (medians per seed over its evaluation tasks, then over seeds):\n\n${markdownTable(['seeds', 'row', 'r_perf', 'precision', 'recall', 'claims submitted', 'subtasks assigned', 'subagents', 'checks', 'context used', '÷ serial'], detailRows)}` : ''),
     figures,
     rows: dataRows,
