@@ -24,11 +24,17 @@
  *     T = min(0.75 · subagentStepCap, 0.8 · (steps left − 1) / links left in the longest open chain)
  *   (first fit, in that priority order), and leaves out what does not fit in T or in the context left.
  *   Checks as the planner's. Its two shares were chosen on seeds 1-5 only (BENCHMARKS.md).
+ * - untrained: what the set policy does before it has learned anything (setPolicy.ts: a type
+ *   nearly uniform over the legal types, then an action nearly uniform within it), played exactly:
+ *   a legal type uniformly at random, then one of its legal actions uniformly at random, from a
+ *   stream of the task's seed. Where it stands against serial is what "delegating badly" scores.
  */
 import type { DecompositionOutcome, DecompositionSim } from '../envs/swarm/decomposition';
 import { expectedLoad, expectedSteps } from '../envs/swarm/decompositionFeatures';
 import { priorSkills, visibleSkills, type SkillBelief } from '../envs/swarm/skillBelief';
 import type { DecompSubtask } from '../envs/swarm/decompositionTask';
+import { Rng } from '../core/rng';
+import { SP_MASK_OFFSET, SP_OBS_DIM, SP_SEGMENTS, SP_TYPES, applySetAction, encodeSetObservation } from './setActions';
 
 export type Baseline = (sim: DecompositionSim) => DecompositionOutcome;
 
@@ -321,6 +327,27 @@ export function packerBaseline(options: PackerOptions = {}): Baseline {
   };
 }
 
+/** The untrained set policy's law, played exactly (see the file comment); at most `maxDecisions` decisions, as an actor's episode. */
+export function untrainedBaseline(maxDecisions: number): Baseline {
+  return (sim) => {
+    const rng = new Rng(sim.task.seed).fork(0x0417);
+    const obs = new Float32Array(SP_OBS_DIM);
+    for (let n = 0; n < maxDecisions && !sim.finished; n++) {
+      const rows = encodeSetObservation(sim, obs);
+      const legalByType = SP_TYPES.map((t) => {
+        const { offset, length } = SP_SEGMENTS[t];
+        const legal: number[] = [];
+        for (let a = offset; a < offset + length; a++) if (obs[SP_MASK_OFFSET + a] > 0) legal.push(a);
+        return legal;
+      }).filter((l) => l.length > 0);
+      if (legalByType.length === 0) break;
+      const legal = legalByType[rng.int(legalByType.length)];
+      applySetAction(sim, rows, legal[rng.int(legal.length)]);
+    }
+    return end(sim);
+  };
+}
+
 export const BASELINES: ReadonlyArray<{ name: string; run: Baseline }> = [
   { name: 'serial', run: serialBaseline },
   { name: 'assign-all (default kind)', run: assignAllBaseline },
@@ -328,4 +355,6 @@ export const BASELINES: ReadonlyArray<{ name: string; run: Baseline }> = [
   { name: 'planner (smarter hand policy)', run: plannerBaseline() },
   { name: 'packer (fuller subagents, no second opinions)', run: packerBaseline() },
   { name: 'fixed-table packer (routes by the prior means)', run: packerBaseline({ routeBy: 'prior' }) },
+  // The presets' cap on decisions (4 per subtask + 40) at 40 subtasks; a bigger task gets the same cap per subtask.
+  { name: 'untrained (a legal type, then a legal action, at random)', run: (sim) => untrainedBaseline(4 * sim.numSubtasks + 40)(sim) },
 ];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DecompositionSim } from '../../../src/envs/swarm/decomposition';
 import { DEFAULT_SKILL_TABLE, skillTable } from '../../../src/envs/swarm/decompositionSkills';
 import { decompositionTaskFrom, generateDecomposition } from '../../../src/envs/swarm/decompositionTask';
-import { BASELINES, assignAllBaseline, greedyBaseline, mostReliableKind, packerBaseline, plannerBaseline, serialBaseline } from '../../../src/swarm/baselines';
+import { BASELINES, untrainedBaseline, assignAllBaseline, greedyBaseline, mostReliableKind, packerBaseline, plannerBaseline, serialBaseline } from '../../../src/swarm/baselines';
 import { fixedSim } from '../envs/swarm/decompositionHelpers';
 
 const rules = { toolLatencyMean: 1, confidenceNoise: 0, criticalBudget: 300, contextBudget: 300 };
@@ -147,5 +147,22 @@ describe('scripted baselines', () => {
         expect(out[name].criticalSteps).toBeLessThanOrEqual(out[name].criticalBudget);
       }
     }
+  });
+
+  it('untrained plays the untrained policy’s law: only legal actions, the same episode for the same task, and both working alone and delegating', () => {
+    const sim = () => new DecompositionSim(generateDecomposition({ numSubtasks: 30 }, 8));
+    const a = untrainedBaseline(160)(sim());
+    const b = untrainedBaseline(160)(sim());
+    expect(b).toEqual(a);
+    expect(a.nDirect).toBeGreaterThan(0);
+    expect(a.nSubagents).toBeGreaterThan(0);
+    expect(a.nChecks).toBeGreaterThan(0);
+    // Another task, another stream: not a replay of the first.
+    const c = untrainedBaseline(160)(new DecompositionSim(generateDecomposition({ numSubtasks: 30 }, 7)));
+    expect(c.stages.map((s) => s.kind)).not.toEqual(a.stages.map((s) => s.kind));
+    // The decision cap holds: with one decision, at most one subagent is planned, launched and the episode finished.
+    const capped = untrainedBaseline(1)(sim());
+    expect(capped.nSubagents + capped.nDirect + capped.nChecks).toBeLessThanOrEqual(1);
+    expect(capped.endReason === 'finish' || capped.endReason === 'budget').toBe(true);
   });
 });

@@ -78,7 +78,7 @@ describe('swarm-story --rows none', () => {
     const r = await runSwarmStory({ seeds: [], flags: { rows: 'none', split: 'tuning', seeds: '1,2', eval: '2', subtasks: '10', detail: 'true' } });
     const [main, detail] = r.table.split('\n\nWhere r_perf goes');
     const lines = main.split('\n').slice(2);
-    expect(lines.map((l) => l.split('|')[2].trim())).toEqual(['baseline: serial', 'baseline: assign-all (default kind)', 'baseline: greedy', 'baseline: planner (smarter hand policy)', 'baseline: packer (fuller subagents, no second opinions)', 'baseline: fixed-table packer (routes by the prior means)', FLOOR_ROW]);
+    expect(lines.map((l) => l.split('|')[2].trim())).toEqual(['baseline: serial', 'baseline: assign-all (default kind)', 'baseline: greedy', 'baseline: planner (smarter hand policy)', 'baseline: packer (fuller subagents, no second opinions)', 'baseline: fixed-table packer (routes by the prior means)', 'baseline: untrained (a legal type, then a legal action, at random)', FLOOR_ROW]);
     const floors = (r.figures as Record<string, Array<{ criticalOverSerial: number }>>)['seeds 1-5 floor'];
     expect(floors).toHaveLength(2);
     for (const f of floors) expect(f.criticalOverSerial).toBeGreaterThan(0);
