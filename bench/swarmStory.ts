@@ -331,7 +331,23 @@ function verdictOfFiles(list: string): BenchResult {
     if (parsed.benchmark !== 'swarm-story') throw new Error(`swarm-story: ${f} is a ${parsed.benchmark} result, not swarm-story's`);
     return parsed;
   });
-  const merged = parts.length === 1 ? parts[0] : mergeBenchResults(parts);
+  // Rows trained in separate processes share the scripted rows, which are the same on the same seeds: kept once.
+  const seen = new Map<string, string>();
+  const own = parts.map((p, i) => ({
+    ...p,
+    rows: p.rows.filter((r) => {
+      const key = JSON.stringify([r.split, r.row, r.level ?? null, r.seeds]);
+      const body = JSON.stringify(r.perSeed);
+      const had = seen.get(key);
+      if (had === undefined) {
+        seen.set(key, body);
+        return true;
+      }
+      if (had !== body) throw new Error(`swarm-story: ${r.row} on seeds ${r.seeds.join(', ')} differs between the files (${files[i]})`);
+      return false;
+    }),
+  }));
+  const merged = own.length === 1 ? own[0] : mergeBenchResults(own);
   const splits = [...new Set(merged.rows.map((r) => r.split))];
   const verdicts = splits.map((split) => ({ split, verdict: storyVerdict(merged, split) }));
   return { table: verdicts.map((v) => formatStoryVerdict(v.split, v.verdict)).join('\n\n'), figures: { from: files, verdicts } };
