@@ -70,8 +70,6 @@ export interface DecompositionLimits {
   callsPerMainStep: number;
   setupSteps: number;
   resultOverhead: number;
-  /** Context a create_subagent call costs the orchestrator: the brief it writes is in its own context. */
-  briefContext: number;
   contextPerResultUnit: number;
   contextPerDirectStep: number;
   checkContext: number;
@@ -90,7 +88,6 @@ export const DEFAULT_DECOMPOSITION_RULES: Readonly<Omit<DecompositionLimits, 'cr
   callsPerMainStep: 8,
   setupSteps: 2,
   resultOverhead: 2,
-  briefContext: 2,
   contextPerResultUnit: 1,
   contextPerDirectStep: 1,
   checkContext: 1,
@@ -329,7 +326,7 @@ export class DecompositionSim {
     for (const k of ['criticalBudget', 'subagentStepCap', 'maxSubagentsPerStage', 'callsPerMainStep', 'checkBaseSteps'] as const) {
       if (!(Number.isInteger(l[k]) && l[k] >= 1)) fail(`${k} must be an integer >= 1, got ${l[k]}`);
     }
-    for (const k of ['contextBudget', 'setupSteps', 'resultOverhead', 'briefContext', 'contextPerResultUnit', 'contextPerDirectStep', 'checkContext', 'checkStepsPerUnit', 'confidenceNoise'] as const) {
+    for (const k of ['contextBudget', 'setupSteps', 'resultOverhead', 'contextPerResultUnit', 'contextPerDirectStep', 'checkContext', 'checkStepsPerUnit', 'confidenceNoise'] as const) {
       if (!(Number.isFinite(l[k]) && l[k] >= 0)) fail(`${k} must be a non-negative number, got ${l[k]}`);
     }
     if (!Number.isInteger(l.setupSteps)) fail(`setupSteps must be an integer, got ${l.setupSteps}`);
@@ -480,7 +477,6 @@ export class DecompositionSim {
     if (slot === null) {
       if (this.pending.length >= this.limits.maxSubagentsPerStage) return `at most ${this.limits.maxSubagentsPerStage} subagents per stage`;
       if (this.launchSteps(this.pending.length + 1) + 1 > this.stepsLeft) return 'not enough critical steps left to launch one more subagent';
-      if (this.limits.briefContext > this.contextLeft) return 'no context left to brief one more subagent';
     } else if (!(Number.isInteger(slot) && slot >= 0 && slot < this.pending.length)) {
       return `no subagent ${slot} in the plan (it has ${this.pending.length})`;
     } else if (this.pending[slot].kind !== kind) {
@@ -529,7 +525,6 @@ export class DecompositionSim {
     const why = this.whyNotPlan(id, kind, null);
     if (why) throw new DecompositionError(`createSubagent(${kind}, ${id}): ${why}`);
     this.pending.push({ kind, items: [id] });
-    this.context += this.limits.briefContext;
     return this.pending.length - 1;
   }
 

@@ -36,9 +36,9 @@ interface Archetype {
 }
 
 export const ARCHETYPES: readonly Archetype[] = [
-  { name: 'generalist', success: [0.9, 0.85, 0.8], think: 2 },
-  { name: 'fast', success: [0.95, 0.3, 0.15], think: 1 },
-  { name: 'specialist', success: [0.98, 0.4, 0.1], think: 1 },
+  { name: 'generalist', success: [0.97, 0.95, 0.93], think: 2 },
+  { name: 'fast', success: [0.95, 0.72, 0.55], think: 1 },
+  { name: 'specialist', success: [0.98, 0.9, 0.55], think: 1 },
 ];
 
 export const PRIOR = {
