@@ -89,6 +89,7 @@ export const SWARM_FIGURES = {
   storyAnnealedSpuriousSeeds: { value: 7, digits: 0, what: 'held-out seeds where the annealed preset’s finish rate is below 0.8', source: latentStory('annealed', 'counts.spurious') },
   storySerialRPerf: { value: 0.36, digits: 3, what: 'r_perf of the serial orchestrator on the same tasks', source: latentStory('baseline: serial') },
   storyAdaptivePackerRPerf: { value: 0.8, digits: 3, what: 'r_perf of the adaptive packer on the same tasks', source: latentStory(`baseline: ${PACKER}`) },
+  storyUntrainedRPerf: { value: 0.317, digits: 3, what: 'r_perf of the untrained orchestrator’s law (a legal type, then a legal action, at random) on the same tasks', source: story('swarm-story-latent-baselines', 'baseline: untrained (a legal type, then a legal action, at random)', 'medians.rPerf') },
   storyFixedTablePackerRPerf: { value: 0.772, digits: 3, what: 'r_perf of the fixed-table packer on the same tasks', source: latentStory('baseline: fixed-table packer (routes by the prior means)') },
 } as const satisfies Record<string, SwarmFigure>;
 
