@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BENCH_RESULT_SCHEMA, mergeBenchResults, rowsFromSeedFigures, type BenchResultFile } from '../../../bench/results';
+import { runSwarmStory } from '../../../bench/swarmStory';
 import { FIXED_TABLE_ROW, PACKER_ROW, formatStoryVerdict, storyVerdict } from '../../../bench/swarmStoryVerdict';
 
 interface Fig {
@@ -66,5 +67,16 @@ describe('the swarm story verdict (swarm-story, --from)', () => {
     const short = result([6, 7], story() as Record<string, (seed: number) => Fig>);
     short.rows = short.rows.map((r) => (r.row === PACKER_ROW ? { ...r, seeds: [6], perSeed: r.perSeed.slice(0, 1) } : r));
     expect(() => storyVerdict(short, SPLIT)).toThrow(`${PACKER_ROW} lacks seed 7 that annealed has`);
+  });
+
+  it('--from reads the committed held-out results as one, trains nothing, and names a file it cannot use', async () => {
+    const files = 'bench/results/swarm-story-latent-6.json,bench/results/swarm-story-latent-11.json';
+    const r = await runSwarmStory({ seeds: [], flags: { from: files } });
+    const held = (r.figures.verdicts as Array<{ split: string; verdict: ReturnType<typeof storyVerdict> }>).find((v) => v.split === SPLIT);
+    expect(held?.verdict.seeds).toBe(10);
+    expect(r.table).toContain(`The story on ${SPLIT} (10 seeds)`);
+    await expect(runSwarmStory({ seeds: [], flags: { from: 'bench/results/no-such.json' } })).rejects.toThrow('swarm-story: cannot read bench/results/no-such.json');
+    await expect(runSwarmStory({ seeds: [], flags: { from: 'bench/results/swarm-baselines-latent.json' } })).rejects.toThrow('is a swarm-baselines result, not swarm-story');
+    await expect(runSwarmStory({ seeds: [], flags: { from: ' , ' } })).rejects.toThrow('--from needs one or more result files');
   });
 });
