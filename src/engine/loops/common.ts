@@ -275,16 +275,30 @@ export class UpdateSlicer {
     return this.gate.current !== 'stopped';
   }
 
+  /** Take `step` n times (an update's gradient steps), stillRunning() before each; false, after `restore`, when the run stopped halfway. */
+  async repeat(n: number, step: () => void, restore: () => void): Promise<boolean> {
+    for (let k = 0; k < n; k++) {
+      if (!(await this.stillRunning())) {
+        restore();
+        return false;
+      }
+      step();
+    }
+    return true;
+  }
+
   /**
-   * Take an update's steps (a PPO update's minibatches), calling stillRunning() before each; null
-   * when the run stopped halfway, the steps closed (the caller puts back the weights it started from).
+   * Take an update's steps (a PPO update's minibatches), calling stillRunning() before each. When
+   * the run stops halfway the steps are closed and `restore` puts back the weights the update
+   * started from, so the last checkpoint holds the last whole update; the result is then null.
    */
-  async runSteps(steps: UpdateSteps): Promise<Record<string, number> | null> {
+  async runSteps(steps: UpdateSteps, restore: () => void): Promise<Record<string, number> | null> {
     for (;;) {
       const r = steps.next();
       if (r.done) return r.value;
       if (!(await this.stillRunning())) {
         steps.return({});
+        restore();
         return null;
       }
     }

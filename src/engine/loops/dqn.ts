@@ -75,12 +75,8 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
             batches.push(buffer.sample(s['dqn.batchSize']));
           }
           if (batches.length) {
-            const learned = await progress.slicer.runSteps(agent.learnSteps({ steps: batches }));
-            if (!learned) {
-              // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
-              online.setWeights(weights);
-              break;
-            }
+            const learned = await progress.slicer.runSteps(agent.learnSteps({ steps: batches }), () => online.setWeights(weights));
+            if (!learned) break;
             Object.assign(metrics, learned);
           }
           gradientSteps += batches.length;

@@ -127,16 +127,11 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
         algorithm.afterCollect(episodes);
         const due = algorithm.gradientStepsDue(progress.envSteps + steps, steps, episodes);
         const sums: Record<string, number> = {};
-        let k = 0;
-        for (; k < due && (await progress.slicer.stillRunning()); k++) {
+        const learnStep = () => {
           const m = agent.learn(algorithm.sampleBatch(replay, rng));
           for (const [key, v] of Object.entries(m)) sums[key] = (sums[key] ?? 0) + v;
-        }
-        if (k < due) {
-          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
-          algorithm.model.setWeights(weights);
-          break;
-        }
+        };
+        if (!(await progress.slicer.repeat(due, learnStep, () => algorithm.model.setWeights(weights)))) break;
         gradientSteps += due;
         const round = episodeMetrics(task, msgs);
         const metrics: Record<string, number> = {};

@@ -107,18 +107,9 @@ export async function offPolicyLoop(ctx: LoopContext): Promise<LoopOutcome> {
 
         const before = published.weights;
         const sums = new MetricMeans();
-        let n = 0;
         const learnStarted = performance.now();
-        const owed = Math.floor(utd * (received - learningStarts)) - gradientSteps;
-        while (n < owed && (await progress.slicer.stillRunning())) {
-          sums.add(agent.learn(buffer.sample(batchSize)));
-          n += 1;
-        }
-        if (n < owed) {
-          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
-          agent.setWeights(before);
-          break;
-        }
+        const n = Math.max(0, Math.floor(utd * (received - learningStarts)) - gradientSteps);
+        if (!(await progress.slicer.repeat(n, () => sums.add(agent.learn(buffer.sample(batchSize))), () => agent.setWeights(before)))) break;
         gradientSteps += n;
         const metrics = sums.means();
         const taken = actionStats(Float32Array.from(segs.flatMap((g) => Array.from(g.actions))), net.actionDim);

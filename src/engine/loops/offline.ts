@@ -57,16 +57,7 @@ export async function offlineLoop(ctx: LoopContext): Promise<LoopOutcome> {
         const before = await agent.getWeightsAsync();
         const sums = new MetricMeans();
         const n = Math.min(evalEvery, total - gradientSteps);
-        let k = 0;
-        for (; k < n && (await progress.slicer.stillRunning()); k++) {
-          const m = agent.learn(buffer.sample(batchSize));
-          sums.add(m);
-        }
-        if (k < n) {
-          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
-          agent.setWeights(before);
-          break;
-        }
+        if (!(await progress.slicer.repeat(n, () => sums.add(agent.learn(buffer.sample(batchSize))), () => agent.setWeights(before)))) break;
         gradientSteps += n;
         const metrics = sums.means();
         metrics.gradientSteps = gradientSteps;

@@ -87,12 +87,8 @@ export async function onPolicyContinuousLoop(ctx: LoopContext): Promise<LoopOutc
           batch.advantages.set(advantages, k * rows);
           batch.returns.set(returns, k * rows);
         });
-        const metrics = await progress.slicer.runSteps(ppo.learnSteps(batch));
-        if (!metrics) {
-          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
-          agent.setWeights(weights);
-          break;
-        }
+        const metrics = await progress.slicer.runSteps(ppo.learnSteps(batch), () => agent.setWeights(weights));
+        if (!metrics) break;
         const taken = actionStats(batch.actions, net.actionDim);
         Object.assign(metrics, { actionMean: taken.mean[0], actionStd: taken.std[0] });
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;

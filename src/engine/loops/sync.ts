@@ -61,12 +61,8 @@ export async function syncLoop(ctx: LoopContext): Promise<LoopOutcome> {
         if (segs.length === 0) continue;
 
         const seg = concatSegments(segs);
-        const metrics = await progress.slicer.runSteps(await agent.learnSegmentSteps(seg));
-        if (!metrics) {
-          // Stopped halfway through the update: the last checkpoint keeps the last whole update's weights.
-          agent.setWeights(weights);
-          break;
-        }
+        const metrics = await progress.slicer.runSteps(await agent.learnSegmentSteps(seg), () => agent.setWeights(weights));
+        if (!metrics) break;
         if (pauseOnNonFinite(ctx, metrics, progress.update + 1, () => agent.setWeights(weights))) continue;
         const stop = progress.finishUpdate({
           steps: seg.T * seg.numEnvs,
