@@ -202,7 +202,8 @@ export class GreedyEpisodeTicker {
     ctx: LoopContext,
     pool: { size: number; call(i: number, method: 'recordGreedyEpisode', weights: Float32Array[] | null): Promise<GreedyEpisode> },
     update: number,
-    weights: () => Float32Array[],
+    /** The weights after `update`, the episode's label (a copy, or a readback of the learner's). */
+    weights: () => Float32Array[] | Promise<Float32Array[]>,
   ): void {
     const now = this.now();
     if (this.inFlight || pool.size === 0) return;
@@ -210,8 +211,9 @@ export class GreedyEpisodeTicker {
     this.first ??= now;
     this.last = now;
     this.inFlight = true;
-    pool
-      .call(0, 'recordGreedyEpisode', weights())
+    // The weights are read now (the executor runs at once), whatever the loop does next.
+    new Promise<Float32Array[]>((resolve) => resolve(weights()))
+      .then((w) => pool.call(0, 'recordGreedyEpisode', w))
       .then((d) => ctx.emit({ type: 'greedyEpisode', update, envId: d.envId, keys: d.keys, frames: Array.from(d.frames), episodeReturn: d.episodeReturn }))
       .catch(() => undefined) // a dead actor just skips one greedy episode
       .finally(() => (this.inFlight = false));

@@ -97,7 +97,7 @@ export async function dqnLoop(ctx: LoopContext): Promise<LoopOutcome> {
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: segs.map(() => 0),
         });
-        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => online.getWeightsAsync());
         if (stop) break;
       }
     },

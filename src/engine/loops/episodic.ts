@@ -47,7 +47,7 @@ export async function episodicLoop(ctx: LoopContext): Promise<LoopOutcome> {
           metrics,
           actorStepsPerSecond: actorRates(s.actors, batches, (performance.now() - startedAt) / 1000),
         });
-        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => agent.getWeightsAsync());
         if (stop) break;
       }
     },

@@ -147,7 +147,7 @@ export async function marlLoop(ctx: LoopContext): Promise<LoopOutcome> {
           metrics,
           actorStepsPerSecond: actorRates(s.actors, msgs.map((m) => ({ actorIndex: m.actorIndex, steps: m.numEpisodes * m.T })), (performance.now() - startedAt) / 1000),
         });
-        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => algorithm.model.getWeights());
         if (stop) break;
       }
     },

@@ -101,7 +101,7 @@ export async function onPolicyContinuousLoop(ctx: LoopContext): Promise<LoopOutc
           actorStepsPerSecond: actorRates(s.actors, segs, (performance.now() - startedAt) / 1000),
           policyLags: segs.map(() => 0),
         });
-        greedyEpisodes.tick(ctx, pool, progress.update, () => weights.map((w) => w.slice()));
+        greedyEpisodes.tick(ctx, pool, progress.update, () => agent.getWeightsAsync());
         if (stop) break;
       }
     },

@@ -68,4 +68,36 @@ describe('GreedyEpisodeTicker', () => {
     expect(t.intervalAt(8_000)).toBe(1_000);
     expect(t.intervalAt(600_000)).toBe(3_000);
   });
+
+  it('plays the episode with the weights the learner has after the update, read back when it is due', async () => {
+    const sent: Float32Array[][] = [];
+    const emitted: number[] = [];
+    const ctx = { emit: (r: RunRecord) => r.type === 'greedyEpisode' && emitted.push(r.update) } as Pick<LoopContext, 'emit'> as LoopContext;
+    const pool = {
+      size: 1,
+      call: (_i: number, _m: 'recordGreedyEpisode', w: Float32Array[] | null) => {
+        sent.push(w ?? []);
+        return Promise.resolve({ envId: 'CartPole-v1', keys: ['x'], frames: new Float32Array([0]), episodeReturn: 1, length: 1 });
+      },
+    };
+    let learner = [new Float32Array([1, 2])];
+    let reads = 0;
+    const ticker = new GreedyEpisodeTicker(3_000, () => 0);
+    // A readback (as getWeightsAsync) of what the learner holds when the episode is due.
+    ticker.tick(ctx, pool, 4, () => {
+      reads += 1;
+      return Promise.resolve(learner.map((w) => w.slice()));
+    });
+    learner = [new Float32Array([9, 9])]; // the next update goes on meanwhile
+    for (let i = 0; i < 6; i++) await Promise.resolve();
+    expect(reads).toBe(1);
+    expect(sent).toEqual([[new Float32Array([1, 2])]]);
+    expect(emitted).toEqual([4]);
+    // Not due again (3 s have not passed): the learner's weights are not even read.
+    ticker.tick(ctx, pool, 5, () => {
+      reads += 1;
+      return learner;
+    });
+    expect(reads).toBe(1);
+  });
 });
