@@ -3,6 +3,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 
 // The tfjs wasm binaries are served by the app itself (never from a CDN): in dev from
@@ -79,5 +80,9 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Two test files at a time even on a 2-core machine (Vitest's default is one fewer than the
+    // cores: one here). Much of a file's time is spent waiting on its worker threads, child
+    // processes and nats-server, so a second file keeps the cores busy meanwhile.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

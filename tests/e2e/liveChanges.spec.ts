@@ -79,7 +79,7 @@ test('a learning rate changed while QuickStart trains is marked, carried by the 
   // The CLI runs the link to the page's last update: its budget ends at the steps the page reached.
   const steps = pageUpdates[pageUpdates.length - 1].envSteps;
   const out = join(mkdtempSync(join(tmpdir(), 'live-')), 'run.jsonl');
-  execFileSync('npx', ['tsx', 'src/cli/train.ts', '--url', link, '--steps', String(steps), '--quiet', '--out', out], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], timeout: 180_000 });
+  execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/train.ts', '--url', link, '--steps', String(steps), '--quiet', '--out', out], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], timeout: 180_000 });
   const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
   const cliUpdates = lines.filter((r): r is UpdateLine => r.type === 'update');
   const cliChanges = lines.filter((r): r is ChangeLine => r.type === 'change');

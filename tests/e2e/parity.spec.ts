@@ -5,7 +5,7 @@
  * exploration noise, exp(logStd), the squashing tanh), whose last bits differ between Chromium's V8
  * and Node 20's; src/core/portableMath.ts makes them equal.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,14 @@ for (const [title, config] of RUNS) {
   test(`${title}: the page and the CLI give the same episodes and losses on wasm`, async ({ page }) => {
     test.setTimeout(300_000);
     await page.goto(`/#x=${encodeExperiment(config)}`);
+    // The CLI trains from the page's link at the same time as the page (node --import tsx, as npm run train).
+    await expect(page.getByTestId('start')).toBeEnabled();
+    const out = join(mkdtempSync(join(tmpdir(), 'parity-')), 'run.jsonl');
+    const cli = new Promise<void>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', 'src/cli/train.ts', '--url', page.url(), '--quiet', '--out', out], { cwd: root, timeout: 240_000, maxBuffer: 64 * 2 ** 20 }, (err, _stdout, stderr) =>
+        err ? reject(new Error(`npm run train failed: ${err.message}\n${stderr}`)) : resolve(),
+      );
+    });
     await page.getByTestId('start').click();
     await expectStatus(page, 'done', 240_000);
     const download = page.waitForEvent('download');
@@ -57,8 +65,7 @@ for (const [title, config] of RUNS) {
     const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as { run: { records: { type: string }[] } };
     const pageRun = episodesAndLosses(exported.run.records.filter((r): r is UpdateRecord => r.type === 'update'));
 
-    const out = join(mkdtempSync(join(tmpdir(), 'parity-')), 'run.jsonl');
-    execFileSync('npx', ['tsx', 'src/cli/train.ts', '--url', page.url(), '--quiet', '--out', out], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
+    await cli;
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
     const cliRun = episodesAndLosses(lines.filter((r): r is UpdateRecord => r.type === 'update'));
 

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { benchNamesFromUsage, COMPARE_USAGE } from '../../../bench/compare';
@@ -17,9 +16,10 @@ import { swarmScaleBenchmark, swarmStoryBenchmark } from '../../../bench/swarm';
 import { swarmBaselinesBenchmark } from '../../../bench/swarmBaselines';
 import type { Benchmark } from '../../../bench/types';
 import { uiBenchmark } from '../../../bench/ui';
+import { repoRoot as root, spawnScript } from '../cli/commandRuns';
 
-const root = new URL('../../../', import.meta.url).pathname;
-const bench = (...args: string[]) => spawnSync('npx', ['tsx', 'bench/bench.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+/** `npm run bench -- ARGS`, spawned (the usage and the flag checks live in bench/bench.ts's entry). */
+const bench = (...args: string[]) => spawnScript('bench/bench.ts', args, 300_000);
 
 /** Each source file that reads benchmark flags, and the benchmarks it reads them for. */
 const FILES: [string, Benchmark[]][] = [
@@ -54,10 +54,11 @@ function flagsRead(source: string): Set<string> {
 }
 
 describe('npm run bench: --help', () => {
-  it('--help and -h alone print the usage with every benchmark, exit 0', () => {
-    for (const flag of ['--help', '-h']) {
-      const r = bench(flag);
-      expect(r.status, r.stderr).toBe(0);
+  it('--help and -h alone print the usage with every benchmark, exit 0', async () => {
+    for (const r of await Promise.all([bench('--help'), bench('-h')])) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.startsWith('Usage: npm run bench --'), r.stdout).toBe(true);
+      expect(r.stderr).toBe('');
       // Every benchmark the CLI knows (the compare line reads as "npm"), and only those FILES covers.
       const names = benchNamesFromUsage(r.stdout).filter((n) => n !== 'npm');
       expect(names.sort()).toEqual([...new Set(FILES.flatMap(([, bs]) => bs.map((b) => b.name)))].sort());
@@ -65,34 +66,32 @@ describe('npm run bench: --help', () => {
     }
   });
 
-  it('NAME --help prints the description and the flags of that benchmark, exit 0, wherever --help stands', () => {
-    const r = bench('swarm-scale', '--updates', '2', '--help');
-    expect(r.status, r.stderr).toBe(0);
+  it('NAME --help prints the description and the flags of that benchmark, exit 0, wherever --help stands', async () => {
+    const [r, ui] = await Promise.all([bench('swarm-scale', '--updates', '2', '--help'), bench('ui', '-h')]);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Usage: npm run bench -- swarm-scale');
     expect(r.stdout).toContain('learned set-policy orchestrator on 100-subtask tasks');
     for (const flag of ['--updates N', '--seeds', '--json FILE']) expect(r.stdout).toContain(flag);
     expect(r.stderr).toBe('');
-    const ui = bench('ui', '-h');
-    expect(ui.status, ui.stderr).toBe(0);
+    expect(ui.code, ui.stderr).toBe(0);
     for (const flag of ['--mode time-to-target|quickstart-start', '--preset NAME', '--timeout S', '--click backend|enabled', '--dist DIR']) expect(ui.stdout).toContain(flag);
   });
 
-  it('compare --help prints its usage, exit 0', () => {
-    const r = bench('compare', '--help');
-    expect(r.status, r.stderr).toBe(0);
+  it('compare --help prints its usage, exit 0', async () => {
+    const r = await bench('compare', '--help');
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(COMPARE_USAGE);
   });
 
-  it('refuses a flag the benchmark does not take, naming its flags, before running anything (exit 2)', () => {
+  it('refuses a flag the benchmark does not take, naming its flags, before running anything (exit 2)', async () => {
     const started = Date.now();
     // 100k fuzz inputs per target would take minutes: nothing ran.
-    const r = bench('fuzz', '--runs', '100000', '--bogus', '1');
-    expect(r.status, r.stderr).toBe(2);
+    const [r, other] = await Promise.all([bench('fuzz', '--runs', '100000', '--bogus', '1'), bench('swarm-scale', '--rows', 'annealed')]);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim()).toBe('error: fuzz takes no --bogus (its flags: --runs, --seed, --seeds, --json; npm run bench -- fuzz --help says what each does)');
     expect(r.stdout).toBe('');
     // Another benchmark's flag is refused too (the swarm's scale bench has no --rows).
-    const other = bench('swarm-scale', '--rows', 'annealed');
-    expect(other.status, other.stderr).toBe(2);
+    expect(other.code, other.stderr).toBe(2);
     expect(other.stderr).toContain('swarm-scale takes no --rows');
     expect(Date.now() - started).toBeLessThan(60_000);
   });
@@ -132,15 +131,20 @@ describe('each benchmark\'s --help is its code\'s flags', () => {
 });
 
 describe('bad values of a benchmark flag are refused with the reason, before the run', () => {
+  // The benchmark's own run refuses them (in this process: a spawn each would cost a second or more);
+  // the spawned case shows that the command prints the refusal and fails.
   it.each([
-    [['swarm-story', '--split', 'everything'], '--split must be tuning, heldout or both, got everything'],
-    [['swarm-story', '--rows', 'annealed,anealed'], 'no row named "anealed"'],
-    [['swarm-story', '--updates', '0'], '--updates must be a positive integer, got 0'],
-    [['swarm-scale', '--updates', 'ten'], '--updates must be a positive integer, got ten'],
-    [['solve-cartpole', '--algos', 'ppo,dpq'], '--algos takes ppo, a2c, impala, dqn, got dpq'],
-  ])('%j', (args, message) => {
-    const r = bench(...args);
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain(message);
+    ['swarm-story', swarmStoryBenchmark, { rows: 'annealed,anealed' }, 'no row named "anealed"'],
+    ['swarm-story', swarmStoryBenchmark, { updates: '0' }, '--updates must be a positive integer, got 0'],
+    ['swarm-scale', swarmScaleBenchmark, { updates: 'ten' }, '--updates must be a positive integer, got ten'],
+    ['solve-cartpole', solveCartpoleBenchmark, { algos: 'ppo,dpq' }, '--algos takes ppo, a2c, impala, dqn, got dpq'],
+  ])('%s %j', async (_name, benchmark, flags, message) => {
+    await expect(benchmark.run({ seeds: [1, 2, 3, 4, 5], flags })).rejects.toThrow(message);
+  });
+
+  it('npm run bench -- swarm-story --split everything fails with the reason', async () => {
+    const r = await bench('swarm-story', '--split', 'everything');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--split must be tuning, heldout or both, got everything');
   });
 });

@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCH_RESULT_SCHEMA, findRow, formatBenchResult, mergeBenchResults, parseBenchResult, rowsFromSeedFigures, type BenchResultFile } from '../../../bench/results';
+import { spawnScriptSync } from '../cli/commandRuns';
 
-const root = new URL('../../../', import.meta.url).pathname;
 
 describe('bench result files (--json)', () => {
   it('turns per-seed figures into rows: medians of the numbers, counts of the yes/no judgements, each seed kept', () => {
@@ -39,8 +38,8 @@ describe('bench result files (--json)', () => {
 
   it('swarm-baselines --json writes each scripted orchestrator’s row with its seeds, per-seed values, command, date and machine', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'bench-json-')), 'latent.json');
-    const run = spawnSync('npx', ['tsx', 'bench/bench.ts', 'swarm-baselines', '--levels', 'true', '--level', 'latent skills', '--json', out], { cwd: root, encoding: 'utf8', timeout: 120_000 });
-    expect(run.status, run.stderr).toBe(0);
+    const run = spawnScriptSync('bench/bench.ts', ['swarm-baselines', '--levels', 'true', '--level', 'latent skills', '--json', out], 120_000);
+    expect(run.code, run.stderr).toBe(0);
     const file = parseBenchResult(JSON.parse(readFileSync(out, 'utf8')), out);
     expect(file.command).toBe(`npm run bench -- swarm-baselines --levels true --level 'latent skills' --json ${out}`);
     expect(file.machine).toMatch(/GiB, Node v/);

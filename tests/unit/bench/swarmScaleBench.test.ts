@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { scaleConfig, scaleIntro, scaleOptions } from '../../../bench/swarmStory';
 import { resolveExperiment } from '../../../src/config/config';
 import { swarmOptionsFrom } from '../../../src/engine/loops/swarm';
+import { spawnScriptSync } from '../cli/commandRuns';
 
-const root = new URL('../../../', import.meta.url).pathname;
 
 describe('npm run bench -- swarm-scale (the swarm)', () => {
   it("says its configuration is not the swarm-scale preset's, with both sets of values", () => {
@@ -26,8 +25,8 @@ describe('npm run bench -- swarm-scale (the swarm)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'swarm-scale-'));
     try {
       const json = join(dir, 'out.json');
-      const r = spawnSync('npx', ['tsx', 'bench/bench.ts', 'swarm-scale', '--updates', '1', '--json', json], { cwd: root, encoding: 'utf8', timeout: 120_000 });
-      expect(r.status, r.stderr).toBe(0);
+      const r = spawnScriptSync('bench/bench.ts', ['swarm-scale', '--updates', '1', '--json', json], 120_000);
+      expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain("not the swarm-scale preset's");
       const header = r.stdout.split('\n').find((l) => l.startsWith('| update |')) ?? '';
       expect(header).toContain('| critical ÷ serial (median) | finish rate (median) |');

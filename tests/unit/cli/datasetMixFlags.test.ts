@@ -1,18 +1,17 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { offlineVariants } from '../../../bench/continuous';
 import { resolveExperiment } from '../../../src/config/config';
+import { spawnScriptSync } from './commandRuns';
 
-const root = new URL('../../../', import.meta.url).pathname;
 
 describe('npm run dataset -- --mix', () => {
   it('refuses a mix it does not know, with exit 2, before training', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'parl-dataset-')), 'd.json');
-    const r = spawnSync('npx', ['tsx', 'src/cli/dataset.ts', '--preset', 'sac-pendulum', '--out', file, '--mix', 'expert'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-    expect(r.status, r.stderr).toBe(2);
+    const r = spawnScriptSync('src/cli/dataset.ts', ['--preset', 'sac-pendulum', '--out', file, '--mix', 'expert'], 60_000);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim()).toBe('error: --mix must be one of mixed, medium, not "expert"');
     expect(existsSync(file)).toBe(false);
   }, 60_000);

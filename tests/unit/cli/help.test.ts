@@ -1,27 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { spawnScript } from './commandRuns';
 
-const root = new URL('../../../', import.meta.url).pathname;
+/** Runs `node --import tsx src/cli/FILE ARGS…`; resolves with its exit code and output. */
+const cli = (file: string, ...args: string[]) => spawnScript(`src/cli/${file}`, args, 90_000);
 
-/** Runs `npx tsx src/cli/FILE ARGS…` (FILE may climb out, as bench/bench.ts does); resolves with its exit code and output. */
-function cli(file: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', `src/cli/${file}`, ...args], { cwd: root, encoding: 'utf8', timeout: 90_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
-    });
-  });
-}
-
+// npm run bench's --help and -h are checked the same way in tests/unit/bench/benchHelp.test.ts.
 const COMMANDS: [file: string, npmName: string][] = [
   ['train.ts', 'train'],
   ['dataset.ts', 'dataset'],
   ['cluster.ts', 'cluster'],
   ['actorHost.ts', 'actor-host'],
   ['trainSubagents.ts', 'subagents'],
-  ['../../bench/bench.ts', 'bench'],
 ];
 
 describe('each command line tool', () => {

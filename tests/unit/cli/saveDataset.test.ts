@@ -1,26 +1,28 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { trainCommand } from '../../../src/cli/trainCommand';
 import { readDataset } from '../../../src/runs/dataset';
+import { inProcess, spawnScriptSync } from './commandRuns';
 
-const root = new URL('../../../', import.meta.url).pathname;
-const train = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli/train.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 240_000 });
+/** The refusal is trainCommand's, checked in this process; the dataset run spawns the binary. */
+const train = (...args: string[]) => inProcess(() => trainCommand(args));
+const trainBinary = (...args: string[]) => spawnScriptSync('src/cli/train.ts', args, 240_000);
 
 describe('npm run train -- --save-dataset', () => {
-  it('refuses a run that cannot make a dataset before training, with exit 2 naming the flag', () => {
+  it('refuses a run that cannot make a dataset before training, with exit 2 naming the flag', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'parl-dataset-')), 'd.json');
-    const r = train('--preset', 'quickstart', '--save-dataset', file);
-    expect(r.status, r.stderr).toBe(2);
+    const r = await train('--preset', 'quickstart', '--save-dataset', file);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim()).toMatch(/^error: --save-dataset: needs an off-policy Box-action run \(DDPG, TD3, SAC\), not reinforce$/);
     expect(existsSync(file)).toBe(false);
   });
 
   it('writes 100 episodes of the final SAC policy as a Pendulum dataset CQL can read', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'parl-dataset-')), 'd.json');
-    const r = train('--preset', 'sac-pendulum', '--steps', '1000', '--seed', '2', '--set', 'model.hidden=16', '--set', 'sac.batchSize=32', '--save-dataset', file, '--quiet');
-    expect(r.status, r.stderr).toBe(0);
+    const r = trainBinary('--preset', 'sac-pendulum', '--steps', '1000', '--seed', '2', '--set', 'model.hidden=16', '--set', 'sac.batchSize=32', '--save-dataset', file, '--quiet');
+    expect(r.code, r.stderr).toBe(0);
     const d = readDataset(readFileSync(file, 'utf8'), { envId: 'Pendulum-v1', obsDim: 3, actionDim: 1 });
     // 100 episodes cut by Pendulum's 200-step time limit.
     expect(d.size).toBe(100 * 200);
