@@ -97,6 +97,13 @@ for (const [name, url] of Object.entries(VIEWS)) {
         await onFirstScreen(page, name === 'swarm' ? '[data-testid="reward-chart"]' : '[data-testid="return-chart"]');
         if (name !== 'swarm') await onFirstScreen(page, '[data-testid="env-canvas"]');
       }
+      if (size.width === 1366) {
+        // A second visit keeps the probe's result and says so in a longer backend note: the header keeps its height.
+        await page.reload();
+        await expect(page.getByTestId('backend-reason')).toContainText('kept from an earlier probe');
+        await onFirstScreen(page, '#run-controls');
+        await onFirstScreen(page, name === 'swarm' ? '[data-testid="reward-chart"]' : '[data-testid="return-chart"]');
+      }
       if (name === 'teaching' && size.width >= 1366) {
         // The settings column is hidden: the charts take its width (they once kept to a 290 px column).
         const chart = await page.getByTestId('return-chart').boundingBox();
