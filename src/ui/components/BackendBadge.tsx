@@ -21,7 +21,7 @@ export function BackendBadge() {
   const backend = usePlayground((s) => s.backend);
   const setting = usePlayground((s) => s.config.settings.backend);
   return (
-    // The reason line is cut at three lines in the header (a kept probe's longer note must not push the charts down); the whole of it is in the tooltip.
+    // The reason line is given whole, in a column wide enough that a kept probe's longer note does not push the charts down; the tooltip adds each attempt.
     <div className="backend" title={backend ? [backendReasonText(backend), '', ...backend.attempts.map((a) => `${a.name}: ${a.ok ? 'ok' : 'no'} (${a.detail})`)].join('\n') : undefined}>
       <span className="muted">Learner backend{setting === 'auto' ? ' (auto: measured)' : ' (set by hand)'}</span>{' '}
       <strong data-testid="backend-name">{backend ? backend.name : 'measuring…'}</strong>
