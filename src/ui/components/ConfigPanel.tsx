@@ -3,6 +3,7 @@ import { SETTINGS, SETTING_KEYS, type ExperimentSettings, type Setting, type Set
 import { isSwarm } from '../../config/watchable';
 import { envIdsFor } from '../../config/actionSpace';
 import { descriptorOf } from '../../config/registry';
+import { hasTargetReturn, TARGET_KEYS } from '../../config/targetReturn';
 import { usePlayground } from '../store';
 import { LambdaEditor, lambdaEditorKeys } from './LambdaEditor';
 import { SettingField } from './SettingField';
@@ -22,8 +23,9 @@ function relevant(key: SettingKey, algorithm: string): boolean {
   return !setting.appliesTo || setting.appliesTo.includes(algorithm);
 }
 
-export function groupedSettings(algorithm: ExperimentSettings['algorithm'], hidden: readonly string[]): [string, SettingKey[]][] {
-  const skip = new Set<string>([...hidden, ...(isSwarm(algorithm) ? lambdaEditorKeys(algorithm) : [])]);
+export function groupedSettings(settings: Pick<ExperimentSettings, 'algorithm' | 'marl.env'>, hidden: readonly string[]): [string, SettingKey[]][] {
+  const algorithm = settings.algorithm;
+  const skip = new Set<string>([...hidden, ...(isSwarm(algorithm) ? lambdaEditorKeys(algorithm) : []), ...(hasTargetReturn(settings) ? [] : TARGET_KEYS)]);
   const groups = new Map<string, SettingKey[]>();
   for (const key of SETTING_KEYS) {
     if (skip.has(key) || !relevant(key, algorithm)) continue;
@@ -36,6 +38,7 @@ export function groupedSettings(algorithm: ExperimentSettings['algorithm'], hidd
 
 export function ConfigPanel() {
   const algorithm = usePlayground((s) => s.config.settings.algorithm);
+  const world = usePlayground((s) => s.config.settings['marl.env']);
   const status = usePlayground((s) => s.status);
   const hidden = usePlayground((s) => s.view.hide);
   const backend = usePlayground((s) => s.backend);
@@ -50,7 +53,7 @@ export function ConfigPanel() {
 
   return (
     <form className="config" onSubmit={(e) => e.preventDefault()} aria-label="Settings">
-      {groupedSettings(algorithm, hidden).map(([group, keys]) => (
+      {groupedSettings({ algorithm, 'marl.env': world }, hidden).map(([group, keys]) => (
         <details key={group} className="group" open={!compact && group !== 'model'}>
           <summary>{GROUP_TITLES[group] ?? `${group.toUpperCase()} hyperparameters`}</summary>
           <div className="group-fields">

@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { progressView, startingLine, usePlayground, type PlaygroundState } from '../store';
 import type { ProgressState } from '../store/progress';
-import { isSwarm as isSwarmAlgorithm } from '../../config/watchable';
 import { budgetValue } from '../../config/budget';
 import type { ExperimentSettings } from '../../config/settings';
 import { reachesTarget } from '../../runs/records';
+import { hasTargetReturn } from '../../config/targetReturn';
 
 export function formatSeconds(s: number): string {
   if (!Number.isFinite(s) || s < 0) return '–';
@@ -70,8 +70,8 @@ const selectProgress = (s: PlaygroundState): ProgressState => ({
 
 export function ProgressPanel() {
   const state = usePlayground(useShallow(selectProgress));
-  const isSwarm = isSwarmAlgorithm(state.config.settings.algorithm);
   const target = state.config.settings['run.targetReturn'];
+  const hasTarget = usePlayground((s) => hasTargetReturn(s.config.settings));
   const episodes = usePlayground((s) => s.episodes);
   const starting = usePlayground(startingLine);
   const live = state.startedAt !== null && state.endedAt === null;
@@ -79,7 +79,7 @@ export function ProgressPanel() {
   const view = progressView(state, now);
   const { summary, updatePoints, envSteps, updates } = state;
   // Computed here, not in a selector: a selector must not return a fresh object each call.
-  const reached = isSwarm ? null : targetReached({ summary, updatePoints }, target);
+  const reached = hasTarget ? targetReached({ summary, updatePoints }, target) : null;
   const fmt = (n: number) => n.toLocaleString('en-US');
   const rate = view.rate === null ? 0 : view.rate;
   const rateUnit = view.unit === 'updates' ? 'updates/s' : view.unit === 'gradientSteps' ? 'gradient steps/s' : 'steps/s';

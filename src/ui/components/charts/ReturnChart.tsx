@@ -10,10 +10,9 @@ import { changeLines, selectChangeMarks } from './ChangeMarkers';
 import { axisLabel, CHART_HEIGHT, GRID, MARGIN, SERIES_COLORS, TOOLTIP_STYLE } from './theme';
 import { describeDifference } from '../configDiff';
 import { usePlayground } from '../../store';
-import { SETTINGS } from '../../../config/settings';
 import { budgetOf } from '../../../config/budget';
-import { descriptorOf } from '../../../config/registry';
 import { returnScaleOf, type ReturnScale } from '../../../config/returnScales';
+import { hasTargetReturn } from '../../../config/targetReturn';
 
 const selectEpisodes = (s: PlaygroundState) => s.episodePoints;
 const selectUpdates = (s: PlaygroundState) => s.updatePoints;
@@ -21,8 +20,7 @@ const selectOverlays = (s: PlaygroundState) => s.overlays;
 const selectTarget = (s: PlaygroundState) => s.config.settings['run.targetReturn'];
 // Classic and continuous control have a target return, and the particle worlds that have a scale; a swarm's would be a stray 1000.
 const selectScale = (s: PlaygroundState): ReturnScale | null => returnScaleOf(s.config.settings);
-const selectHasTarget = (s: PlaygroundState) =>
-  (SETTINGS['run.targetReturn'].appliesTo?.includes(s.config.settings.algorithm) ?? true) && (descriptorOf(s.config.settings.algorithm).family !== 'marl' || selectScale(s) !== null);
+const selectHasTarget = (s: PlaygroundState) => hasTargetReturn(s.config.settings);
 const SCALE_COLOR = '#94a3b8';
 
 /** The random and scripted teams' returns as dashed lines, and their legend items. */
