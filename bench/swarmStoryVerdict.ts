@@ -13,6 +13,7 @@
  *                         fixed-table packer's, at median critical ≤ serial / 3
  */
 import { findRow, type BenchResultFile, type BenchRow } from './results';
+import { median } from './types';
 
 export const PACKER_ROW = 'baseline: packer (fuller subagents, no second opinions)';
 export const FIXED_TABLE_ROW = 'baseline: fixed-table packer (routes by the prior means)';
@@ -22,12 +23,6 @@ export interface StoryVerdict {
   collapse: { noShapingSerial: number; annealedDelegating: number; met: boolean };
   spurious: { seeds: number; subagentRatio: number; met: boolean };
   learned: { annealed: number; adaptivePacker: number; fixedTablePacker: number; criticalOverSerial: number; met: boolean };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** A measure of a row on one seed: the seed's own median (swarm-story stores one value per seed). */

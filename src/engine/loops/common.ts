@@ -279,14 +279,7 @@ export class UpdateSlicer {
 
   /** Take `step` n times (an update's gradient steps), stillRunning() before each; false, after `restore`, when the run stopped halfway. */
   async repeat(n: number, step: () => void, restore: () => void): Promise<boolean> {
-    for (let k = 0; k < n; k++) {
-      if (!(await this.stillRunning())) {
-        restore();
-        return false;
-      }
-      step();
-    }
-    return true;
+    return (await this.runSteps(repeated(n, step), restore)) !== null;
   }
 
   /**
@@ -305,6 +298,15 @@ export class UpdateSlicer {
       }
     }
   }
+}
+
+/** `step` n times as an update's steps (see UpdateSteps). */
+function* repeated(n: number, step: () => void): UpdateSteps {
+  for (let k = 0; k < n; k++) {
+    yield;
+    step();
+  }
+  return {};
 }
 
 /** The values an inspect record carries beside the network, read from the learner's models. */
